@@ -1,0 +1,86 @@
+/* diskbench: shared definitions — version, exit codes, options and the result
+ * every test fills and every output format renders. */
+#ifndef DISKBENCH_H
+#define DISKBENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+#define DISKBENCH_VERSION "0.1.0"
+#define JSON_SCHEMA 1
+
+/* Exit codes: part of the user-facing contract (man page, EXIT STATUS). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_RUN = 1,      /* could not run, or cut short by an error */
+	EXIT_USAGE = 2,    /* bad option, value or target */
+	EXIT_REFUSED = 3,  /* refused for safety */
+	EXIT_SIGINT = 130, /* interrupted (128 + SIGINT) */
+};
+
+enum sync_mode { SYNC_DSYNC, SYNC_FSYNC, SYNC_NONE };
+enum drop_mode { DROP_FILE, DROP_ALL, DROP_NONE };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+enum io_dir { IO_READ, IO_WRITE };
+enum io_pattern { PAT_SEQ, PAT_RAND };
+
+/* Bits naming each option, so a command row can say which ones apply. */
+enum opt_bit {
+	OPT_BS = 1u << 0,
+	OPT_SIZE = 1u << 1,
+	OPT_TIME = 1u << 2,
+	OPT_SYNC = 1u << 3,
+	OPT_NODIRECT = 1u << 4,
+	OPT_DROP = 1u << 5,
+	OPT_ZEROS = 1u << 6,
+	OPT_THREADS = 1u << 7,
+	OPT_SEED = 1u << 8,
+	OPT_HIST = 1u << 9,
+	OPT_KEEP = 1u << 10,
+	OPT_FORCE = 1u << 11,
+};
+
+struct options {
+	uint64_t bs;
+	uint64_t size;
+	double time_s; /* 0: no time limit */
+	enum sync_mode sync;
+	bool direct;
+	enum drop_mode drop;
+	bool zeros;
+	unsigned threads;
+	uint64_t seed;
+	bool histogram, keep, force, quiet;
+	enum out_format format;
+	const char *target;
+	unsigned given; /* OPT_* bits set on the command line */
+};
+
+#define MAX_WARNINGS 16
+#define MSG_LEN 512
+
+/* What a test measured, filled by the command, rendered by output.c. */
+struct result {
+	const char *test;
+	const char *target;
+	char file[4096];      /* file or device actually read/written */
+	const char *file_state; /* "new", "existing", "device" */
+	const struct options *opt;
+	enum io_dir dir;
+	bool cached_region;   /* `cached`: one region re-read from the page cache */
+	uint64_t region;      /* bytes of the file the I/O ranges over */
+	uint64_t bytes, ios;
+	double seconds;
+	struct stats lat;     /* merged latency of every I/O */
+	bool measured;        /* the timed loop ran to its end */
+	bool interrupted;
+	const char *evicted;  /* "file", "all", "none", or NULL when not a read test */
+	double resident_before_pct; /* < 0: not measured */
+	char warnings[MAX_WARNINGS][MSG_LEN];
+	unsigned nwarnings;
+	char error[MSG_LEN];  /* empty unless the test failed */
+};
+
+#endif

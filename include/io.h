@@ -1,0 +1,29 @@
+/* Whole transfers: pread/pwrite that retry on EINTR and continue after short
+ * transfers, and the data written by write tests.  Return the bytes moved
+ * (fewer only at end of file for reads) or -1 with errno. */
+#ifndef IO_H
+#define IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rng.h"
+
+ssize_t io_pread_full(int fd, void *buf, size_t len, uint64_t offset);
+ssize_t io_pwrite_full(int fd, const void *buf, size_t len, uint64_t offset);
+
+/* Incompressible pseudo-random data, or zeros as from /dev/zero. */
+void io_fill(void *buf, size_t len, bool zeros, struct rng *r);
+/* Makes every 4 KiB block of buf unique to (offset, salt), so storage that
+ * deduplicates cannot fold repeated writes of one buffer.  Cheap: one
+ * 8-byte store per 4 KiB. */
+void io_stamp(void *buf, size_t len, uint64_t offset, uint64_t salt);
+
+/* Writes len bytes of fresh data to fd from offset 0 in chunks of chunk bytes
+ * (used to lay out a read test's file), checking *stop between chunks. */
+int io_layout(int fd, uint64_t len, size_t chunk, bool zeros, uint64_t seed,
+	      volatile const int *stop);
+
+#endif

@@ -1,0 +1,43 @@
+/* Everything Linux-specific: filesystem identity, O_DIRECT alignment, block
+ * device ioctls, page-cache eviction and residency, sysfs look-ups.  Each
+ * function returns 0 or -1 with errno set, and never prints. */
+#ifndef PLATFORM_H
+#define PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Open flags the rest of the code may use without _GNU_SOURCE. */
+extern const int plat_o_direct;
+
+struct fs_info {
+	char type[32];  /* "ext4", "tmpfs", … or "0x…" */
+	bool in_ram;    /* tmpfs, ramfs: data live in memory */
+	uint64_t total_bytes, avail_bytes;
+};
+
+int plat_fs_info(int fd, struct fs_info *out);
+/* O_DIRECT offset/length alignment of an open file or device; 0 if unknown. */
+uint32_t plat_dio_align(int fd, bool is_blockdev);
+int plat_blockdev_size(int fd, uint64_t *bytes);
+/* Name of a RAM-backed block device (brd "ram0", "zram0"), or NULL. */
+const char *plat_blockdev_in_ram(int fd);
+/* For a loop device: its backing file and whether it uses direct I/O. */
+int plat_loop_backing(int fd, char *path, size_t len, bool *direct_io);
+
+/* Write back and evict [0, len) of fd from the page cache: fdatasync,
+ * POSIX_FADV_DONTNEED and, for a block device, BLKFLSBUF where permitted
+ * (and the backing file of a loop device). */
+int plat_evict(int fd, bool is_blockdev, uint64_t len);
+/* sync(2), then 3 > /proc/sys/vm/drop_caches (root only). */
+int plat_drop_all_caches(void);
+/* Percentage of [0, len) of fd resident in the page cache (mmap + mincore). */
+int plat_resident_pct(int fd, uint64_t len, double *pct);
+
+/* I/O buffers: aligned, pre-faulted, in huge pages where the kernel allows,
+ * so that a large O_DIRECT request is one physically contiguous segment. */
+void *plat_buffer_alloc(size_t len);
+void plat_buffer_free(void *buf, size_t len);
+
+#endif

@@ -1,0 +1,31 @@
+/* Steps every test command shares, in the order they run: prepare the
+ * target, size the region, lay out data, open, evict and check the cache,
+ * then measure and fill the result.  Commands are short sequences of these. */
+#ifndef RUNNER_H
+#define RUNNER_H
+
+#include "bench.h"
+#include "cmd.h"
+#include "target.h"
+
+/* Prepares the target and records it in r; write tests get safety checks. */
+int run_prepare(struct target *t, const struct command *cmd, const struct options *opt,
+		struct result *r);
+/* The bytes the test ranges over: -s, clipped to an existing file or
+ * device, rounded down to whole blocks. */
+int run_plan_region(const struct target *t, const struct options *opt, bool write_test,
+		    struct result *r);
+/* Fails early, with the remedy, when O_DIRECT cannot work on the target. */
+int run_check_direct(struct target *t, const struct options *opt, struct result *r);
+/* Fills diskbench's own new file with r->region bytes of data, flushed. */
+int run_layout(struct target *t, const struct options *opt, struct result *r);
+/* Warnings that depend only on the target and options. */
+void run_warn_target(const struct target *t, const struct options *opt, bool write_test,
+		     struct result *r);
+/* --drop-caches, then the residency measurement that proves it worked. */
+void run_evict(const struct target *t, const struct options *opt, struct result *r);
+/* Runs the timed loop on t->fd and fills r (or r->error). */
+int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
+		struct result *r);
+
+#endif

@@ -1,0 +1,49 @@
+/* Targets: what the user named (directory, new path, file, block device),
+ * whether a test may use it (the contract's safety rules, as a pure
+ * decision), opening it, and removing diskbench's own test file at exit,
+ * on error and on signals. */
+#ifndef TARGET_H
+#define TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diskbench.h"
+#include "platform.h"
+
+enum target_kind { TARGET_DIR, TARGET_NEW, TARGET_FILE, TARGET_BLOCKDEV, TARGET_OTHER };
+
+struct target {
+	enum target_kind kind;
+	char path[4096];       /* the file or device the test uses */
+	int fd;
+	bool created;          /* ours: removed at exit unless --keep */
+	uint64_t size;         /* of an existing file or device, else 0 */
+	struct fs_info fs;     /* of the filesystem holding a file */
+	bool fs_known;
+};
+
+/* Classifies path without following into it; -1 with errno if neither it
+ * nor its parent directory exists. */
+int target_classify(const char *path, enum target_kind *kind);
+/* May a test of this direction use a target of this kind?  Returns EXIT_OK,
+ * EXIT_USAGE or EXIT_REFUSED, with *why set otherwise. */
+int target_check(enum target_kind kind, bool write_test, bool force, const char **why);
+
+/* Classifies and checks arg, and creates diskbench's own file where the
+ * target is a directory or a new path.  Returns an exit code. */
+int target_prepare(struct target *t, const char *arg, bool write_test, bool force,
+		   struct result *r);
+/* (Re)opens t->path with flags into t->fd.  Returns an exit code. */
+int target_open(struct target *t, int flags, bool direct, struct result *r);
+void target_close(struct target *t);
+/* Refuses (EXIT_RUN) when writing bytes would leave < 5 % free. */
+int target_check_space(const struct target *t, uint64_t bytes, struct result *r);
+
+void target_keep_files(bool keep);
+/* Removes the test file now (normal exit and errors). */
+void target_cleanup(void);
+/* The same, using only async-signal-safe calls. */
+void target_cleanup_from_signal(void);
+
+#endif

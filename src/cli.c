@@ -1,0 +1,331 @@
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "units.h"
+
+enum opt_id {
+	ID_BS, ID_SIZE, ID_TIME, ID_SYNC, ID_NODIRECT, ID_DROP, ID_NODROP, ID_ZEROS,
+	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE,
+	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
+};
+
+struct optdef {
+	const char *name;
+	char letter;
+	const char *arg;  /* NULL: a flag */
+	unsigned bit;     /* OPT_* of a test option; 0 for global ones */
+	enum opt_id id;
+	const char *help;
+};
+
+static const struct optdef optdefs[] = {
+	{ "bs", 'b', "SIZE", OPT_BS, ID_BS, "block size of each I/O" },
+	{ "size", 's', "SIZE", OPT_SIZE, ID_SIZE, "bytes to move, and size of the test file" },
+	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME, "time limit, decimals allowed (0: none)" },
+	{ "sync", 0, "MODE", OPT_SYNC, ID_SYNC,
+	  "dsync: O_DSYNC on each write; fsync: one timed fsync at the end; none: neither" },
+	{ "no-direct", 0, NULL, OPT_NODIRECT, ID_NODIRECT, "do not use O_DIRECT" },
+	{ "drop-caches", 0, "MODE", OPT_DROP, ID_DROP,
+	  "before reading: file (evict the test file, default), all (also drop_caches, root), none" },
+	{ "no-drop-caches", 0, NULL, OPT_DROP, ID_NODROP, "same as --drop-caches=none" },
+	{ "zeros", 0, NULL, OPT_ZEROS, ID_ZEROS, "write zeros, not incompressible random data" },
+	{ "threads", 'j', "N", OPT_THREADS, ID_THREADS, "N threads, each its own buffer (queue depth N)" },
+	{ "seed", 0, "N", OPT_SEED, ID_SEED, "seed of the offset generator, for reproducible runs" },
+	{ "histogram", 0, NULL, OPT_HIST, ID_HIST, "print the latency distribution as a bar chart" },
+	{ "keep", 0, NULL, OPT_KEEP, ID_KEEP, "keep the test file diskbench created" },
+	{ "force", 0, NULL, OPT_FORCE, ID_FORCE, "allow writing to an existing file or block device" },
+	{ "json", 0, NULL, 0, ID_JSON, "print one JSON document on stdout" },
+	{ "csv", 0, NULL, 0, ID_CSV, "print a CSV header and one row per test" },
+	{ "quiet", 'q', NULL, 0, ID_QUIET, "print only the result line" },
+	{ "help", 'h', NULL, 0, ID_HELP, "show help (with a TEST: that test's options)" },
+	{ "version", 'V', NULL, 0, ID_VERSION, "show the version" },
+};
+#define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
+
+struct given {
+	const struct optdef *def;
+	const char *value;
+};
+
+static int usage_error(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int usage_error(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+static const struct optdef *find_long(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NOPTDEFS; i++)
+		if (strlen(optdefs[i].name) == len && strncmp(optdefs[i].name, name, len) == 0)
+			return &optdefs[i];
+	return NULL;
+}
+
+static const struct optdef *find_short(char letter)
+{
+	for (size_t i = 0; i < NOPTDEFS; i++)
+		if (optdefs[i].letter == letter)
+			return &optdefs[i];
+	return NULL;
+}
+
+/* Splits argv into options (kept with their values, applied later, once the
+ * test and so its defaults are known) and positional words. */
+static int split_args(int argc, char **argv, struct given *opts, int *nopts,
+		      const char **words, int *nwords, char *why, size_t len)
+{
+	bool only_words = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (only_words || a[0] != '-' || a[1] == '\0') {
+			words[(*nwords)++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_words = true;
+			continue;
+		}
+		const struct optdef *d;
+		const char *value = NULL;
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			d = find_long(a + 2, n);
+			if (!d)
+				return usage_error(why, len, "unknown option '%.*s'", (int)n + 2, a);
+			if (eq && !d->arg)
+				return usage_error(why, len, "option '--%s' takes no value", d->name);
+			value = eq ? eq + 1 : NULL;
+		} else {
+			d = find_short(a[1]);
+			if (!d)
+				return usage_error(why, len, "unknown option '-%c'", a[1]);
+			if (a[2] != '\0') {
+				if (!d->arg)
+					return usage_error(why, len, "option '-%c' takes no value", a[1]);
+				value = a + 2;
+			}
+		}
+		if (d->arg && !value) {
+			if (i + 1 >= argc)
+				return usage_error(why, len, "option '--%s' needs a value (%s)", d->name, d->arg);
+			value = argv[++i];
+		}
+		opts[*nopts].def = d;
+		opts[*nopts].value = value;
+		(*nopts)++;
+	}
+	return EXIT_OK;
+}
+
+static int pick(const char *value, const char *const names[], int count)
+{
+	for (int i = 0; i < count; i++)
+		if (strcmp(value, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int apply_value(struct options *o, const struct optdef *d, const char *v,
+		       char *why, size_t len)
+{
+	static const char *const syncs[] = { "dsync", "fsync", "none" };
+	static const char *const drops[] = { "file", "all", "none" };
+	const char *reason = NULL;
+	uint64_t n;
+	int k;
+	switch (d->id) {
+	case ID_BS:
+		if (parse_size(v, &o->bs, &reason) != 0)
+			goto bad;
+		break;
+	case ID_SIZE:
+		if (parse_size(v, &o->size, &reason) != 0)
+			goto bad;
+		break;
+	case ID_TIME:
+		if (parse_seconds(v, &o->time_s, &reason) != 0)
+			goto bad;
+		break;
+	case ID_SYNC:
+		if ((k = pick(v, syncs, 3)) < 0)
+			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);
+		o->sync = (enum sync_mode)k;
+		break;
+	case ID_DROP:
+		if ((k = pick(v, drops, 3)) < 0)
+			return usage_error(why, len, "--drop-caches '%s': use file, all or none", v);
+		o->drop = (enum drop_mode)k;
+		break;
+	case ID_THREADS:
+		if (parse_uint(v, 1, BENCH_MAX_THREADS, &n, &reason) != 0)
+			goto bad;
+		o->threads = (unsigned)n;
+		break;
+	case ID_SEED:
+		if (parse_uint(v, 0, UINT64_MAX, &o->seed, &reason) != 0)
+			goto bad;
+		break;
+	default:
+		break;
+	}
+	return EXIT_OK;
+bad:
+	return usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
+}
+
+static void apply_flag(struct cli *c, enum opt_id id)
+{
+	struct options *o = &c->opt;
+	switch (id) {
+	case ID_NODIRECT: o->direct = false; break;
+	case ID_NODROP: o->drop = DROP_NONE; break;
+	case ID_ZEROS: o->zeros = true; break;
+	case ID_HIST: o->histogram = true; break;
+	case ID_KEEP: o->keep = true; break;
+	case ID_FORCE: o->force = true; break;
+	case ID_JSON: o->format = OUT_JSON; break;
+	case ID_CSV: o->format = OUT_CSV; break;
+	case ID_QUIET: o->quiet = true; break;
+	case ID_HELP: c->help = true; break;
+	case ID_VERSION: c->version = true; break;
+	default: break;
+	}
+}
+
+/* The positional words: [help] TEST [TARGET]. */
+static int take_words(struct cli *c, const char **words, int nwords, char *why, size_t len)
+{
+	int i = 0;
+	if (nwords > 0 && strcmp(words[0], "help") == 0) {
+		c->help = true;
+		i = 1;
+	}
+	if (i < nwords) {
+		c->cmd = cmd_find(words[i]);
+		if (!c->cmd)
+			return usage_error(why, len, "unknown test '%s' (see diskbench --help)", words[i]);
+		i++;
+	}
+	if (i < nwords)
+		c->opt.target = words[i++];
+	if (i < nwords)
+		return usage_error(why, len, "unexpected argument '%s'", words[i]);
+	return EXIT_OK;
+}
+
+static int check_limits(const struct options *o, char *why, size_t len)
+{
+	char limit[32];
+	const uint64_t max_bs = 256ull << 20, max_buffers = 4ull << 30;
+	if (o->bs > max_bs) {
+		fmt_size_exact(limit, sizeof(limit), max_bs);
+		return usage_error(why, len, "block size is larger than %s", limit);
+	}
+	if (o->bs * o->threads > max_buffers)
+		return usage_error(why, len, "block size x threads needs more than 4 GiB of buffers");
+	return EXIT_OK;
+}
+
+int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
+{
+	struct given *opts = calloc((size_t)argc + 1, sizeof(*opts));
+	const char **words = calloc((size_t)argc + 1, sizeof(*words));
+	int nopts = 0, nwords = 0, code = EXIT_USAGE;
+	memset(c, 0, sizeof(*c));
+	c->opt.target = ".";
+	if (!opts || !words) {
+		usage_error(why, len, "out of memory");
+		goto out;
+	}
+	code = split_args(argc, argv, opts, &nopts, words, &nwords, why, len);
+	if (code == EXIT_OK)
+		code = take_words(c, words, nwords, why, len);
+	if (code != EXIT_OK)
+		goto out;
+	if (c->cmd)
+		cmd_defaults(c->cmd, &c->opt);
+	int formats = 0;
+	for (int i = 0; i < nopts && code == EXIT_OK; i++) {
+		const struct optdef *d = opts[i].def;
+		if (d->bit && c->cmd && !(c->cmd->options & d->bit))
+			code = usage_error(why, len, "option '--%s' does not apply to %s", d->name,
+					   c->cmd->name);
+		else if (d->arg)
+			code = apply_value(&c->opt, d, opts[i].value, why, len);
+		else
+			apply_flag(c, d->id);
+		c->opt.given |= d->bit;
+		if ((d->id == ID_JSON || d->id == ID_CSV) && ++formats > 1 && code == EXIT_OK)
+			code = usage_error(why, len, "--json and --csv exclude each other");
+	}
+	if (code == EXIT_OK && !c->help && !c->version) {
+		if (!c->cmd)
+			code = usage_error(why, len, "no test named (see diskbench --help)");
+		else
+			code = check_limits(&c->opt, why, len);
+	}
+out:
+	free(opts);
+	free(words);
+	return code;
+}
+
+static void print_option(FILE *f, const struct optdef *d)
+{
+	char left[40];
+	if (d->letter)
+		snprintf(left, sizeof(left), "-%c, --%s%s%s", d->letter, d->name, d->arg ? " " : "",
+			 d->arg ? d->arg : "");
+	else
+		snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? "=" : "",
+			 d->arg ? d->arg : "");
+	fprintf(f, "  %-24s %s\n", left, d->help);
+}
+
+void cli_print_usage(FILE *f)
+{
+	fputs("usage: diskbench [--json | --csv] [--quiet] TEST [OPTIONS] [TARGET]\n"
+	      "       diskbench --help | --version | help TEST\n\n"
+	      "Measures how fast a disk, partition, RAID set or directory really is.\n"
+	      "TARGET: a directory (default: the current one), a new file path, an existing\n"
+	      "file or a block device. Write tests refuse existing files and devices\n"
+	      "unless --force.\n\ntests:\n", f);
+	for (unsigned i = 0; i < command_count; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\noptions for every test:\n", f);
+	for (size_t i = 0; i < NOPTDEFS; i++)
+		if (optdefs[i].bit == 0)
+			print_option(f, &optdefs[i]);
+	fputs("\nSIZE: bytes, or k/M/G/T (powers of 1024), KB/MB/GB/TB (powers of 1000).\n"
+	      "See 'diskbench help TEST' for a test's options, and diskbench(1).\n", f);
+}
+
+void cli_print_test_help(FILE *f, const struct command *cmd)
+{
+	char bs[32], size[32];
+	fmt_size_exact(bs, sizeof(bs), cmd->bs);
+	fmt_size_exact(size, sizeof(size), cmd->size);
+	fprintf(f, "usage: diskbench %s [OPTIONS] [TARGET]\n\n%s.\n", cmd->name, cmd->summary);
+	fprintf(f, "defaults: -b %s, -s %s, -t %g", bs, size, cmd->time_s);
+	if (cmd->options & OPT_THREADS)
+		fprintf(f, ", -j %u", cmd->threads);
+	if (cmd->options & OPT_SYNC)
+		fprintf(f, ", --sync=%s", cmd->sync == SYNC_DSYNC ? "dsync" : "fsync");
+	fputs("\n\noptions:\n", f);
+	for (size_t i = 0; i < NOPTDEFS; i++)
+		if (optdefs[i].bit == 0 || (cmd->options & optdefs[i].bit))
+			print_option(f, &optdefs[i]);
+}

@@ -1,0 +1,59 @@
+#include "cmd.h"
+
+#include <string.h>
+
+#define MiB (1024ull * 1024)
+#define GiB (1024ull * MiB)
+
+#define OPTS_COMMON (OPT_BS | OPT_SIZE | OPT_TIME | OPT_NODIRECT | OPT_THREADS | OPT_HIST | OPT_KEEP)
+#define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE)
+#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS)
+
+const struct command commands[] = {
+	{ .name = "seqwrite", .run = cmd_run_io,
+	  .summary = "sequential writes that reach the device (O_DIRECT, O_DSYNC)",
+	  .options = OPTS_WRITE, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
+	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1, .sync = SYNC_DSYNC },
+	{ .name = "seqread", .run = cmd_run_io,
+	  .summary = "sequential O_DIRECT reads of data in no cache",
+	  .options = OPTS_READ, .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
+	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1 },
+	{ .name = "buffered", .run = cmd_run_io,
+	  .summary = "sequential reads through the page cache, cache evicted first (hdparm -t)",
+	  .options = (OPTS_READ & ~(unsigned)OPT_NODIRECT), .dir = IO_READ, .pattern = PAT_SEQ,
+	  .direct = false, .bs = 2 * MiB, .size = GiB, .time_s = 3, .threads = 1 },
+	{ .name = "cached", .run = cmd_run_cached,
+	  .summary = "reads served from the page cache alone, no disk access (hdparm -T)",
+	  .options = OPT_BS | OPT_SIZE | OPT_TIME | OPT_THREADS | OPT_HIST | OPT_KEEP | OPT_ZEROS,
+	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = false,
+	  .bs = 2 * MiB, .size = 2 * MiB, .time_s = 2, .threads = 1 },
+	{ .name = "randread", .run = cmd_run_io,
+	  .summary = "random O_DIRECT reads: IOPS and latency",
+	  .options = OPTS_READ | OPT_SEED, .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
+	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1 },
+	{ .name = "randwrite", .run = cmd_run_io,
+	  .summary = "random O_DIRECT writes: IOPS and latency",
+	  .options = OPTS_WRITE | OPT_SEED, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
+	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
+};
+
+const unsigned command_count = sizeof(commands) / sizeof(commands[0]);
+
+const struct command *cmd_find(const char *name)
+{
+	for (unsigned i = 0; i < command_count; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+void cmd_defaults(const struct command *cmd, struct options *opt)
+{
+	opt->bs = cmd->bs;
+	opt->size = cmd->size;
+	opt->time_s = cmd->time_s;
+	opt->sync = cmd->sync;
+	opt->direct = cmd->direct;
+	opt->drop = DROP_FILE;
+	opt->threads = cmd->threads;
+}

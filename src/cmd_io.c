@@ -1,0 +1,76 @@
+/* seqwrite, seqread, buffered, randread, randwrite: one sequence of steps,
+ * told apart by their rows in the command table. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+
+#include "cmd.h"
+#include "runner.h"
+#include "util.h"
+
+static int open_flags(const struct command *cmd, const struct options *opt,
+		      const struct target *t)
+{
+	if (cmd->dir == IO_READ)
+		return O_RDONLY;
+	int flags = O_WRONLY;
+	if (opt->sync == SYNC_DSYNC)
+		flags |= O_DSYNC;
+	if (t->kind == TARGET_BLOCKDEV)
+		flags |= O_EXCL; /* fails with EBUSY while mounted or held */
+	return flags;
+}
+
+static void describe_job(struct bench_job *job, const struct command *cmd,
+			 const struct options *opt, const struct result *r)
+{
+	job->dir = cmd->dir;
+	job->pattern = cmd->pattern;
+	job->bs = opt->bs;
+	job->region = r->region;
+	job->bytes_limit = opt->size - opt->size % opt->bs;
+	job->time_limit_s = opt->time_s;
+	job->threads = opt->threads;
+	job->seed = opt->seed;
+	job->zeros = opt->zeros;
+	job->fsync_at_end = cmd->dir == IO_WRITE && opt->sync == SYNC_FSYNC;
+}
+
+static int check_threads(const struct command *cmd, const struct options *opt,
+			 struct result *r)
+{
+	if (cmd->pattern == PAT_SEQ && r->region / opt->bs < opt->threads)
+		return fail(r, EXIT_USAGE, "%u threads need at least %u blocks; the region has "
+			    "%llu", opt->threads, opt->threads,
+			    (unsigned long long)(r->region / opt->bs));
+	return EXIT_OK;
+}
+
+int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r)
+{
+	struct target t;
+	struct bench_job job = { 0 };
+	bool write_test = cmd->dir == IO_WRITE;
+	int code = run_prepare(&t, cmd, opt, r);
+	if (code == EXIT_OK)
+		code = run_plan_region(&t, opt, write_test, r);
+	if (code == EXIT_OK)
+		code = check_threads(cmd, opt, r);
+	if (code == EXIT_OK)
+		code = run_check_direct(&t, opt, r);
+	if (code == EXIT_OK && write_test && t.created)
+		code = target_check_space(&t, r->region, r);
+	if (code == EXIT_OK && !write_test && t.created)
+		code = run_layout(&t, opt, r);
+	if (code == EXIT_OK)
+		code = target_open(&t, open_flags(cmd, opt, &t), opt->direct, r);
+	if (code == EXIT_OK) {
+		run_warn_target(&t, opt, write_test, r);
+		if (!write_test)
+			run_evict(&t, opt, r);
+		describe_job(&job, cmd, opt, r);
+		code = run_measure(&t, &job, opt, r);
+	}
+	target_close(&t);
+	target_cleanup();
+	return code;
+}

@@ -1,0 +1,90 @@
+#define _POSIX_C_SOURCE 200809L
+#include "io.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "platform.h"
+
+ssize_t io_pread_full(int fd, void *buf, size_t len, uint64_t offset)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(offset + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break; /* end of file */
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t io_pwrite_full(int fd, const void *buf, size_t len, uint64_t offset)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *)buf + done, len - done, (off_t)(offset + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = EIO; /* a write that makes no progress would loop forever */
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+void io_fill(void *buf, size_t len, bool zeros, struct rng *r)
+{
+	if (zeros)
+		memset(buf, 0, len);
+	else
+		rng_fill(r, buf, len);
+}
+
+void io_stamp(void *buf, size_t len, uint64_t offset, uint64_t salt)
+{
+	for (size_t at = 0; at + sizeof(uint64_t) <= len; at += 4096) {
+		uint64_t tag = (offset + at) ^ salt;
+		memcpy((char *)buf + at, &tag, sizeof(tag));
+	}
+}
+
+int io_layout(int fd, uint64_t len, size_t chunk, bool zeros, uint64_t seed,
+	      volatile const int *stop)
+{
+	struct rng r;
+	void *buf = plat_buffer_alloc(chunk);
+	if (!buf)
+		return -1;
+	rng_seed(&r, seed, 0x1a70u);
+	io_fill(buf, chunk, zeros, &r);
+	int rc = 0;
+	for (uint64_t off = 0; off < len && rc == 0; off += chunk) {
+		if (*stop) {
+			errno = EINTR;
+			rc = -1;
+			break;
+		}
+		size_t n = len - off < chunk ? (size_t)(len - off) : chunk;
+		if (!zeros)
+			io_stamp(buf, n, off, seed);
+		if (io_pwrite_full(fd, buf, n, off) < 0)
+			rc = -1;
+	}
+	if (rc == 0 && fdatasync(fd) != 0)
+		rc = -1;
+	int saved = errno;
+	plat_buffer_free(buf, chunk);
+	errno = saved;
+	return rc;
+}

@@ -1,0 +1,133 @@
+/* diskbench: argv → command table → run → print → check stdout → exit code.
+ * The only place, with the command files, that prints or exits. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "clock.h"
+#include "output.h"
+#include "target.h"
+#include "units.h"
+
+static volatile sig_atomic_t signal_count;
+
+/* First signal: ask the loops to stop so clean-up and reporting run.  A
+ * second one: remove the test file and leave at once. */
+static void on_signal(int signo)
+{
+	bench_stop_requested = 1;
+	if (++signal_count > 1) {
+		target_cleanup_from_signal();
+		_exit(128 + signo);
+	}
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout is reported, not fatal */
+}
+
+static void print_warnings(const struct result *r)
+{
+	for (unsigned i = 0; i < r->nwarnings; i++)
+		fprintf(stderr, "diskbench: warning: %s\n", r->warnings[i]);
+}
+
+/* Partial figures of an interrupted run go to stderr, never as a result. */
+static void print_partial(const struct result *r)
+{
+	char rate[32];
+	fmt_rate_si(rate, sizeof(rate), result_rate(r));
+	fprintf(stderr, "diskbench: %s interrupted: partial: %llu bytes in %.3f s = %s, "
+		"%llu I/Os (not a result)\n", r->test, (unsigned long long)r->bytes,
+		r->seconds, rate, (unsigned long long)r->ios);
+}
+
+static void render(const struct options *opt, const struct result *r, int code)
+{
+	if (opt->format == OUT_JSON)
+		out_json(stdout, r);
+	else if (opt->format == OUT_CSV) {
+		out_csv_header(stdout);
+		out_csv_row(stdout, r);
+	} else if (code == EXIT_OK) {
+		out_text(stdout, r, opt->quiet, opt->histogram);
+	}
+}
+
+/* A result that could not be written is a failure (sbase's habit). */
+static int finish_stdout(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "diskbench: write error: stdout: %s\n", strerror(errno));
+		return code == EXIT_OK ? EXIT_RUN : code;
+	}
+	return code;
+}
+
+static int run_help(const struct cli *c)
+{
+	if (c->version)
+		printf("diskbench %s\n", DISKBENCH_VERSION);
+	else if (c->cmd)
+		cli_print_test_help(stdout, c->cmd);
+	else
+		cli_print_usage(stdout);
+	return finish_stdout(EXIT_OK);
+}
+
+int main(int argc, char **argv)
+{
+	static struct cli c;
+	static struct result r;
+	char why[MSG_LEN];
+	int code = cli_parse(argc, argv, &c, why, sizeof(why));
+
+	r.resident_before_pct = -1;
+	r.target = c.opt.target;
+	if (code != EXIT_OK) {
+		r.test = c.cmd ? c.cmd->name : NULL;
+		snprintf(r.error, sizeof(r.error), "%s", why);
+		fprintf(stderr, "diskbench: %s\n", why);
+		if (c.opt.format != OUT_TEXT)
+			render(&c.opt, &r, code);
+		else
+			fputs("Try 'diskbench --help'.\n", stderr);
+		return finish_stdout(code);
+	}
+	if (c.help || c.version)
+		return run_help(&c);
+
+	if (!(c.opt.given & OPT_SEED))
+		c.opt.seed = clock_ns() ^ ((uint64_t)getpid() << 32);
+	r.test = c.cmd->name;
+	r.opt = &c.opt;
+	r.dir = c.cmd->dir;
+	install_signals();
+	atexit(target_cleanup);
+	code = c.cmd->run(c.cmd, &c.opt, &r);
+	target_cleanup();
+
+	print_warnings(&r);
+	if (r.interrupted) {
+		print_partial(&r);
+		code = EXIT_SIGINT;
+	}
+	if (code != EXIT_OK)
+		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");
+	render(&c.opt, &r, code);
+	return finish_stdout(code);
+}

@@ -1,0 +1,295 @@
+#include "output.h"
+
+#include <string.h>
+
+#include "json.h"
+#include "units.h"
+
+static const char *const sync_names[] = { "dsync", "fsync", "none" };
+static const char *const drop_names[] = { "file", "all", "none" };
+
+double result_rate(const struct result *r)
+{
+	return r->seconds > 0 ? (double)r->bytes / r->seconds : 0.0;
+}
+
+double result_iops(const struct result *r)
+{
+	return r->seconds > 0 ? (double)r->ios / r->seconds : 0.0;
+}
+
+static bool is_write(const struct result *r)
+{
+	return r->dir == IO_WRITE;
+}
+
+/* "[bs=1 MiB, O_DIRECT, O_DSYNC, new file]" */
+static void describe_mode(char *buf, size_t len, const struct result *r)
+{
+	const struct options *o = r->opt;
+	char bs[32], region[32];
+	fmt_size_exact(bs, sizeof(bs), o->bs);
+	int n = snprintf(buf, len, "bs=%s", bs);
+	if (o->threads > 1)
+		n += snprintf(buf + n, len - (size_t)n, ", %u threads", o->threads);
+	if (r->cached_region) {
+		fmt_size_exact(region, sizeof(region), r->region);
+		n += snprintf(buf + n, len - (size_t)n, ", region %s, page cache", region);
+	} else {
+		n += snprintf(buf + n, len - (size_t)n, ", %s", o->direct ? "O_DIRECT" : "page cache");
+	}
+	if (is_write(r)) {
+		const char *s = o->sync == SYNC_DSYNC ? "O_DSYNC"
+				: o->sync == SYNC_FSYNC ? "fsync at end" : "no sync";
+		n += snprintf(buf + n, len - (size_t)n, ", %s", s);
+	}
+	if (r->file_state)
+		snprintf(buf + n, len - (size_t)n, ", %s%s", r->file_state,
+			 strcmp(r->file_state, "device") == 0 ? "" : " file");
+}
+
+static void text_result_line(FILE *f, const struct result *r)
+{
+	char si[32], iec[32], rate_si[32], rate_iec[32], mode[160];
+	double rate = result_rate(r), iops = result_iops(r);
+	fmt_bytes_si(si, sizeof(si), r->bytes);
+	fmt_bytes_iec(iec, sizeof(iec), r->bytes);
+	fmt_rate_si(rate_si, sizeof(rate_si), rate);
+	fmt_rate_iec(rate_iec, sizeof(rate_iec), rate);
+	describe_mode(mode, sizeof(mode), r);
+	fprintf(f, "%s: %llu bytes (%s, %s) in %.3f s = %s (%s), %.*f IOPS [%s]\n", r->test,
+		(unsigned long long)r->bytes, si, iec, r->seconds, rate_si, rate_iec,
+		iops < 100 ? 1 : 0, iops, mode);
+}
+
+static void text_latency_line(FILE *f, const struct stats *lat)
+{
+	struct stats_summary s;
+	char v[8][24];
+	stats_summarize(lat, &s);
+	fmt_ns(v[0], sizeof(v[0]), (double)s.min);
+	fmt_ns(v[1], sizeof(v[1]), s.mean);
+	fmt_ns(v[2], sizeof(v[2]), (double)s.p50);
+	fmt_ns(v[3], sizeof(v[3]), (double)s.p90);
+	fmt_ns(v[4], sizeof(v[4]), (double)s.p99);
+	fmt_ns(v[5], sizeof(v[5]), (double)s.p99_9);
+	fmt_ns(v[6], sizeof(v[6]), (double)s.max);
+	fmt_ns(v[7], sizeof(v[7]), s.stdev);
+	fprintf(f, "latency: min %s, mean %s, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s "
+		"(stdev %s, %llu I/Os)\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
+		(unsigned long long)s.count);
+}
+
+static void text_cache_line(FILE *f, const struct result *r)
+{
+	if (!r->evicted || r->resident_before_pct < 0)
+		return;
+	const char *state = r->cached_region ? "primed"
+			    : r->resident_before_pct < 1.0 ? "cold"
+			    : r->resident_before_pct < 99.0 ? "partly warm" : "warm";
+	fprintf(f, "cache: %s, %.1f %% resident before the run (evicted: %s)\n", state,
+		r->resident_before_pct, r->evicted);
+}
+
+void out_histogram(FILE *f, const struct stats *lat)
+{
+	uint64_t counts[STATS_LOG2_BUCKETS], peak = 0, cum = 0;
+	unsigned lo = STATS_LOG2_BUCKETS, hi = 0;
+	stats_log2_counts(lat, counts);
+	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
+		if (counts[k] == 0)
+			continue;
+		lo = k < lo ? k : lo;
+		hi = k;
+		peak = counts[k] > peak ? counts[k] : peak;
+	}
+	if (peak == 0)
+		return;
+	fprintf(f, "latency histogram:\n%21s %12s %7s %7s\n", "range", "count", "%", "cum %");
+	for (unsigned k = lo; k <= hi; k++) {
+		char from[24], to[24], bar[41];
+		fmt_ns(from, sizeof(from), k == 0 ? 0.0 : (double)(1ull << k));
+		fmt_ns(to, sizeof(to), (double)(1ull << (k + 1 < 64 ? k + 1 : 63)));
+		cum += counts[k];
+		size_t width = (size_t)((counts[k] * 40 + peak - 1) / peak);
+		memset(bar, '#', width);
+		bar[width] = '\0';
+		fprintf(f, "%9s - %9s %12llu %6.2f%% %6.2f%% %s\n", from, to,
+			(unsigned long long)counts[k], 100.0 * (double)counts[k] / (double)lat->count,
+			100.0 * (double)cum / (double)lat->count, bar);
+	}
+}
+
+void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
+{
+	text_result_line(f, r);
+	if (quiet)
+		return;
+	if (r->lat.count > 0)
+		text_latency_line(f, &r->lat);
+	text_cache_line(f, r);
+	if (histogram)
+		out_histogram(f, &r->lat);
+}
+
+static void json_params(struct json *j, const struct result *r)
+{
+	const struct options *o = r->opt;
+	json_key(j, "params");
+	json_object_begin(j);
+	json_key(j, "block_size"), json_uint(j, o->bs);
+	json_key(j, "size"), json_uint(j, o->size);
+	json_key(j, "time_limit_s"), json_double(j, o->time_s, 3);
+	json_key(j, "direct"), json_bool(j, o->direct);
+	json_key(j, "sync"), json_string(j, is_write(r) ? sync_names[o->sync] : NULL);
+	json_key(j, "threads"), json_uint(j, o->threads);
+	json_key(j, "drop_caches"), json_string(j, r->evicted ? drop_names[o->drop] : NULL);
+	json_key(j, "data"), json_string(j, o->zeros ? "zeros" : "random");
+	json_key(j, "seed"), json_uint(j, o->seed);
+	json_key(j, "file_state"), json_string(j, r->file_state);
+	json_key(j, "region"), json_uint(j, r->region);
+	json_object_end(j);
+}
+
+static void json_latency(struct json *j, const struct stats *lat)
+{
+	struct stats_summary s;
+	uint64_t counts[STATS_LOG2_BUCKETS];
+	stats_summarize(lat, &s);
+	json_key(j, "lat_ns");
+	json_object_begin(j);
+	json_key(j, "min"), json_uint(j, s.min);
+	json_key(j, "mean"), json_double(j, s.mean, 1);
+	json_key(j, "max"), json_uint(j, s.max);
+	json_key(j, "stdev"), json_double(j, s.stdev, 1);
+	json_key(j, "p50"), json_uint(j, s.p50);
+	json_key(j, "p90"), json_uint(j, s.p90);
+	json_key(j, "p99"), json_uint(j, s.p99);
+	json_key(j, "p99_9"), json_uint(j, s.p99_9);
+	json_object_end(j);
+	json_key(j, "lat_hist");
+	json_array_begin(j);
+	stats_log2_counts(lat, counts);
+	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
+		if (counts[k] == 0)
+			continue;
+		json_object_begin(j);
+		json_key(j, "le_ns"), json_uint(j, k + 1 < 64 ? 1ull << (k + 1) : UINT64_MAX);
+		json_key(j, "count"), json_uint(j, counts[k]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void json_result(struct json *j, const struct result *r)
+{
+	json_key(j, "result");
+	if (!r->measured) {
+		json_null(j);
+		return;
+	}
+	json_object_begin(j);
+	json_key(j, "bytes"), json_uint(j, r->bytes);
+	json_key(j, "ios"), json_uint(j, r->ios);
+	json_key(j, "seconds"), json_double(j, r->seconds, 6);
+	json_key(j, "bytes_per_sec"), json_double(j, result_rate(r), 1);
+	json_key(j, "iops"), json_double(j, result_iops(r), 2);
+	json_latency(j, &r->lat);
+	json_object_end(j);
+}
+
+static void json_cache(struct json *j, const struct result *r)
+{
+	json_key(j, "cache");
+	json_object_begin(j);
+	json_key(j, "evicted"), json_string(j, r->evicted);
+	json_key(j, "resident_before_pct");
+	if (r->evicted && r->resident_before_pct >= 0)
+		json_double(j, r->resident_before_pct, 2);
+	else
+		json_null(j);
+	json_object_end(j);
+}
+
+void out_json(FILE *f, const struct result *r)
+{
+	struct json j;
+	json_init(&j, f);
+	json_object_begin(&j);
+	json_key(&j, "schema"), json_uint(&j, JSON_SCHEMA);
+	json_key(&j, "tool"), json_string(&j, "diskbench");
+	json_key(&j, "version"), json_string(&j, DISKBENCH_VERSION);
+	json_key(&j, "test"), json_string(&j, r->test);
+	json_key(&j, "target"), json_string(&j, r->target);
+	json_key(&j, "file"), json_string(&j, r->file[0] ? r->file : NULL);
+	if (r->opt)
+		json_params(&j, r);
+	json_result(&j, r);
+	json_cache(&j, r);
+	json_key(&j, "warnings");
+	json_array_begin(&j);
+	for (unsigned i = 0; i < r->nwarnings; i++)
+		json_string(&j, r->warnings[i]);
+	json_array_end(&j);
+	json_key(&j, "interrupted"), json_bool(&j, r->interrupted);
+	if (r->error[0])
+		json_key(&j, "error"), json_string(&j, r->error);
+	json_object_end(&j);
+	fputc('\n', f);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void out_csv_header(FILE *f)
+{
+	fputs("test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,"
+	      "ios,threads,direct,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns,lat_max_ns,"
+	      "resident_before_pct,warnings,error\n", f);
+}
+
+void out_csv_row(FILE *f, const struct result *r)
+{
+	struct stats_summary s;
+	memset(&s, 0, sizeof(s));
+	if (r->measured)
+		stats_summarize(&r->lat, &s);
+	csv_field(f, r->test);
+	fputc(',', f);
+	csv_field(f, r->target);
+	fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,%llu,%u,%s,%s,%llu,%.1f,%llu,%llu,%llu,",
+		(unsigned long long)(r->opt ? r->opt->bs : 0), (unsigned long long)r->bytes,
+		r->seconds, result_rate(r), result_iops(r), (unsigned long long)s.p50,
+		(unsigned long long)s.p99, (unsigned long long)r->ios, r->opt ? r->opt->threads : 0,
+		r->opt && r->opt->direct ? "true" : "false",
+		r->opt && is_write(r) ? sync_names[r->opt->sync] : "",
+		(unsigned long long)s.min, s.mean, (unsigned long long)s.p90,
+		(unsigned long long)s.p99_9, (unsigned long long)s.max);
+	if (r->evicted && r->resident_before_pct >= 0)
+		fprintf(f, "%.2f", r->resident_before_pct);
+	fputc(',', f);
+	char warnings[MAX_WARNINGS * (MSG_LEN + 2)] = "";
+	for (unsigned i = 0; i < r->nwarnings; i++) {
+		if (i)
+			strcat(warnings, "; ");
+		strcat(warnings, r->warnings[i]);
+	}
+	csv_field(f, warnings);
+	fputc(',', f);
+	csv_field(f, r->error);
+	fputc('\n', f);
+}

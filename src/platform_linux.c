@@ -1,0 +1,242 @@
+#define _GNU_SOURCE
+#include "platform.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#ifndef STATX_DIOALIGN
+#define STATX_DIOALIGN 0x00002000U
+#endif
+
+const int plat_o_direct = O_DIRECT;
+
+struct fs_name {
+	unsigned long magic;
+	const char *name;
+	bool in_ram;
+};
+
+static const struct fs_name fs_names[] = {
+	{ 0xEF53, "ext4", false },        /* ext2/3/4 share the magic */
+	{ 0x58465342, "xfs", false },
+	{ 0x9123683E, "btrfs", false },
+	{ 0x2FC12FC1, "zfs", false },
+	{ 0xF2F52010, "f2fs", false },
+	{ 0x4d44, "vfat", false },
+	{ 0x2011BAB0, "exfat", false },
+	{ 0x5346544e, "ntfs", false },
+	{ 0x7366746e, "ntfs3", false },
+	{ 0x01021994, "tmpfs", true },
+	{ 0x858458f6, "ramfs", true },
+	{ 0x6969, "nfs", false },
+	{ 0xFF534D42, "cifs", false },
+	{ 0xFE534D42, "smb2", false },
+	{ 0x65735546, "fuse", false },
+	{ 0x794c7630, "overlayfs", false },
+	{ 0x62646576, "bdev", false },
+	{ 0x01021997, "v9fs", false },
+	{ 0x9fa0, "proc", false },
+	{ 0x62656572, "sysfs", false },
+};
+
+int plat_fs_info(int fd, struct fs_info *out)
+{
+	struct statfs sf;
+	struct statvfs sv;
+	if (fstatfs(fd, &sf) != 0 || fstatvfs(fd, &sv) != 0)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->type, sizeof(out->type), "0x%lx", (unsigned long)sf.f_type);
+	for (size_t i = 0; i < sizeof(fs_names) / sizeof(fs_names[0]); i++) {
+		if ((unsigned long)sf.f_type == fs_names[i].magic) {
+			snprintf(out->type, sizeof(out->type), "%s", fs_names[i].name);
+			out->in_ram = fs_names[i].in_ram;
+		}
+	}
+	out->total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
+	out->avail_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	return 0;
+}
+
+uint32_t plat_dio_align(int fd, bool is_blockdev)
+{
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+	    (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_offset_align > 0)
+		return sx.stx_dio_offset_align;
+	int logical;
+	if (is_blockdev && ioctl(fd, BLKSSZGET, &logical) == 0 && logical > 0)
+		return (uint32_t)logical;
+	return 0;
+}
+
+int plat_blockdev_size(int fd, uint64_t *bytes)
+{
+	return ioctl(fd, BLKGETSIZE64, bytes);
+}
+
+/* Reads /sys/dev/block/MAJ:MIN/<leaf> into buf, newline stripped. */
+static int read_sysfs_dev(int fd, const char *leaf, char *buf, size_t len)
+{
+	struct stat st;
+	char path[PATH_MAX];
+	if (fstat(fd, &st) != 0)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s",
+		 major(st.st_rdev), minor(st.st_rdev), leaf);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char *ok = fgets(buf, (int)len, f);
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+const char *plat_blockdev_in_ram(int fd)
+{
+	static char name[64];
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return NULL;
+	char link[PATH_MAX], target[PATH_MAX];
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	snprintf(name, sizeof(name), "%.63s", base ? base + 1 : target);
+	if (strncmp(name, "ram", 3) == 0 || strncmp(name, "zram", 4) == 0 ||
+	    strncmp(name, "pmem", 4) == 0)
+		return name;
+	return NULL;
+}
+
+int plat_loop_backing(int fd, char *path, size_t len, bool *direct_io)
+{
+	char dio[8];
+	if (read_sysfs_dev(fd, "loop/backing_file", path, len) != 0)
+		return -1;
+	*direct_io = read_sysfs_dev(fd, "loop/dio", dio, sizeof(dio)) == 0 && dio[0] == '1';
+	return 0;
+}
+
+static void evict_loop_backing(int fd)
+{
+	char backing[PATH_MAX];
+	bool direct_io;
+	if (plat_loop_backing(fd, backing, sizeof(backing), &direct_io) != 0)
+		return;
+	int bfd = open(backing, O_RDONLY | O_CLOEXEC);
+	if (bfd < 0)
+		return;
+	fdatasync(bfd);
+	posix_fadvise(bfd, 0, 0, POSIX_FADV_DONTNEED);
+	close(bfd);
+}
+
+int plat_evict(int fd, bool is_blockdev, uint64_t len)
+{
+	/* dirty pages cannot be dropped: write them back first */
+	if (fdatasync(fd) != 0 && errno != EINVAL && errno != EROFS)
+		return -1;
+	if (is_blockdev) {
+		/* needs CAP_SYS_ADMIN; fadvise below covers the unprivileged case */
+		if (ioctl(fd, BLKFLSBUF, 0) != 0 && errno != EACCES && errno != EPERM)
+			return -1;
+		evict_loop_backing(fd);
+	}
+	int rc = posix_fadvise(fd, 0, (off_t)len, POSIX_FADV_DONTNEED);
+	if (rc != 0) {
+		errno = rc;
+		return -1;
+	}
+	return 0;
+}
+
+int plat_drop_all_caches(void)
+{
+	sync();
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, "3\n", 2);
+	int saved = errno;
+	close(fd);
+	if (n != 2) {
+		errno = n < 0 ? saved : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int plat_resident_pct(int fd, uint64_t len, double *pct)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	if (len == 0) {
+		*pct = 0.0;
+		return 0;
+	}
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	size_t pages = (len + (uint64_t)page - 1) / (uint64_t)page;
+	unsigned char *vec = malloc(pages);
+	if (!vec) {
+		munmap(map, len);
+		errno = ENOMEM;
+		return -1;
+	}
+	int rc = mincore(map, len, vec);
+	int saved = errno;
+	if (rc == 0) {
+		size_t resident = 0;
+		for (size_t i = 0; i < pages; i++)
+			resident += vec[i] & 1;
+		*pct = 100.0 * (double)resident / (double)pages;
+	}
+	free(vec);
+	munmap(map, len);
+	errno = saved;
+	return rc;
+}
+
+#define HUGE_PAGE (2u << 20)
+
+void *plat_buffer_alloc(size_t len)
+{
+	size_t align = len >= HUGE_PAGE ? HUGE_PAGE : (size_t)sysconf(_SC_PAGESIZE);
+	size_t rounded = (len + align - 1) / align * align;
+	void *buf = NULL;
+	int rc = posix_memalign(&buf, align, rounded);
+	if (rc != 0) {
+		errno = rc;
+		return NULL;
+	}
+	if (rounded >= HUGE_PAGE)
+		madvise(buf, rounded, MADV_HUGEPAGE); /* advisory: failure is fine */
+	memset(buf, 0, rounded); /* fault every page in before any timing */
+	return buf;
+}
+
+void plat_buffer_free(void *buf, size_t len)
+{
+	(void)len;
+	free(buf);
+}

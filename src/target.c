@@ -1,0 +1,201 @@
+#define _POSIX_C_SOURCE 200809L
+#include "target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "units.h"
+#include "util.h"
+
+/* The file to remove; written before it is armed, read by signal handlers. */
+static char cleanup_path[4096];
+static volatile sig_atomic_t cleanup_armed;
+static bool keep_files;
+
+void target_keep_files(bool keep)
+{
+	keep_files = keep;
+}
+
+static void arm_cleanup(const char *path)
+{
+	snprintf(cleanup_path, sizeof(cleanup_path), "%s", path);
+	cleanup_armed = 1;
+}
+
+void target_cleanup(void)
+{
+	if (cleanup_armed && !keep_files)
+		unlink(cleanup_path);
+	cleanup_armed = 0;
+}
+
+void target_cleanup_from_signal(void)
+{
+	if (cleanup_armed && !keep_files)
+		unlink(cleanup_path);
+	cleanup_armed = 0;
+}
+
+static int parent_is_dir(const char *path)
+{
+	char copy[4096];
+	struct stat st;
+	snprintf(copy, sizeof(copy), "%s", path);
+	if (stat(dirname(copy), &st) != 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+int target_classify(const char *path, enum target_kind *kind)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT || parent_is_dir(path) != 0)
+			return -1;
+		*kind = TARGET_NEW;
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		*kind = TARGET_DIR;
+	else if (S_ISREG(st.st_mode))
+		*kind = TARGET_FILE;
+	else if (S_ISBLK(st.st_mode))
+		*kind = TARGET_BLOCKDEV;
+	else
+		*kind = TARGET_OTHER;
+	return 0;
+}
+
+int target_check(enum target_kind kind, bool write_test, bool force, const char **why)
+{
+	switch (kind) {
+	case TARGET_DIR:
+	case TARGET_NEW:
+		return EXIT_OK;
+	case TARGET_FILE:
+		if (write_test && !force) {
+			*why = "is an existing file: a write test would overwrite it; "
+			       "name a directory, a new path, or add --force";
+			return EXIT_REFUSED;
+		}
+		return EXIT_OK;
+	case TARGET_BLOCKDEV:
+		if (write_test && !force) {
+			*why = "is a block device: a write test destroys its data; "
+			       "add --force if that is what you want";
+			return EXIT_REFUSED;
+		}
+		return EXIT_OK;
+	case TARGET_OTHER:
+		break;
+	}
+	*why = "not a directory, regular file or block device";
+	return EXIT_USAGE;
+}
+
+static int create_own_file(struct target *t, const char *arg, struct result *r)
+{
+	int fd;
+	if (t->kind == TARGET_DIR) {
+		size_t len = strlen(arg);
+		snprintf(t->path, sizeof(t->path), "%s%s.diskbench-XXXXXX", arg,
+			 len > 0 && arg[len - 1] == '/' ? "" : "/");
+		fd = mkstemp(t->path);
+	} else {
+		snprintf(t->path, sizeof(t->path), "%s", arg);
+		fd = open(t->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
+	if (fd < 0)
+		return fail(r, EXIT_RUN, "create '%s':", t->path);
+	arm_cleanup(t->path);
+	t->created = true;
+	t->fd = fd;
+	return EXIT_OK;
+}
+
+static int stat_existing(struct target *t, const char *arg, struct result *r)
+{
+	struct stat st;
+	snprintf(t->path, sizeof(t->path), "%s", arg);
+	if (stat(t->path, &st) != 0)
+		return fail(r, EXIT_RUN, "stat '%s':", t->path);
+	t->size = (uint64_t)st.st_size; /* devices: filled in by target_open */
+	return EXIT_OK;
+}
+
+int target_prepare(struct target *t, const char *arg, bool write_test, bool force,
+		   struct result *r)
+{
+	const char *why;
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (target_classify(arg, &t->kind) != 0)
+		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
+			    "target '%s':", arg);
+	int code = target_check(t->kind, write_test, force, &why);
+	if (code != EXIT_OK)
+		return fail(r, code, "target '%s' %s", arg, why);
+	if (t->kind == TARGET_DIR || t->kind == TARGET_NEW)
+		code = create_own_file(t, arg, r);
+	else
+		code = stat_existing(t, arg, r);
+	if (code == EXIT_OK && t->fd >= 0 && plat_fs_info(t->fd, &t->fs) == 0)
+		t->fs_known = true;
+	return code;
+}
+
+int target_open(struct target *t, int flags, bool direct, struct result *r)
+{
+	target_close(t);
+	if (direct)
+		flags |= plat_o_direct;
+	t->fd = open(t->path, flags | O_CLOEXEC);
+	if (t->fd < 0) {
+		if (errno == EINVAL && direct)
+			return fail(r, EXIT_RUN, "open '%s' with O_DIRECT: the filesystem does not "
+				    "support direct I/O; use --no-direct", t->path);
+		if (errno == EBUSY && t->kind == TARGET_BLOCKDEV)
+			return fail(r, EXIT_REFUSED, "device '%s' is in use (mounted, a partition of "
+				    "it mounted, or held by another program); refusing to write to it",
+				    t->path);
+		return fail(r, EXIT_RUN, "open '%s':", t->path);
+	}
+	if (!t->fs_known && plat_fs_info(t->fd, &t->fs) == 0)
+		t->fs_known = true;
+	if (t->kind == TARGET_BLOCKDEV && plat_blockdev_size(t->fd, &t->size) != 0)
+		return fail(r, EXIT_RUN, "size of '%s':", t->path);
+	return EXIT_OK;
+}
+
+void target_close(struct target *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+int target_check_space(const struct target *t, uint64_t bytes, struct result *r)
+{
+	if (!t->fs_known)
+		return EXIT_OK;
+	uint64_t reserve = t->fs.total_bytes / 20;
+	if (t->fs.avail_bytes >= reserve && t->fs.avail_bytes - reserve >= bytes)
+		return EXIT_OK;
+	char need[32], avail[32];
+	fmt_bytes_iec(need, sizeof(need), bytes);
+	fmt_bytes_iec(avail, sizeof(avail), t->fs.avail_bytes);
+	return fail(r, EXIT_RUN, "not enough free space for '%s': %s needed, %s available, "
+		    "and 5 %% of the filesystem must stay free; use a smaller -s", t->path, need, avail);
+}

@@ -1,0 +1,39 @@
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void format_message(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	int saved = errno;
+	vsnprintf(buf, len, fmt, ap);
+	size_t used = strlen(buf);
+	if (used > 0 && buf[used - 1] == ':')
+		snprintf(buf + used, len - used, " %s", strerror(saved));
+}
+
+int fail(struct result *r, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	format_message(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void warn(struct result *r, const char *fmt, ...)
+{
+	if (r->nwarnings >= MAX_WARNINGS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	format_message(r->warnings[r->nwarnings], MSG_LEN, fmt, ap);
+	va_end(ap);
+	for (unsigned i = 0; i < r->nwarnings; i++)
+		if (strcmp(r->warnings[i], r->warnings[r->nwarnings]) == 0)
+			return; /* said once is enough */
+	r->nwarnings++;
+}
