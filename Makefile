@@ -1,10 +1,16 @@
-# diskbench — a plain Makefile: make, make test, make install, make sanitize.
+# diskbench — a plain Makefile.
+#   make                 build ./diskbench
+#   make check           unit tests (cmocka) and CLI/end-to-end tests
+#   make sanitize        the same suite under ASan + UBSan
+#   make install         PREFIX, MANPREFIX and DESTDIR are honoured
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
 CC ?= cc
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -Wall -Wextra -Wpedantic -Iinclude
+WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
+ALL_CFLAGS = $(WARNFLAGS) -Iinclude $(CFLAGS) $(SAN)
+ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 LDLIBS += -lpthread -lm
 
 SRC_CORE = src/bench.c src/cli.c src/clock.c src/cmd.c src/cmd_cached.c src/cmd_io.c \
@@ -17,10 +23,10 @@ HDR = $(wildcard include/*.h)
 all: diskbench
 
 diskbench: $(OBJ)
-	$(CC) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
 
 src/%.o: src/%.c $(HDR)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 clean:
 	rm -f diskbench src/*.o
@@ -36,19 +42,17 @@ install: diskbench
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
 
-.PHONY: all clean install uninstall
-
 # ---- tests -----------------------------------------------------------------
 # Unit tests: tests/unit/test_NAME.c, cmocka, linked with the core objects.
-# A test may list extra linker flags (e.g. -Wl,--wrap=pwrite) in a first-line
-# comment of the form: /* LDFLAGS: ... */
+# A test may give extra linker flags (e.g. -Wl,--wrap=pwrite) on its first
+# line, as a comment of the form: /* LDFLAGS: ... */
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 
 build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR)
 	@mkdir -p build/tests
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(OBJ_CORE) \
-		$$(sed -n '1s|^/\* LDFLAGS: \(.*\) \*/$$|\1|p' $<) $(LDFLAGS) -lcmocka $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(OBJ_CORE) \
+		$$(sed -n '1s|^/\* LDFLAGS: \(.*\) \*/$$|\1|p' $<) $(ALL_LDFLAGS) -lcmocka $(LDLIBS)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -60,11 +64,10 @@ check: unit cli
 
 test: check
 
-# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize:
 	$(MAKE) clean
-	$(MAKE) check CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined"
+	$(MAKE) check CFLAGS="-O1 -g" SAN="$(SANFLAGS)"
 	$(MAKE) clean
 
-.PHONY: unit cli check test sanitize
+.PHONY: all clean install uninstall unit cli check test sanitize
