@@ -35,6 +35,7 @@ struct bench_outcome {
 	double seconds;
 	struct stats lat;       /* merged latency of every I/O */
 	bool stopped;           /* a stop request ended the run early */
+	bool huge_buffers;      /* every thread's buffer is in huge pages */
 	int error;              /* errno of the first failure, 0 if none */
 	const char *failed_op;  /* "read", "write", "fsync" */
 	uint64_t failed_offset;

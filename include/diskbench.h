@@ -75,6 +75,7 @@ struct result {
 	double seconds;
 	struct stats lat;     /* merged latency of every I/O */
 	bool measured;        /* the timed loop ran to its end */
+	bool huge_buffers;    /* I/O buffers in transparent huge pages */
 	bool interrupted;
 	const char *evicted;  /* "file", "all", "none", or NULL when not a read test */
 	double resident_before_pct; /* < 0: not measured */

@@ -39,5 +39,7 @@ int plat_resident_pct(int fd, uint64_t len, double *pct);
  * so that a large O_DIRECT request is one physically contiguous segment. */
 void *plat_buffer_alloc(size_t len);
 void plat_buffer_free(void *buf, size_t len);
+/* Whether buf's first len bytes are backed by transparent huge pages. */
+bool plat_buffer_is_huge(const void *buf, size_t len);
 
 #endif

@@ -38,6 +38,7 @@ struct worker {
 	const char *failed_op;
 	uint64_t failed_offset;
 	bool stopped;
+	bool huge_buffer;
 };
 
 static uint64_t share(uint64_t total, unsigned parts, unsigned index)
@@ -162,6 +163,7 @@ static void *worker_main(void *arg)
 	if (buf) {
 		rng_seed(&data_rng, job->seed, 0xda7a0000u + w->index);
 		io_fill(buf, job->bs, job->zeros, &data_rng);
+		w->huge_buffer = plat_buffer_is_huge(buf, job->bs);
 	} else {
 		record_failure(w, "allocate", 0);
 	}
@@ -221,8 +223,10 @@ static int fsync_timed(int fd, double *seconds)
 static void collect(struct worker *workers, unsigned n, struct bench_outcome *out)
 {
 	uint64_t start = UINT64_MAX, end = 0;
+	out->huge_buffers = n > 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &workers[i];
+		out->huge_buffers &= w->huge_buffer;
 		stats_merge(&out->lat, &w->lat);
 		out->bytes += w->bytes;
 		out->ios += w->ios;

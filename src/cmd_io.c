@@ -50,6 +50,9 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 	struct target t;
 	struct bench_job job = { 0 };
 	bool write_test = cmd->dir == IO_WRITE;
+	/* reads need data to read; random writes overwrite in place, as fio's do,
+	 * rather than measure block allocation in a sparse file */
+	bool needs_data = !write_test || cmd->pattern == PAT_RAND;
 	int code = run_prepare(&t, cmd, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, write_test, r);
@@ -57,10 +60,8 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		code = check_threads(cmd, opt, r);
 	if (code == EXIT_OK)
 		code = run_check_direct(&t, opt, r);
-	if (code == EXIT_OK && write_test && t.created)
-		code = target_check_space(&t, r->region, r);
-	if (code == EXIT_OK && !write_test && t.created)
-		code = run_layout(&t, opt, r);
+	if (code == EXIT_OK && t.created)
+		code = needs_data ? run_layout(&t, opt, r) : target_check_space(&t, r->region, r);
 	if (code == EXIT_OK)
 		code = target_open(&t, open_flags(cmd, opt, &t), opt->direct, r);
 	if (code == EXIT_OK) {

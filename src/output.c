@@ -148,6 +148,7 @@ static void json_params(struct json *j, const struct result *r)
 	json_key(j, "seed"), json_uint(j, o->seed);
 	json_key(j, "file_state"), json_string(j, r->file_state);
 	json_key(j, "region"), json_uint(j, r->region);
+	json_key(j, "buffer"), json_string(j, r->huge_buffers ? "huge pages" : "pages");
 	json_object_end(j);
 }
 

@@ -20,8 +20,9 @@ int run_prepare(struct target *t, const struct command *cmd, const struct option
 	bool write_test = cmd->dir == IO_WRITE;
 	target_keep_files(opt->keep);
 	int code = target_prepare(t, opt->target, write_test, opt->force, r);
-	if (t->path[0])
-		snprintf(r->file, sizeof(r->file), "%s", t->path);
+	if (code != EXIT_OK)
+		return code;
+	snprintf(r->file, sizeof(r->file), "%s", t->path);
 	r->file_state = t->kind == TARGET_BLOCKDEV ? "device" : t->created ? "new" : "existing";
 	return code;
 }
@@ -58,7 +59,7 @@ int run_check_direct(struct target *t, const struct options *opt, struct result 
 	if (align > 0 && (opt->bs % align != 0 || r->region % align != 0))
 		return fail(r, EXIT_USAGE, "block size %llu is not a multiple of %u, the O_DIRECT "
 			    "alignment of '%s'; use a multiple of %u or --no-direct",
-			    (unsigned long long)opt->bs, align, t->path, align);
+			    (unsigned long long)opt->bs, align, t->created ? opt->target : t->path, align);
 	return EXIT_OK;
 }
 
@@ -135,6 +136,7 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->ios = out->ios;
 	r->seconds = out->seconds;
 	r->interrupted = out->stopped;
+	r->huge_buffers = out->huge_buffers;
 }
 
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
@@ -162,6 +164,9 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	if (r->interrupted)
 		return fail(r, EXIT_SIGINT, "interrupted");
 	r->measured = true;
+	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
+		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
+		     "requests from scattered pages can be much slower than the device allows");
 	if (r->seconds < 0.2 || r->ios < 20)
 		warn(r, "the run took only %.3f s (%llu I/Os), too short to time well; "
 		     "use a larger -s or -t", r->seconds, (unsigned long long)r->ios);
