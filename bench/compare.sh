@@ -147,8 +147,10 @@ def fio(path, tpath, nj, kind):
     real, usr, sy = read_time(tpath)
     cpu_rows(kind, x['io_bytes'], x['total_ios'], usr, sy)
     # fio's own accounting: usr_cpu/sys_cpu are % of the job runtime, per job
+    # (with group_reporting job_runtime is the sum over the jobs, so this is
+    # already the whole process; no factor numjobs)
     rt = j.get('job_runtime', x.get('runtime', 0)) / 1e3
-    fu, fs = j['usr_cpu'] / 100 * rt * nj, j['sys_cpu'] / 100 * rt * nj
+    fu, fs = j['usr_cpu'] / 100 * rt, j['sys_cpu'] / 100 * rt
     cpu_rows(kind, x['io_bytes'], x['total_ios'], fu, fs, '_fio_own')
 
 def dd(passes):
@@ -286,6 +288,12 @@ def agg(samples, order):
                 a = med.get((wl, 'diskbench', m)); b = med.get((wl, peer, m))
                 r = 'ERR' if a is None or b is None or b == 0 else '%.2f' % (a / b)
                 print('%s %s diskbench/%s = %s' % (wl, m, peer, r))
+                # CPU also against fio's own accounting (which leaves out
+                # fio's start-up and exit; diskbench's figure includes its own)
+                if m.startswith('cpu_') and m + '_fio_own' in expect[(wl, peer)]:
+                    b = med.get((wl, peer, m + '_fio_own'))
+                    r = 'ERR' if a is None or b is None or b == 0 else '%.2f' % (a / b)
+                    print('%s %s diskbench/%s_own_accounting = %s' % (wl, m, peer, r))
 
 if __name__ == '__main__':
     c = sys.argv[1]
@@ -387,7 +395,7 @@ measure() {
   out=$("$@" 2>"$T/measure.err") || rc=$?
   if [[ -s $T/measure.err ]]; then sed 's/^/    /' "$T/measure.err" >&2; fi
   if [[ $rc != 0 || -z $out ]]; then
-    local why; why=$(grep -v '^diskbench warning' "$T/measure.err" | tail -n 1 | tr '\t' ' ' | cut -c1-300)
+    local why; why=$(grep -v -e '^diskbench warning' -e '^  stdout:' "$T/measure.err" | head -n 1 | tr '\t' ' ' | cut -c1-300)
     printf '%s\t%s\t%s\tFAIL\t%s\t-\n' "$WL" "$tool" "$REP" "rc=$rc ${why}" >> "$SAMPLES"
     return 0
   fi

@@ -15,13 +15,14 @@
 #include "target.h"
 #include "units.h"
 
-static volatile sig_atomic_t signal_count;
+static volatile sig_atomic_t signal_count, last_signal;
 
 /* First signal: ask the loops to stop so clean-up and reporting run.  A
  * second one: remove the test file and leave at once. */
 static void on_signal(int signo)
 {
 	bench_stop_requested = 1;
+	last_signal = signo;
 	if (++signal_count > 1) {
 		target_cleanup_from_signal();
 		_exit(128 + signo);
@@ -122,9 +123,16 @@ int main(int argc, char **argv)
 	target_cleanup();
 
 	print_warnings(&r);
-	if (r.interrupted) {
-		print_partial(&r);
-		code = EXIT_SIGINT;
+	if (r.interrupted || bench_stop_requested) {
+		r.interrupted = true;
+		if (r.ios > 0)
+			print_partial(&r);
+		code = 128 + (last_signal ? last_signal : SIGINT);
+		char detail[MSG_LEN];
+		snprintf(detail, sizeof(detail), "%s", r.error);
+		snprintf(r.error, sizeof(r.error), "interrupted by %s%s%.400s",
+			 last_signal == SIGTERM ? "SIGTERM" : last_signal == SIGHUP ? "SIGHUP" : "SIGINT",
+			 detail[0] ? " " : "", detail);
 	}
 	if (code != EXIT_OK)
 		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");

@@ -74,7 +74,7 @@ int run_layout(struct target *t, const struct options *opt, struct result *r)
 	if (io_layout(t->fd, r->region, 1u << 20, opt->zeros, opt->seed, &bench_stop_requested) != 0) {
 		if (errno == EINTR && bench_stop_requested) {
 			r->interrupted = true;
-			return fail(r, EXIT_SIGINT, "interrupted while laying out '%s'", t->path);
+			return fail(r, EXIT_SIGINT, "while laying out '%s'", t->path);
 		}
 		return fail(r, EXIT_RUN, "lay out '%s':", t->path);
 	}
@@ -162,7 +162,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 			    (unsigned long long)offset);
 	}
 	if (r->interrupted)
-		return fail(r, EXIT_SIGINT, "interrupted");
+		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
 	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
