@@ -28,10 +28,12 @@ struct bench_job {
 	uint64_t seed;
 	bool zeros;
 	bool fsync_at_end;    /* one fsync after the last write, inside the timing */
+	double warmup_s;      /* I/O before this is done but not counted */
+	unsigned write_pct;   /* >0: this share of I/Os are writes, the rest reads */
 };
 
 struct bench_outcome {
-	uint64_t bytes, ios;
+	uint64_t bytes, ios, writes;
 	double seconds;
 	struct stats lat;       /* merged latency of every I/O */
 	bool stopped;           /* a stop request ended the run early */

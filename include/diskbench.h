@@ -8,6 +8,8 @@
 
 #include "stats.h"
 
+struct sweep_result;
+
 #define DISKBENCH_VERSION "0.1.0"
 #define JSON_SCHEMA 1
 
@@ -40,6 +42,22 @@ enum opt_bit {
 	OPT_HIST = 1u << 9,
 	OPT_KEEP = 1u << 10,
 	OPT_FORCE = 1u << 11,
+	OPT_SWEEP = 1u << 12, /* --run, --levels, --large-*, --point-time, --budget, … */
+	OPT_WRITE_MIX = 1u << 13,
+};
+
+enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
+
+#define OPT_MAX_LEVELS 32
+
+struct sweep_options {
+	enum sweep_run run;
+	unsigned levels[OPT_MAX_LEVELS], nlevels;             /* 0: the defaults */
+	unsigned large_levels[OPT_MAX_LEVELS], nlarge_levels;
+	uint64_t large_bs;
+	double point_s, budget_s;
+	double max_latency_ns, max_latency_pct;                /* ns 0: not asked */
+	unsigned write_pct;
 };
 
 struct options {
@@ -56,6 +74,7 @@ struct options {
 	enum out_format format;
 	const char *target;
 	unsigned given; /* OPT_* bits set on the command line */
+	struct sweep_options sweep;
 };
 
 #define MAX_WARNINGS 16
@@ -82,6 +101,7 @@ struct result {
 	char warnings[MAX_WARNINGS][MSG_LEN];
 	unsigned nwarnings;
 	char error[MSG_LEN];  /* empty unless the test failed */
+	struct sweep_result *sweep; /* `sweep` only: its series of points */
 };
 
 #endif

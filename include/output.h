@@ -13,9 +13,15 @@ double result_iops(const struct result *r);
 
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram);
 void out_json(FILE *f, const struct result *r);
-void out_csv_header(FILE *f);
-void out_csv_row(FILE *f, const struct result *r);
+/* A CSV header and the row(s) of r. */
+void out_csv(FILE *f, const struct result *r);
 /* The latency histogram as a terminal bar chart in log2 buckets. */
 void out_histogram(FILE *f, const struct stats *lat);
+
+/* The sweep's renderers (output_sweep.c), called from the above. */
+struct json;
+void out_sweep_text(FILE *f, const struct result *r, bool quiet, bool histogram);
+void out_sweep_json(struct json *j, const struct result *r);
+void out_sweep_csv(FILE *f, const struct result *r, void (*field)(FILE *, const char *));
 
 #endif

@@ -20,6 +20,8 @@ void fmt_rate_si(char *buf, size_t len, double bytes_per_sec);
 void fmt_rate_iec(char *buf, size_t len, double bytes_per_sec);
 /* "812 ns", "53.2 us", "1.52 ms", "2.10 s". */
 void fmt_ns(char *buf, size_t len, double ns);
+/* Counts with three significant figures: "950", "17.3k", "1.20M". */
+void fmt_count(char *buf, size_t len, double count);
 /* Exact: "1 MiB", "8 KiB", "1000 B": the largest IEC unit that divides. */
 void fmt_size_exact(char *buf, size_t len, uint64_t bytes);
 

@@ -31,7 +31,7 @@ struct worker {
 	struct start_gate *gate;
 	unsigned index;
 	struct stats lat;
-	uint64_t bytes, ios;
+	uint64_t bytes, ios, writes;
 	atomic_uint_fast64_t progress;
 	uint64_t t_start, t_end;
 	int error;
@@ -57,21 +57,24 @@ void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned
 	g->bs = job->bs;
 	g->wrap = job->wrap;
 	rng_seed(&g->rng, job->seed, thread);
-	if (job->pattern == PAT_RAND || job->wrap) {
+	uint64_t slice = share(nblocks, job->threads, thread);
+	if (job->pattern == PAT_RAND || slice == 0) {
+		/* random: anywhere; more threads than blocks (only when wrapping):
+		 * the whole region, each thread starting at a different block */
 		g->start = 0;
 		g->end = nblocks * job->bs;
+		g->next = nblocks ? (thread % nblocks) * job->bs : 0;
 	} else {
-		/* each thread its own contiguous slice of the region */
+		/* sequential: each thread its own contiguous slice of the region,
+		 * as separate streams */
 		uint64_t base = nblocks / job->threads, extra = nblocks % job->threads;
 		uint64_t first = thread * base + (thread < extra ? thread : extra);
 		g->start = first * job->bs;
-		g->end = g->start + share(nblocks, job->threads, thread) * job->bs;
-		if (g->end - g->start < limit)
+		g->end = g->start + slice * job->bs;
+		g->next = g->start;
+		if (!job->wrap && g->end - g->start < limit)
 			limit = g->end - g->start;
 	}
-	g->next = g->start;
-	if (job->wrap && job->pattern == PAT_SEQ && nblocks > 0)
-		g->next = (thread % nblocks) * job->bs; /* threads spread out */
 	*quota = limit;
 }
 
@@ -110,18 +113,31 @@ static void record_failure(struct worker *w, const char *op, uint64_t offset)
 	atomic_store(&w->gate->abort, 1);
 }
 
+/* Whether this I/O is a write: the job's direction, or for a mixed job
+ * (write_pct of reads turned into writes) a draw of the generator. */
+static bool next_is_write(const struct bench_job *job, struct rng *mix)
+{
+	if (job->write_pct == 0)
+		return job->dir == IO_WRITE;
+	return rng_below(mix, 100) < job->write_pct;
+}
+
 /* The hot path: nothing here but choosing an offset, the I/O and two
- * timestamps. */
+ * timestamps.  I/Os that end before the warm-up is over are not counted. */
 static void worker_loop(struct worker *w, void *buf, struct offset_gen *g, uint64_t quota)
 {
 	const struct bench_job *job = w->job;
-	const bool is_write = job->dir == IO_WRITE, stamp = is_write && !job->zeros;
 	const uint64_t salt = job->seed ^ 0x5eedu;
+	const uint64_t warmup_ns = (uint64_t)(job->warmup_s * 1e9);
 	uint64_t deadline = UINT64_MAX, offset;
+	bool recording = warmup_ns == 0;
+	struct rng mix;
 
+	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
 	w->t_start = clock_ns();
+	uint64_t measure_from = w->t_start + warmup_ns;
 	if (job->time_limit_s > 0)
-		deadline = w->t_start + (uint64_t)(job->time_limit_s * 1e9);
+		deadline = measure_from + (uint64_t)(job->time_limit_s * 1e9);
 	while (w->bytes < quota) {
 		if (bench_stop_requested || atomic_load_explicit(&w->gate->abort, memory_order_relaxed)) {
 			w->stopped = bench_stop_requested != 0;
@@ -129,7 +145,8 @@ static void worker_loop(struct worker *w, void *buf, struct offset_gen *g, uint6
 		}
 		if (!offset_gen_next(g, &offset))
 			break;
-		if (stamp)
+		bool is_write = next_is_write(job, &mix);
+		if (is_write && !job->zeros)
 			io_stamp(buf, job->bs, offset, salt);
 		uint64_t t0 = clock_ns();
 		ssize_t n = is_write ? io_pwrite_full(job->fd, buf, job->bs, offset)
@@ -141,9 +158,19 @@ static void worker_loop(struct worker *w, void *buf, struct offset_gen *g, uint6
 		}
 		if (n == 0)
 			break; /* end of file: the file is shorter than it was */
+		if (!recording) {
+			if (t1 >= measure_from) {
+				recording = true;
+				w->t_start = t1;
+				deadline = job->time_limit_s > 0 ? t1 + (uint64_t)(job->time_limit_s * 1e9)
+								 : UINT64_MAX;
+			}
+			continue;
+		}
 		stats_add(&w->lat, t1 - t0);
 		w->bytes += (uint64_t)n;
 		w->ios++;
+		w->writes += is_write;
 		atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
 		if ((uint64_t)n < job->bs || t1 >= deadline)
 			break;
@@ -230,6 +257,7 @@ static void collect(struct worker *workers, unsigned n, struct bench_outcome *ou
 		stats_merge(&out->lat, &w->lat);
 		out->bytes += w->bytes;
 		out->ios += w->ios;
+		out->writes += w->writes;
 		out->stopped |= w->stopped;
 		if (w->t_start && w->t_start < start)
 			start = w->t_start;

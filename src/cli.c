@@ -7,11 +7,14 @@
 #include <string.h>
 
 #include "bench.h"
+#include "sweep.h"
 #include "units.h"
 
 enum opt_id {
 	ID_BS, ID_SIZE, ID_TIME, ID_SYNC, ID_NODIRECT, ID_DROP, ID_NODROP, ID_ZEROS,
 	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE,
+	ID_RUN, ID_LEVELS, ID_LARGE_LEVELS, ID_LARGE_BS, ID_POINT_TIME, ID_BUDGET, ID_MAX_LATENCY,
+	ID_WRITE,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
 };
 
@@ -40,6 +43,18 @@ static const struct optdef optdefs[] = {
 	{ "histogram", 0, NULL, OPT_HIST, ID_HIST, "print the latency distribution as a bar chart" },
 	{ "keep", 0, NULL, OPT_KEEP, ID_KEEP, "keep the test file diskbench created" },
 	{ "force", 0, NULL, OPT_FORCE, ID_FORCE, "allow writing to an existing file or block device" },
+	{ "run", 0, "MODE", OPT_SWEEP, ID_RUN,
+	  "simple (small random, then large sequential reads; default), oltp (small only), dss (large only)" },
+	{ "levels", 0, "LIST", OPT_SWEEP, ID_LEVELS,
+	  "outstanding I/Os of the small series (dss: of the large), e.g. 1,2,4,8" },
+	{ "large-levels", 0, "LIST", OPT_SWEEP, ID_LARGE_LEVELS, "streams of the large series (default 1,2,4,8)" },
+	{ "large-bs", 0, "SIZE", OPT_SWEEP, ID_LARGE_BS, "block size of the large series (default 1M)" },
+	{ "point-time", 0, "SECONDS", OPT_SWEEP, ID_POINT_TIME, "measured seconds per point (default 3)" },
+	{ "budget", 0, "SECONDS", OPT_SWEEP, ID_BUDGET,
+	  "cap on the whole sweep's measuring time (default 60); points shrink or top levels go" },
+	{ "max-latency", 0, "LAT[,P]", OPT_SWEEP, ID_MAX_LATENCY,
+	  "also report the most IOPS with latency P (default p99) <= LAT, e.g. 1ms,p99" },
+	{ "write", 0, "PCT", OPT_WRITE_MIX, ID_WRITE, "make PCT % of the I/Os writes (own file, or --force)" },
 	{ "json", 0, NULL, 0, ID_JSON, "print one JSON document on stdout" },
 	{ "csv", 0, NULL, 0, ID_CSV, "print a CSV header and one row per test" },
 	{ "quiet", 'q', NULL, 0, ID_QUIET, "print only the result line" },
@@ -138,6 +153,9 @@ static int pick(const char *value, const char *const names[], int count)
 	return -1;
 }
 
+static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
+			     char *why, size_t len);
+
 static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		       char *why, size_t len)
 {
@@ -177,6 +195,60 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 	case ID_SEED:
 		if (parse_uint(v, 0, UINT64_MAX, &o->seed, &reason) != 0)
 			goto bad;
+		break;
+	default:
+		return apply_sweep_value(&o->sweep, d, v, why, len);
+	}
+	return EXIT_OK;
+bad:
+	return usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
+}
+
+static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
+			     char *why, size_t len)
+{
+	static const char *const runs[] = { "simple", "oltp", "dss" };
+	const char *reason = NULL;
+	uint64_t n;
+	int k;
+	switch (d->id) {
+	case ID_RUN:
+		if ((k = pick(v, runs, 3)) < 0)
+			return usage_error(why, len, "--run '%s': use simple, oltp or dss", v);
+		sw->run = (enum sweep_run)k;
+		break;
+	case ID_LEVELS:
+		if (sweep_parse_levels(v, BENCH_MAX_THREADS, sw->levels, &sw->nlevels, &reason) != 0)
+			goto bad;
+		break;
+	case ID_LARGE_LEVELS:
+		if (sweep_parse_levels(v, BENCH_MAX_THREADS, sw->large_levels, &sw->nlarge_levels,
+				       &reason) != 0)
+			goto bad;
+		break;
+	case ID_LARGE_BS:
+		if (parse_size(v, &sw->large_bs, &reason) != 0)
+			goto bad;
+		break;
+	case ID_POINT_TIME:
+	case ID_BUDGET: {
+		double *t = d->id == ID_BUDGET ? &sw->budget_s : &sw->point_s;
+		if (parse_seconds(v, t, &reason) != 0)
+			goto bad;
+		if (*t <= 0) {
+			reason = "must be greater than 0";
+			goto bad;
+		}
+		break;
+	}
+	case ID_MAX_LATENCY:
+		if (sweep_parse_max_latency(v, &sw->max_latency_ns, &sw->max_latency_pct, &reason) != 0)
+			goto bad;
+		break;
+	case ID_WRITE:
+		if (parse_uint(v, 0, 100, &n, &reason) != 0)
+			goto bad;
+		sw->write_pct = (unsigned)n;
 		break;
 	default:
 		break;
@@ -319,9 +391,14 @@ void cli_print_test_help(FILE *f, const struct command *cmd)
 	fmt_size_exact(bs, sizeof(bs), cmd->bs);
 	fmt_size_exact(size, sizeof(size), cmd->size);
 	fprintf(f, "usage: diskbench %s [OPTIONS] [TARGET]\n\n%s.\n", cmd->name, cmd->summary);
-	fprintf(f, "defaults: -b %s, -s %s, -t %g", bs, size, cmd->time_s);
+	fprintf(f, "defaults: -b %s, -s %s", bs, size);
+	if (cmd->options & OPT_TIME)
+		fprintf(f, ", -t %g", cmd->time_s);
 	if (cmd->options & OPT_THREADS)
 		fprintf(f, ", -j %u", cmd->threads);
+	if (cmd->options & OPT_SWEEP)
+		fputs(", --run=simple, --levels=1,2,4,8,16,32,64, --large-levels=1,2,4,8, "
+		      "--large-bs=1M, --point-time=3, --budget=60", f);
 	if (cmd->options & OPT_SYNC)
 		fprintf(f, ", --sync=%s", cmd->sync == SYNC_DSYNC ? "dsync" : "fsync");
 	fputs("\n\noptions:\n", f);

@@ -35,6 +35,12 @@ const struct command commands[] = {
 	  .summary = "random O_DIRECT writes: IOPS and latency",
 	  .options = OPTS_WRITE | OPT_SEED, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
+	{ .name = "sweep", .run = cmd_run_sweep,
+	  .summary = "Orion-style load sweep: max IOPS, min latency, the knee, max MB/s",
+	  .options = OPT_BS | OPT_SIZE | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_HIST |
+		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC,
+	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
+	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC },
 };
 
 const unsigned command_count = sizeof(commands) / sizeof(commands[0]);
@@ -56,4 +62,7 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->direct = cmd->direct;
 	opt->drop = DROP_FILE;
 	opt->threads = cmd->threads;
+	opt->sweep.large_bs = MiB;
+	opt->sweep.point_s = 3;
+	opt->sweep.budget_s = 60;
 }

@@ -61,10 +61,9 @@ static void render(const struct options *opt, const struct result *r, int code)
 {
 	if (opt->format == OUT_JSON)
 		out_json(stdout, r);
-	else if (opt->format == OUT_CSV) {
-		out_csv_header(stdout);
-		out_csv_row(stdout, r);
-	} else if (code == EXIT_OK) {
+	else if (opt->format == OUT_CSV)
+		out_csv(stdout, r);
+	else if (code == EXIT_OK) {
 		out_text(stdout, r, opt->quiet, opt->histogram);
 	}
 }

@@ -122,6 +122,10 @@ void out_histogram(FILE *f, const struct stats *lat)
 
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
+	if (r->sweep) {
+		out_sweep_text(f, r, quiet, histogram);
+		return;
+	}
 	text_result_line(f, r);
 	if (quiet)
 		return;
@@ -187,6 +191,10 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "result");
 	if (!r->measured) {
 		json_null(j);
+		return;
+	}
+	if (r->sweep) {
+		out_sweep_json(j, r);
 		return;
 	}
 	json_object_begin(j);
@@ -256,14 +264,14 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void out_csv_header(FILE *f)
+static void out_csv_header(FILE *f)
 {
 	fputs("test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,"
 	      "ios,threads,direct,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns,lat_max_ns,"
 	      "resident_before_pct,warnings,error\n", f);
 }
 
-void out_csv_row(FILE *f, const struct result *r)
+static void out_csv_row(FILE *f, const struct result *r)
 {
 	struct stats_summary s;
 	memset(&s, 0, sizeof(s));
@@ -293,4 +301,14 @@ void out_csv_row(FILE *f, const struct result *r)
 	fputc(',', f);
 	csv_field(f, r->error);
 	fputc('\n', f);
+}
+
+void out_csv(FILE *f, const struct result *r)
+{
+	if (r->sweep && r->measured) {
+		out_sweep_csv(f, r, csv_field);
+		return;
+	}
+	out_csv_header(f);
+	out_csv_row(f, r);
 }

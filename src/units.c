@@ -185,3 +185,15 @@ void fmt_size_exact(char *buf, size_t len, uint64_t bytes)
 		bytes /= 1024, k++;
 	snprintf(buf, len, "%llu %s", (unsigned long long)bytes, iec_bytes[k]);
 }
+
+void fmt_count(char *buf, size_t len, double count)
+{
+	static const char *const units[] = { "", "k", "M", "G" };
+	char tmp[32];
+	fmt_scaled(tmp, sizeof(tmp), count, 1000.0, units, 4, 3);
+	/* fmt_scaled separates value and unit by a space; counts read better joined */
+	char *space = strchr(tmp, ' ');
+	if (space)
+		memmove(space, space + 1, strlen(space));
+	snprintf(buf, len, "%s", tmp);
+}

@@ -1,0 +1,84 @@
+/* The load sweep's arithmetic, kept pure for tests: points measured at
+ * rising numbers of outstanding I/Os, and what Orion reports from them —
+ * maximum IOPS, minimum latency, the knee, saturation — plus the budget
+ * plan and the parsers of --levels and --max-latency. */
+#ifndef SWEEP_H
+#define SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+#define SWEEP_MAX_LEVELS 32
+
+struct sweep_point {
+	unsigned level;         /* outstanding I/Os (threads in a closed loop) */
+	uint64_t ios, bytes, writes;
+	double seconds;
+	struct stats_summary lat;
+	uint64_t hist[STATS_LOG2_BUCKETS];
+};
+
+struct sweep_series {
+	const char *workload;   /* "small_random_read", "large_seq_read", ... */
+	bool large;             /* judged by MB/s rather than IOPS */
+	uint64_t bs;
+	unsigned levels[SWEEP_MAX_LEVELS];
+	unsigned nlevels;       /* planned (after the budget) */
+	struct sweep_point points[SWEEP_MAX_LEVELS];
+	unsigned npoints;       /* measured */
+	const char *stopped;    /* NULL, "saturated", "interrupted" */
+};
+
+struct sweep_plan {
+	double point_s, ramp_s;
+	unsigned nsmall, nlarge;   /* levels kept in each series */
+	bool shortened;            /* point time cut to fit the budget */
+};
+
+/* A whole sweep: one or two series and the plan that shaped them. */
+struct sweep_result {
+	struct sweep_series series[2];
+	unsigned nseries;
+	struct sweep_plan plan;
+	double budget_s;
+	double max_latency_ns, max_latency_pct; /* ns 0: not asked */
+	unsigned write_pct;
+	unsigned dropped[2];                    /* levels dropped per series by the budget */
+};
+
+double sweep_iops(const struct sweep_point *p);
+double sweep_rate(const struct sweep_point *p);
+/* Little's law: IOPS x mean latency = the outstanding I/Os the device saw. */
+double sweep_littles_outstanding(const struct sweep_point *p);
+
+/* Each returns an index into s->points, or -1 when there are none. */
+int sweep_max_iops(const struct sweep_series *s);
+int sweep_max_rate(const struct sweep_series *s);
+int sweep_min_latency(const struct sweep_series *s); /* by mean latency */
+/* The knee: the point with the most IOPS per unit of mean latency
+ * (Kleinrock's power), where latency starts to grow faster than IOPS. */
+int sweep_knee(const struct sweep_series *s);
+/* Most IOPS among points whose percentile pct of latency is <= limit_ns. */
+int sweep_max_iops_within(const struct sweep_series *s, double limit_ns, double pct);
+/* True when each of the last two steps added less than 5 % (IOPS, or MB/s
+ * for a large series). */
+bool sweep_saturated(const struct sweep_series *s);
+
+/* Fits nsmall + nlarge points of (ramp + point_s) into budget_s: shortens
+ * points (not below min(1 s, point_s)), then drops the highest levels of the
+ * longer series, keeping at least one each.  -1 if even that cannot fit. */
+int sweep_plan_budget(double budget_s, double point_s, double ramp_s, unsigned nsmall,
+		      unsigned nlarge, struct sweep_plan *out);
+
+/* "1,2,4,8": strictly increasing whole numbers from 1 to max. */
+int sweep_parse_levels(const char *text, unsigned max, unsigned *levels, unsigned *n,
+		       const char **why);
+/* "1ms", "500us,p99.9", "2ms,mean": a latency and which figure it bounds
+ * (pct 0 means the mean; default p99). */
+int sweep_parse_max_latency(const char *text, double *limit_ns, double *pct, const char **why);
+/* The figure of p's latency named by pct (0: mean). */
+double sweep_latency_at(const struct sweep_point *p, double pct);
+
+#endif

@@ -1,0 +1,215 @@
+/* sweep: Orion's question — what can this storage do for a database — in a
+ * minute.  Small random reads at rising numbers of outstanding I/Os (threads
+ * in a closed loop), then large sequential streams; each point a warm-up that
+ * is not counted, then --point-time seconds; a budget caps the whole. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "runner.h"
+#include "sweep.h"
+#include "units.h"
+#include "util.h"
+
+static const unsigned default_small[] = { 1, 2, 4, 8, 16, 32, 64 };
+static const unsigned default_large[] = { 1, 2, 4, 8 };
+
+static void set_levels(struct sweep_series *s, const unsigned *given, unsigned ngiven,
+		       const unsigned *fallback, unsigned nfallback)
+{
+	const unsigned *src = ngiven ? given : fallback;
+	s->nlevels = ngiven ? ngiven : nfallback;
+	memcpy(s->levels, src, s->nlevels * sizeof(*src));
+}
+
+static void define_series(struct sweep_result *sw, const struct options *opt)
+{
+	const struct sweep_options *o = &opt->sweep;
+	bool mixed = o->write_pct > 0;
+	sw->nseries = 0;
+	if (o->run != RUN_DSS) {
+		struct sweep_series *s = &sw->series[sw->nseries++];
+		s->workload = mixed ? "small_random_mixed" : "small_random_read";
+		s->bs = opt->bs;
+		set_levels(s, o->levels, o->nlevels, default_small, 7);
+	}
+	if (o->run != RUN_OLTP) {
+		struct sweep_series *s = &sw->series[sw->nseries++];
+		s->workload = mixed ? "large_seq_mixed" : "large_seq_read";
+		s->large = true;
+		s->bs = o->large_bs;
+		if (o->run == RUN_DSS && o->nlevels)
+			set_levels(s, o->levels, o->nlevels, NULL, 0);
+		else
+			set_levels(s, o->large_levels, o->nlarge_levels, default_large, 4);
+	}
+}
+
+/* Fits the series into --budget, saying what it had to shorten or drop. */
+static int plan_sweep(struct sweep_result *sw, const struct options *opt, struct result *r)
+{
+	const struct sweep_options *o = &opt->sweep;
+	double ramp = o->point_s / 4 < 0.5 ? o->point_s / 4 : 0.5;
+	unsigned n[2] = { 0, 0 };
+	for (unsigned i = 0; i < sw->nseries; i++)
+		n[sw->series[i].large] = sw->series[i].nlevels;
+	sw->budget_s = o->budget_s;
+	if (sweep_plan_budget(o->budget_s, o->point_s, ramp, n[0], n[1], &sw->plan) != 0)
+		return fail(r, EXIT_USAGE, "--budget %g s cannot hold one point per series "
+			    "(at least %g s each)", o->budget_s, (o->point_s < 1 ? o->point_s : 1) + ramp);
+	for (unsigned i = 0; i < sw->nseries; i++) {
+		struct sweep_series *s = &sw->series[i];
+		unsigned keep = s->large ? sw->plan.nlarge : sw->plan.nsmall;
+		sw->dropped[i] = s->nlevels - keep;
+		if (keep < s->nlevels)
+			warn(r, "--budget %g s: dropped %s levels above %u", o->budget_s, s->workload,
+			     s->levels[keep - 1]);
+		s->nlevels = keep;
+	}
+	if (sw->plan.shortened)
+		warn(r, "--budget %g s: points shortened from %g s to %.2f s", o->budget_s, o->point_s,
+		     sw->plan.point_s);
+	return EXIT_OK;
+}
+
+static void tell_progress(const struct options *opt, const struct sweep_series *s, unsigned level)
+{
+	if (opt->quiet || !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\rsweep: %s, %u outstanding ...\033[K", s->workload, level);
+	fflush(stderr);
+}
+
+static int measure_point(const struct target *t, struct sweep_result *sw, struct sweep_series *s,
+			 unsigned level, const struct options *opt, struct result *r)
+{
+	static struct bench_outcome outcome; /* large: keep it off the stack */
+	struct bench_job job = { 0 };
+	struct bench_outcome *out = &outcome;
+	job.fd = t->fd;
+	job.dir = IO_READ;
+	job.pattern = s->large ? PAT_SEQ : PAT_RAND;
+	job.wrap = true;
+	job.bs = s->bs;
+	job.region = r->region - r->region % s->bs;
+	job.bytes_limit = UINT64_MAX;
+	job.time_limit_s = sw->plan.point_s;
+	job.warmup_s = sw->plan.ramp_s;
+	job.threads = level;
+	job.seed = opt->seed + level;
+	job.zeros = opt->zeros;
+	job.write_pct = sw->write_pct;
+	tell_progress(opt, s, level);
+	int rc = bench_run(&job, out, NULL, NULL);
+	struct sweep_point *p = &s->points[s->npoints];
+	memset(p, 0, sizeof(*p));
+	p->level = level;
+	p->ios = out->ios;
+	p->bytes = out->bytes;
+	p->writes = out->writes;
+	p->seconds = out->seconds;
+	stats_summarize(&out->lat, &p->lat);
+	stats_log2_counts(&out->lat, p->hist);
+	r->bytes += out->bytes;
+	r->ios += out->ios;
+	r->seconds += out->seconds;
+	if (rc != 0)
+		return fail(r, EXIT_RUN, "%s '%s' at offset %llu: %s", out->failed_op, t->path,
+			    (unsigned long long)out->failed_offset, strerror(out->error));
+	if (out->stopped) {
+		s->stopped = "interrupted";
+		r->interrupted = true;
+		return fail(r, EXIT_SIGINT, "during the sweep");
+	}
+	s->npoints++;
+	if (p->ios < 1000)
+		warn(r, "%s at %u outstanding: only %llu I/Os, so p99 and above rest on few samples",
+		     s->workload, level, (unsigned long long)p->ios);
+	return EXIT_OK;
+}
+
+static int run_series(const struct target *t, struct sweep_result *sw, struct sweep_series *s,
+		      const struct options *opt, struct result *r)
+{
+	for (unsigned i = 0; i < s->nlevels; i++) {
+		int code = measure_point(t, sw, s, s->levels[i], opt, r);
+		if (code != EXIT_OK)
+			return code;
+		if (sweep_saturated(s) && i + 1 < s->nlevels) {
+			s->stopped = "saturated";
+			break;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Both block sizes must suit O_DIRECT, and the file must hold a large block. */
+static int check_sizes(struct target *t, const struct sweep_result *sw, const struct options *opt,
+		       struct result *r)
+{
+	struct options large = *opt;
+	for (unsigned i = 0; i < sw->nseries; i++) {
+		if (r->region < sw->series[i].bs)
+			return fail(r, EXIT_USAGE, "'%s' is smaller than one %s block",
+				    t->path, sw->series[i].workload);
+		large.bs = sw->series[i].bs;
+		int code = run_check_direct(t, &large, r);
+		if (code != EXIT_OK)
+			return code;
+	}
+	return EXIT_OK;
+}
+
+static int open_for_sweep(struct target *t, const struct options *opt, struct result *r)
+{
+	if (opt->sweep.write_pct == 0)
+		return target_open(t, O_RDONLY, opt->direct, r);
+	if (opt->sync == SYNC_FSYNC)
+		return fail(r, EXIT_USAGE, "--sync=fsync does not apply to sweep: use dsync or none");
+	int flags = O_RDWR | (opt->sync == SYNC_DSYNC ? O_DSYNC : 0);
+	if (t->kind == TARGET_BLOCKDEV)
+		flags |= O_EXCL;
+	return target_open(t, flags, opt->direct, r);
+}
+
+int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r)
+{
+	static struct sweep_result sw;
+	struct target t;
+	bool writes = opt->sweep.write_pct > 0;
+	memset(&sw, 0, sizeof(sw));
+	r->sweep = &sw;
+	sw.write_pct = opt->sweep.write_pct;
+	sw.max_latency_ns = opt->sweep.max_latency_ns;
+	sw.max_latency_pct = opt->sweep.max_latency_pct;
+	define_series(&sw, opt);
+	int code = plan_sweep(&sw, opt, r);
+	if (code != EXIT_OK)
+		return code;
+	if (writes)
+		r->dir = IO_WRITE; /* safety rules and reporting of writes apply */
+	code = run_prepare(&t, cmd, opt, r);
+	if (code == EXIT_OK)
+		code = run_plan_region(&t, opt, false, r); /* never past an existing file's end */
+	if (code == EXIT_OK)
+		code = check_sizes(&t, &sw, opt, r);
+	if (code == EXIT_OK && t.created)
+		code = run_layout(&t, opt, r);
+	if (code == EXIT_OK)
+		code = open_for_sweep(&t, opt, r);
+	if (code == EXIT_OK) {
+		run_warn_target(&t, opt, writes, r);
+		run_evict(&t, opt, r);
+		for (unsigned i = 0; i < sw.nseries && code == EXIT_OK; i++)
+			code = run_series(&t, &sw, &sw.series[i], opt, r);
+		if (!opt->quiet && isatty(STDERR_FILENO))
+			fputs("\r\033[K", stderr);
+		r->measured = code == EXIT_OK;
+	}
+	target_close(&t);
+	target_cleanup();
+	return code;
+}
