@@ -8,9 +8,9 @@
 #include "cmd.h"
 #include "target.h"
 
-/* Prepares the target and records it in r; write tests get safety checks. */
-int run_prepare(struct target *t, const struct command *cmd, const struct options *opt,
-		struct result *r);
+/* Prepares the target and records it in r; write tests (r->dir) get the
+ * safety checks. */
+int run_prepare(struct target *t, const struct options *opt, struct result *r);
 /* The bytes the test ranges over: -s, clipped to an existing file or
  * device, rounded down to whole blocks. */
 int run_plan_region(const struct target *t, const struct options *opt, bool write_test,

@@ -41,9 +41,10 @@ int cmd_run_cached(const struct command *cmd, const struct options *opt, struct 
 	struct target t;
 	struct bench_job job = { 0 };
 	r->cached_region = true;
+	(void)cmd; /* one row, no variants */
 	if (opt->time_s <= 0)
 		return fail(r, EXIT_USAGE, "cached needs a time limit: -t SECONDS greater than 0");
-	int code = run_prepare(&t, cmd, opt, r);
+	int code = run_prepare(&t, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, false, r);
 	if (code == EXIT_OK && t.created)

@@ -53,7 +53,7 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 	/* reads need data to read; random writes overwrite in place, as fio's do,
 	 * rather than measure block allocation in a sparse file */
 	bool needs_data = !write_test || cmd->pattern == PAT_RAND;
-	int code = run_prepare(&t, cmd, opt, r);
+	int code = run_prepare(&t, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, write_test, r);
 	if (code == EXIT_OK)

@@ -181,6 +181,7 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 	struct target t;
 	bool writes = opt->sweep.write_pct > 0;
 	memset(&sw, 0, sizeof(sw));
+	(void)cmd; /* one row, no variants */
 	r->sweep = &sw;
 	sw.write_pct = opt->sweep.write_pct;
 	sw.max_latency_ns = opt->sweep.max_latency_ns;
@@ -191,7 +192,7 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 		return code;
 	if (writes)
 		r->dir = IO_WRITE; /* safety rules and reporting of writes apply */
-	code = run_prepare(&t, cmd, opt, r);
+	code = run_prepare(&t, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, false, r); /* never past an existing file's end */
 	if (code == EXIT_OK)

@@ -52,7 +52,7 @@ static void text_summary_small(FILE *f, const struct sweep_result *sw, const str
 	fprintf(f, "max IOPS: %s @ %u outstanding\n", v[0], pb->level);
 	fprintf(f, "min latency: %s mean @ %u outstanding\n", v[1], pf->level);
 	fprintf(f, "knee: %u outstanding (%s IOPS, p99 %s): the most IOPS per unit of latency; "
-		"max IOPS x min latency estimates %.1f\n", pk->level, v[2], v[3],
+		"max IOPS x min latency puts it near %.1f\n", pk->level, v[2], v[3],
 		sweep_iops(pb) * pf->lat.mean / 1e9);
 	if (sw->max_latency_ns > 0) {
 		char limit[24], which[16];
@@ -79,7 +79,8 @@ static void text_summary_large(FILE *f, const struct sweep_series *s)
 	if (best < 0)
 		return;
 	fmt_rate_si(rate, sizeof(rate), sweep_rate(&s->points[best]));
-	fprintf(f, "max MB/s: %s @ %u streams\n", rate, s->points[best].level);
+	fprintf(f, "max MB/s: %s @ %u stream%s\n", rate, s->points[best].level,
+		s->points[best].level == 1 ? "" : "s");
 }
 
 static void text_point_histogram(FILE *f, const struct sweep_point *p)

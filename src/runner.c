@@ -14,11 +14,9 @@
 
 static const char *const drop_names[] = { "file", "all", "none" };
 
-int run_prepare(struct target *t, const struct command *cmd, const struct options *opt,
-		struct result *r)
+int run_prepare(struct target *t, const struct options *opt, struct result *r)
 {
 	bool write_test = r->dir == IO_WRITE;
-	(void)cmd;
 	target_keep_files(opt->keep);
 	int code = target_prepare(t, opt->target, write_test, opt->force, r);
 	if (code != EXIT_OK)
