@@ -1,0 +1,51 @@
+/* quick's verdict: which class of device the figures look like, checked
+ * against what sysfs says the device and its link are, and the warnings
+ * that expose impossible or capped figures.  Pure: figures in, words out. */
+#ifndef CLASSIFY_H
+#define CLASSIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct device_class {
+	const char *id, *label;
+	double seq_lo, seq_hi;         /* sequential read, bytes/s */
+	double lat_lo, lat_hi;         /* 4 KiB random read at QD1, p50, ns */
+	double iops_lo, iops_hi;       /* 4 KiB random read IOPS at 32 outstanding */
+};
+
+extern const struct device_class device_classes[];
+extern const size_t device_class_count;
+
+/* What was measured (0: not measured) and what sysfs said (NULL/false: not
+ * known). */
+struct quick_figures {
+	double seq_read_bps, qd1_lat_p50_ns, qd1_iops, qd32_iops, qd32_lat_p50_ns;
+	double seq_write_bps;
+	const char *fs_class;   /* "ram", "network" or NULL */
+	const char *transport;  /* "nvme", "sata", "usb", "virtio", … */
+	bool is_virtual;
+	int rotational;         /* -1 unknown */
+	const char *link_kind;  /* "sata", "usb", "pcie", "none" or NULL */
+	const char *link_speed; /* "6.0 Gbps", "480", "8.0 GT/s PCIe" … */
+	double link_ceiling_bps;/* 0 unknown */
+	bool link_below_max;
+};
+
+#define VERDICT_MAX_WARNINGS 8
+
+struct verdict {
+	const struct device_class *cls;    /* best fit, or NULL when nothing was measured */
+	const struct device_class *second; /* an equally good fit, or NULL */
+	const char *fit;                   /* "consistent", "ambiguous", "contradicts_identity" */
+	const char *prefix;                /* "virtual disk: ", "RAM: ", "network: " or "" */
+	char identity_note[160];           /* why identity and figures disagree, if they do */
+	char warnings[VERDICT_MAX_WARNINGS][256];
+	unsigned nwarnings;
+};
+
+void classify(const struct quick_figures *f, struct verdict *v);
+/* "looks like: SATA SSD class (seq read 520 MB/s, QD1 read 90 us, 94k IOPS @ 32)" */
+void verdict_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v);
+
+#endif

@@ -1,0 +1,184 @@
+/* quick's classifier: the seed articles' figures land in the right class,
+ * identity narrows or contradicts, and impossible or capped figures warn. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "classify.h"
+
+static bool has_warning(const struct verdict *v, const char *needle)
+{
+	for (unsigned i = 0; i < v->nwarnings; i++)
+		if (strstr(v->warnings[i], needle))
+			return true;
+	return false;
+}
+
+static void test_usb2_stick(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 16.9e6, .transport = "usb", .rotational = -1 };
+	struct verdict v;
+	classify(&f, &v);
+	assert_string_equal(v.cls->id, "usb2");
+	assert_int_equal(v.nwarnings, 0);
+}
+
+static void test_usb3_hdd(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 115e6, .qd1_lat_p50_ns = 12e6, .qd32_iops = 160,
+				   .transport = "usb", .rotational = 1 };
+	struct verdict v;
+	classify(&f, &v);
+	assert_string_equal(v.cls->id, "hdd");
+	assert_string_equal(v.fit, "consistent");
+}
+
+static void test_sata_ssd(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 429e6, .qd1_lat_p50_ns = 90e3, .qd32_iops = 94e3,
+				   .rotational = -1 };
+	struct verdict v;
+	char line[256];
+	classify(&f, &v);
+	assert_string_equal(v.cls->id, "sata_ssd");
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_non_null(strstr(line, "looks like: SATA SSD class (seq read 429 MB/s"));
+	assert_non_null(strstr(line, "94.0k IOPS @ 32"));
+}
+
+static void test_nvme_volume_group(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 1.5e9, .qd1_lat_p50_ns = 80e3, .qd32_iops = 300e3,
+				   .rotational = 0 };
+	struct verdict v;
+	classify(&f, &v);
+	assert_string_equal(v.cls->id, "nvme_gen3");
+}
+
+static void test_impossible_rate_on_usb2(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 2.1e9, .transport = "usb", .link_kind = "usb",
+				   .link_speed = "480 Mbit/s", .link_ceiling_bps = 53.2e6 };
+	struct verdict v;
+	classify(&f, &v);
+	assert_true(has_warning(&v, "impossible"));
+	assert_true(has_warning(&v, "cache"));
+}
+
+static void test_link_bound(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 560e6, .qd1_lat_p50_ns = 70e3, .qd32_iops = 90e3,
+				   .transport = "sata", .link_kind = "sata", .link_speed = "6.0 Gbps",
+				   .link_ceiling_bps = 600e6 };
+	struct verdict v;
+	classify(&f, &v);
+	assert_string_equal(v.cls->id, "sata_ssd");
+	assert_true(has_warning(&v, "link-bound"));
+	assert_false(has_warning(&v, "impossible"));
+}
+
+static void test_pcie_below_max(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 1.8e9, .transport = "nvme", .link_kind = "pcie",
+				   .link_speed = "8.0 GT/s PCIe x2", .link_ceiling_bps = 1.97e9,
+				   .link_below_max = true };
+	struct verdict v;
+	classify(&f, &v);
+	assert_true(has_warning(&v, "below its maximum"));
+	assert_true(has_warning(&v, "link-bound"));
+}
+
+static void test_ram(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 9e9, .qd1_lat_p50_ns = 3e3, .qd32_iops = 900e3,
+				   .fs_class = "ram" };
+	struct verdict v;
+	char line[256];
+	classify(&f, &v);
+	assert_string_equal(v.cls->id, "ram");
+	assert_true(has_warning(&v, "RAM"));
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_non_null(strstr(line, "looks like: RAM: RAM class"));
+}
+
+static void test_identity_contradiction(void **state)
+{
+	(void)state;
+	/* sysfs says USB, the figures say NVMe */
+	struct quick_figures f = { .seq_read_bps = 3e9, .qd1_lat_p50_ns = 60e3, .qd32_iops = 500e3,
+				   .transport = "usb" };
+	struct verdict v;
+	classify(&f, &v);
+	assert_string_equal(v.fit, "contradicts_identity");
+	assert_non_null(strstr(v.identity_note, "usb"));
+}
+
+static void test_virtual_prefix(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 2.2e9, .qd1_lat_p50_ns = 53e3, .qd32_iops = 78e3,
+				   .transport = "virtio", .is_virtual = true };
+	struct verdict v;
+	char line[256];
+	classify(&f, &v);
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_non_null(strstr(line, "looks like: virtual disk: "));
+}
+
+static void test_provisioned_cap(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 131e6, .qd1_lat_p50_ns = 330e3, .qd1_iops = 3010,
+				   .qd32_iops = 3000, .qd32_lat_p50_ns = 10.6e6 };
+	struct verdict v;
+	classify(&f, &v);
+	assert_true(has_warning(&v, "throttled"));
+	/* a device that scales with the load is not capped */
+	struct quick_figures g = f;
+	g.qd32_iops = 40e3;
+	classify(&g, &v);
+	assert_false(has_warning(&v, "throttled"));
+}
+
+static void test_nothing_measured(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .rotational = -1 };
+	struct verdict v;
+	char line[128];
+	classify(&f, &v);
+	assert_null(v.cls);
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_non_null(strstr(line, "unknown"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_usb2_stick),
+		cmocka_unit_test(test_usb3_hdd),
+		cmocka_unit_test(test_sata_ssd),
+		cmocka_unit_test(test_nvme_volume_group),
+		cmocka_unit_test(test_impossible_rate_on_usb2),
+		cmocka_unit_test(test_link_bound),
+		cmocka_unit_test(test_pcie_below_max),
+		cmocka_unit_test(test_ram),
+		cmocka_unit_test(test_identity_contradiction),
+		cmocka_unit_test(test_virtual_prefix),
+		cmocka_unit_test(test_provisioned_cap),
+		cmocka_unit_test(test_nothing_measured),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
