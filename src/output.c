@@ -143,11 +143,14 @@ static void json_params(struct json *j, const struct result *r)
 	json_object_begin(j);
 	json_key(j, "block_size"), json_uint(j, o->bs);
 	json_key(j, "size"), json_uint(j, o->size);
-	json_key(j, "time_limit_s"), json_double(j, o->time_s, 3);
+	json_key(j, "time_limit_s");
+	r->sweep ? json_null(j) : json_double(j, o->time_s, 3);
 	json_key(j, "direct"), json_bool(j, o->direct);
 	json_key(j, "sync"), json_string(j, is_write(r) ? sync_names[o->sync] : NULL);
-	json_key(j, "threads"), json_uint(j, o->threads);
-	json_key(j, "drop_caches"), json_string(j, r->evicted ? drop_names[o->drop] : NULL);
+	json_key(j, "threads");
+	r->sweep ? json_null(j) : json_uint(j, o->threads);
+	json_key(j, "drop_caches"),
+		json_string(j, r->evicted && !r->cached_region ? drop_names[o->drop] : NULL);
 	json_key(j, "data"), json_string(j, o->zeros ? "zeros" : "random");
 	json_key(j, "seed"), json_uint(j, o->seed);
 	json_key(j, "file_state"), json_string(j, r->file_state);
@@ -179,7 +182,7 @@ static void json_latency(struct json *j, const struct stats *lat)
 		if (counts[k] == 0)
 			continue;
 		json_object_begin(j);
-		json_key(j, "le_ns"), json_uint(j, k + 1 < 64 ? 1ull << (k + 1) : UINT64_MAX);
+		json_key(j, "le_ns"), json_uint(j, k + 1 < 64 ? (1ull << (k + 1)) - 1 : UINT64_MAX);
 		json_key(j, "count"), json_uint(j, counts[k]);
 		json_object_end(j);
 	}

@@ -114,7 +114,7 @@ void out_sweep_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 			text_summary_large(f, s);
 		else
 			text_summary_small(f, sw, s);
-		if (histogram)
+		if (histogram && !quiet)
 			for (unsigned k = 0; k < s->npoints; k++)
 				text_point_histogram(f, &s->points[k]);
 		if (!quiet && i + 1 < sw->nseries)
@@ -151,7 +151,7 @@ static void json_point(struct json *j, const struct sweep_point *p)
 		if (!p->hist[k])
 			continue;
 		json_object_begin(j);
-		json_key(j, "le_ns"), json_uint(j, k + 1 < 64 ? 1ull << (k + 1) : UINT64_MAX);
+		json_key(j, "le_ns"), json_uint(j, k + 1 < 64 ? (1ull << (k + 1)) - 1 : UINT64_MAX);
 		json_key(j, "count"), json_uint(j, p->hist[k]);
 		json_object_end(j);
 	}

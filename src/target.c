@@ -131,7 +131,17 @@ static int stat_existing(struct target *t, const char *arg, struct result *r)
 	snprintf(t->path, sizeof(t->path), "%s", arg);
 	if (stat(t->path, &st) != 0)
 		return fail(r, EXIT_RUN, "stat '%s':", t->path);
-	t->size = (uint64_t)st.st_size; /* devices: filled in by target_open */
+	t->size = (uint64_t)st.st_size;
+	if (t->kind != TARGET_BLOCKDEV)
+		return EXIT_OK;
+	/* a device's st_size is 0: ask it, read-only, before anything is planned */
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(r, EXIT_RUN, "open '%s':", t->path);
+	int rc = plat_blockdev_size(fd, &t->size);
+	close(fd);
+	if (rc != 0)
+		return fail(r, EXIT_RUN, "size of '%s':", t->path);
 	return EXIT_OK;
 }
 
@@ -188,8 +198,8 @@ void target_close(struct target *t)
 
 int target_check_space(const struct target *t, uint64_t bytes, struct result *r)
 {
-	if (!t->fs_known)
-		return EXIT_OK;
+	if (!t->fs_known || t->fs.total_bytes == 0)
+		return EXIT_OK; /* ramfs reports no size at all */
 	uint64_t reserve = t->fs.total_bytes / 20;
 	if (t->fs.avail_bytes >= reserve && t->fs.avail_bytes - reserve >= bytes)
 		return EXIT_OK;
