@@ -64,6 +64,8 @@ void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned
 		g->start = 0;
 		g->end = nblocks * job->bs;
 		g->next = nblocks ? (thread % nblocks) * job->bs : 0;
+		if (job->pattern == PAT_SEQ && !job->wrap)
+			limit = 0; /* a sequential thread without a slice has nothing to do */
 	} else {
 		/* sequential: each thread its own contiguous slice of the region,
 		 * as separate streams */

@@ -340,7 +340,9 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		else
 			apply_flag(c, d->id);
 		c->opt.given |= d->bit;
-		if ((d->id == ID_JSON || d->id == ID_CSV) && ++formats > 1 && code == EXIT_OK)
+		if (d->id == ID_JSON || d->id == ID_CSV)
+			formats |= d->id == ID_JSON ? 1 : 2;
+		if (formats == 3 && code == EXIT_OK)
 			code = usage_error(why, len, "--json and --csv exclude each other");
 	}
 	if (code == EXIT_OK && !c->help && !c->version) {

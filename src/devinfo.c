@@ -1505,13 +1505,13 @@ void devinfo_text(FILE *f, const struct devinfo *d)
 	if (d->nstack <= 1 && !d->truncated)
 		return;
 
-	fprintf(f, "stack:\n");
-	for (int i = 0; i < d->nstack; i++) {
+	/* the rest of the stack as a tree: "on" reads downwards, md0 on sda1 on sda */
+	for (int i = 1; i < d->nstack; i++) {
 		const struct dev_node *n = &d->stack[i];
 		kind_text(kind, sizeof(kind), n);
 		size_text(size, sizeof(size), n->size_bytes);
-		fprintf(f, "  %*s%s [%s] %s, %s", 2 * n->depth, "", n->name, n->majmin[0] ? n->majmin : "?",
-			kind, size);
+		fprintf(f, "%*son %s [%s], %s, %s", 2 * n->depth, "", n->name,
+			n->majmin[0] ? n->majmin : "?", kind, size);
 		if (n->duplicate) {
 			fprintf(f, " (listed above)\n");
 			continue;
@@ -1522,7 +1522,7 @@ void devinfo_text(FILE *f, const struct devinfo *d)
 			fprintf(f, ", virtual");
 		if (n->rpm > 1)
 			fprintf(f, ", %d rpm", n->rpm);
-		if (!has_child(d, i) && !n->duplicate) {
+		if (!has_child(d, i)) {
 			link_text(link, sizeof(link), n);
 			fprintf(f, ", link %s", link);
 		}

@@ -43,13 +43,31 @@ void json_object_end(struct json *j) { json_close(j, '}'); }
 void json_array_begin(struct json *j) { json_open(j, '['); }
 void json_array_end(struct json *j) { json_close(j, ']'); }
 
-/* Length of the valid UTF-8 sequence at p, or 0 if it is not one. */
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 if it is not one. */
 static int utf8_length(const unsigned char *p)
 {
-	int len = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-	if (p[0] >= 0xf5)
+	unsigned char lo = 0x80, hi = 0xbf;
+	int len;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
 		return 0;
-	for (int i = 1; i < len; i++)
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (int i = 2; i < len; i++)
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
 	return len;

@@ -223,29 +223,47 @@ static void json_cache(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
+/* The keys of one test, inside an object the caller opened. */
+static void json_test_fields(struct json *j, const struct result *r)
+{
+	json_key(j, "test"), json_string(j, r->test);
+	json_key(j, "target"), json_string(j, r->target);
+	json_key(j, "file"), json_string(j, r->file[0] ? r->file : NULL);
+	if (r->opt)
+		json_params(j, r);
+	json_result(j, r);
+	json_cache(j, r);
+	json_key(j, "warnings");
+	json_array_begin(j);
+	for (unsigned i = 0; i < r->nwarnings; i++)
+		json_string(j, r->warnings[i]);
+	json_array_end(j);
+	json_key(j, "interrupted"), json_bool(j, r->interrupted);
+	if (r->error[0])
+		json_key(j, "error"), json_string(j, r->error);
+}
+
+void out_json_envelope(struct json *j)
+{
+	json_key(j, "schema"), json_uint(j, JSON_SCHEMA);
+	json_key(j, "tool"), json_string(j, "diskbench");
+	json_key(j, "version"), json_string(j, DISKBENCH_VERSION);
+}
+
+void out_json_test(struct json *j, const struct result *r)
+{
+	json_object_begin(j);
+	json_test_fields(j, r);
+	json_object_end(j);
+}
+
 void out_json(FILE *f, const struct result *r)
 {
 	struct json j;
 	json_init(&j, f);
 	json_object_begin(&j);
-	json_key(&j, "schema"), json_uint(&j, JSON_SCHEMA);
-	json_key(&j, "tool"), json_string(&j, "diskbench");
-	json_key(&j, "version"), json_string(&j, DISKBENCH_VERSION);
-	json_key(&j, "test"), json_string(&j, r->test);
-	json_key(&j, "target"), json_string(&j, r->target);
-	json_key(&j, "file"), json_string(&j, r->file[0] ? r->file : NULL);
-	if (r->opt)
-		json_params(&j, r);
-	json_result(&j, r);
-	json_cache(&j, r);
-	json_key(&j, "warnings");
-	json_array_begin(&j);
-	for (unsigned i = 0; i < r->nwarnings; i++)
-		json_string(&j, r->warnings[i]);
-	json_array_end(&j);
-	json_key(&j, "interrupted"), json_bool(&j, r->interrupted);
-	if (r->error[0])
-		json_key(&j, "error"), json_string(&j, r->error);
+	out_json_envelope(&j);
+	json_test_fields(&j, r);
 	json_object_end(&j);
 	fputc('\n', f);
 }

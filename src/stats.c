@@ -78,10 +78,12 @@ uint64_t stats_percentile(const struct stats *s, double q)
 {
 	if (s->count == 0)
 		return 0;
-	double exact_rank = ceil(q / 100.0 * (double)s->count);
+	/* q * n / 100 in floating point can land a hair above a whole number
+	 * (99.9 % of 1000 = 999.0000000000001): do not let that add a rank */
+	double exact_rank = ceil(q * (double)s->count / 100.0 - 1e-9);
 	uint64_t rank = exact_rank < 1 ? 1 : (uint64_t)exact_rank;
-	if (rank > s->count)
-		rank = s->count;
+	if (rank >= s->count)
+		return s->max;
 	uint64_t seen = 0;
 	unsigned i = 0;
 	for (; i < STATS_NBUCKETS; i++) {

@@ -61,6 +61,10 @@ static int parent_is_dir(const char *path)
 int target_classify(const char *path, enum target_kind *kind)
 {
 	struct stat st;
+	if (path[0] == '\0') {
+		errno = ENOENT;
+		return -1;
+	}
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT || parent_is_dir(path) != 0)
 			return -1;
