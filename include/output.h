@@ -7,6 +7,8 @@
 
 #include "diskbench.h"
 
+struct json;
+
 /* Derived figures, shared by all formats. */
 double result_rate(const struct result *r);
 double result_iops(const struct result *r);
@@ -18,8 +20,12 @@ void out_csv(FILE *f, const struct result *r);
 /* The latency histogram as a terminal bar chart in log2 buckets. */
 void out_histogram(FILE *f, const struct stats *lat);
 
+/* Pieces for documents holding several tests: the schema/tool/version keys,
+ * and one test as an object. */
+void out_json_envelope(struct json *j);
+void out_json_test(struct json *j, const struct result *r);
+
 /* The sweep's renderers (output_sweep.c), called from the above. */
-struct json;
 void out_sweep_text(FILE *f, const struct result *r, bool quiet, bool histogram);
 void out_sweep_json(struct json *j, const struct result *r);
 void out_sweep_csv(FILE *f, const struct result *r, void (*field)(FILE *, const char *));
