@@ -311,6 +311,20 @@ static int check_limits(const struct options *o, char *why, size_t len)
 	return EXIT_OK;
 }
 
+/* The output format, known even when parsing fails, so that a script that
+ * asked for JSON gets its error as a JSON document too. */
+static enum out_format sniff_format(int argc, char **argv)
+{
+	enum out_format format = OUT_TEXT;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			format = OUT_JSON;
+		else if (strcmp(argv[i], "--csv") == 0)
+			format = OUT_CSV;
+	}
+	return format;
+}
+
 int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 {
 	struct given *opts = calloc((size_t)argc + 1, sizeof(*opts));
@@ -329,6 +343,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		goto out;
 	if (c->cmd)
 		cmd_defaults(c->cmd, &c->opt);
+	c->opt.format = sniff_format(argc, argv);
 	int formats = 0;
 	for (int i = 0; i < nopts && code == EXIT_OK; i++) {
 		const struct optdef *d = opts[i].def;
@@ -352,6 +367,8 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 			code = check_limits(&c->opt, why, len);
 	}
 out:
+	if (code != EXIT_OK)
+		c->opt.format = sniff_format(argc, argv);
 	free(opts);
 	free(words);
 	return code;
