@@ -37,6 +37,8 @@ void cmd_defaults(const struct command *cmd, struct options *opt);
 
 int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_cached(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_info(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r);
 
 #endif

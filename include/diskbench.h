@@ -9,6 +9,8 @@
 #include "stats.h"
 
 struct sweep_result;
+struct quick_report;
+struct devinfo;
 
 #define DISKBENCH_VERSION "0.1.0"
 #define JSON_SCHEMA 1
@@ -102,6 +104,9 @@ struct result {
 	unsigned nwarnings;
 	char error[MSG_LEN];  /* empty unless the test failed */
 	struct sweep_result *sweep; /* `sweep` only: its series of points */
+	struct quick_report *quick; /* `quick` only: its steps and verdict */
+	const struct devinfo *device; /* what sysfs says of the target, or NULL */
+	bool info_only;             /* `info`: identity, no measurement */
 };
 
 #endif

@@ -25,5 +25,9 @@ void io_stamp(void *buf, size_t len, uint64_t offset, uint64_t salt);
  * (used to lay out a read test's file), checking *stop between chunks. */
 int io_layout(int fd, uint64_t len, size_t chunk, bool zeros, uint64_t seed,
 	      volatile const int *stop);
+/* The same, stopping after max_s seconds (0: no limit); *written says how
+ * far it got (whole chunks), flushed either way. */
+int io_layout_timed(int fd, uint64_t len, size_t chunk, bool zeros, uint64_t seed,
+		    volatile const int *stop, double max_s, uint64_t *written);
 
 #endif

@@ -30,4 +30,9 @@ void out_sweep_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 void out_sweep_json(struct json *j, const struct result *r);
 void out_sweep_csv(FILE *f, const struct result *r, void (*field)(FILE *, const char *));
 
+/* info's and quick's renderers (output_quick.c). */
+void out_quick_text(FILE *f, const struct result *r, bool quiet);
+void out_quick_json(struct json *j, const struct result *r);
+void out_info_csv(FILE *f, const struct result *r, void (*field)(FILE *, const char *));
+
 #endif

@@ -24,6 +24,10 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 		     struct result *r);
 /* --drop-caches, then the residency measurement that proves it worked. */
 void run_evict(const struct target *t, const struct options *opt, struct result *r);
+/* A job over [0, region) in the given direction and pattern, from opt's
+ * block size, threads, limits, seed and sync mode. */
+void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pattern,
+		      const struct options *opt, uint64_t region);
 /* Runs the timed loop on t->fd and fills r (or r->error). */
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r);

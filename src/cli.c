@@ -404,13 +404,15 @@ void cli_print_usage(FILE *f)
 	      "See 'diskbench help TEST' for a test's options, and diskbench(1).\n", f);
 }
 
-void cli_print_test_help(FILE *f, const struct command *cmd)
+static void print_defaults(FILE *f, const struct command *cmd)
 {
 	char bs[32], size[32];
 	fmt_size_exact(bs, sizeof(bs), cmd->bs);
 	fmt_size_exact(size, sizeof(size), cmd->size);
-	fprintf(f, "usage: diskbench %s [OPTIONS] [TARGET]\n\n%s.\n", cmd->name, cmd->summary);
-	fprintf(f, "defaults: -b %s, -s %s", bs, size);
+	fprintf(f, "defaults: ");
+	if (cmd->options & OPT_BS)
+		fprintf(f, "-b %s, ", bs);
+	fprintf(f, "-s %s", size);
 	if (cmd->options & OPT_TIME)
 		fprintf(f, ", -t %g", cmd->time_s);
 	if (cmd->options & OPT_THREADS)
@@ -420,7 +422,15 @@ void cli_print_test_help(FILE *f, const struct command *cmd)
 		      "--large-bs=1M, --point-time=3, --budget=60", f);
 	if (cmd->options & OPT_SYNC)
 		fprintf(f, ", --sync=%s", cmd->sync == SYNC_DSYNC ? "dsync" : "fsync");
-	fputs("\n\noptions:\n", f);
+	fputc('\n', f);
+}
+
+void cli_print_test_help(FILE *f, const struct command *cmd)
+{
+	fprintf(f, "usage: diskbench %s [OPTIONS] [TARGET]\n\n%s.\n", cmd->name, cmd->summary);
+	if (cmd->options & OPT_SIZE)
+		print_defaults(f, cmd);
+	fputs("\noptions:\n", f);
 	for (size_t i = 0; i < NOPTDEFS; i++)
 		if (optdefs[i].bit == 0 || (cmd->options & optdefs[i].bit))
 			print_option(f, &optdefs[i]);

@@ -20,21 +20,6 @@ static int open_flags(const struct command *cmd, const struct options *opt,
 	return flags;
 }
 
-static void describe_job(struct bench_job *job, const struct command *cmd,
-			 const struct options *opt, const struct result *r)
-{
-	job->dir = cmd->dir;
-	job->pattern = cmd->pattern;
-	job->bs = opt->bs;
-	job->region = r->region;
-	job->bytes_limit = opt->size - opt->size % opt->bs;
-	job->time_limit_s = opt->time_s;
-	job->threads = opt->threads;
-	job->seed = opt->seed;
-	job->zeros = opt->zeros;
-	job->fsync_at_end = cmd->dir == IO_WRITE && opt->sync == SYNC_FSYNC;
-}
-
 static int check_threads(const struct command *cmd, const struct options *opt,
 			 struct result *r)
 {
@@ -48,7 +33,7 @@ static int check_threads(const struct command *cmd, const struct options *opt,
 int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	struct target t;
-	struct bench_job job = { 0 };
+	struct bench_job job;
 	bool write_test = cmd->dir == IO_WRITE;
 	/* reads need data to read; random writes overwrite in place, as fio's do,
 	 * rather than measure block allocation in a sparse file */
@@ -68,7 +53,7 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		run_warn_target(&t, opt, write_test, r);
 		if (!write_test)
 			run_evict(&t, opt, r);
-		describe_job(&job, cmd, opt, r);
+		run_describe_job(&job, cmd->dir, cmd->pattern, opt, r->region);
 		code = run_measure(&t, &job, opt, r);
 	}
 	target_close(&t);

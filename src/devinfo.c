@@ -1062,15 +1062,18 @@ static dev_t fs_device(struct ctx *c, struct devinfo *d, const char *path, int d
 	}
 	if (major(st.st_dev) != 0)
 		return st.st_dev;
-	if (strcmp(type, "btrfs") == 0 || magic == 0x9123683E) {
-		struct stat src;
-		if (m.source[0] == '/' && stat(m.source, &src) == 0 && S_ISBLK(src.st_mode)) {
-			note_add(d, "btrfs: device of its mount source %s", m.source);
+	/* btrfs, fuseblk (ntfs-3g, exfat-fuse): the mount source is the device */
+	bool btrfs = strcmp(type, "btrfs") == 0 || magic == 0x9123683E;
+	struct stat src;
+	if (m.source[0] == '/' && stat(m.source, &src) == 0 && S_ISBLK(src.st_mode)) {
+		note_add(d, "%s: device of its mount source %s", type, m.source);
+		if (btrfs)
 			btrfs_members(c, src.st_rdev);
-			if (c->btrfs[0])
-				note_add(d, "btrfs spans several devices (%s)", base_name(c->btrfs));
-			return src.st_rdev;
-		}
+		if (c->btrfs[0])
+			note_add(d, "btrfs spans several devices (%s)", base_name(c->btrfs));
+		return src.st_rdev;
+	}
+	if (btrfs) {
 		note_add(d, "btrfs: mount source %s is not a block device", m.source[0] ? m.source : "unknown");
 		return 0;
 	}
@@ -1366,7 +1369,8 @@ static void link_text(char *buf, size_t len, const struct dev_node *n)
 	if (!lk->kind) {
 		snprintf(buf, len, "unknown");
 	} else if (strcmp(lk->kind, "none") == 0) {
-		snprintf(buf, len, "none (%s)", n->is_virtual ? "virtual disk" : "no physical link of its own");
+		snprintf(buf, len, "none (%s)", n->is_virtual ? "virtual disk" : n->in_ram ? "in RAM"
+			 : "no physical link of its own");
 	} else if (strcmp(lk->kind, "pcie") == 0) {
 		int n1 = snprintf(buf, len, "PCIe");
 		if (lk->speed[0])
@@ -1423,15 +1427,17 @@ static void text_fs(FILE *f, const struct devinfo *d)
 	if (strcmp(d->path_type, "block device") == 0 || strcmp(d->path_type, "device number") == 0) {
 		fprintf(f, "%s: %s", d->path, d->path_type);
 		if (d->mount_point[0])
-			fprintf(f, ", mounted at %s (%s)\n", d->mount_point, d->fs_type[0] ? d->fs_type : "?");
+			fprintf(f, ", mounted at %s (%s)", d->mount_point, d->fs_type[0] ? d->fs_type : "?");
 		else
-			fprintf(f, ", not mounted\n");
-		return;
+			fprintf(f, ", not mounted");
+	} else {
+		fprintf(f, "%s: %s on %s", d->path, d->path_type,
+			d->fs_type[0] ? d->fs_type : "unknown filesystem");
+		if (d->mount_point[0])
+			fprintf(f, ", mounted at %s from %s", d->mount_point,
+				d->mount_source[0] ? d->mount_source : "?");
+		fprintf(f, " [st_dev %s]", d->st_dev);
 	}
-	fprintf(f, "%s: %s on %s", d->path, d->path_type, d->fs_type[0] ? d->fs_type : "unknown filesystem");
-	if (d->mount_point[0])
-		fprintf(f, ", mounted at %s from %s", d->mount_point, d->mount_source[0] ? d->mount_source : "?");
-	fprintf(f, " [st_dev %s]", d->st_dev);
 	if (d->fs_class && strcmp(d->fs_class, "ram") == 0)
 		fprintf(f, ": data in RAM%s", d->has_top ? "" : ", no disk below");
 	else if (d->fs_class)
@@ -1460,7 +1466,7 @@ static void text_node_details(FILE *f, const struct dev_node *n)
 	else
 		fprintf(f, "  rotational %d", n->rotational);
 	if (n->rotational_unreliable)
-		fprintf(f, " (unreliable: virtual disk)");
+		fprintf(f, " (unreliable: virtual disk%s)", n->is_virtual ? "" : " below");
 	else if (n->rpm == 1)
 		fprintf(f, " (ATA: solid state)");
 	else if (n->rpm > 1)
@@ -1497,8 +1503,7 @@ void devinfo_text(FILE *f, const struct devinfo *d)
 	size_text(size, sizeof(size), t->size_bytes);
 	fprintf(f, "device: %s [%s], %s, %s%s\n", t->name, t->majmin[0] ? t->majmin : "?", kind, size,
 		t->is_virtual ? ", virtual" : "");
-	if (!kind_without_link(t->kind))
-		text_node_details(f, t);
+	text_node_details(f, t);
 	link_text(link, sizeof(link), t);
 	if (!kind_without_link(t->kind) || d->nstack == 1)
 		fprintf(f, "  link: %s\n", link);

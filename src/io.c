@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "platform.h"
 
 ssize_t io_pread_full(int fd, void *buf, size_t len, uint64_t offset)
@@ -62,6 +63,14 @@ void io_stamp(void *buf, size_t len, uint64_t offset, uint64_t salt)
 int io_layout(int fd, uint64_t len, size_t chunk, bool zeros, uint64_t seed,
 	      volatile const int *stop)
 {
+	uint64_t written;
+	return io_layout_timed(fd, len, chunk, zeros, seed, stop, 0, &written);
+}
+
+int io_layout_timed(int fd, uint64_t len, size_t chunk, bool zeros, uint64_t seed,
+		    volatile const int *stop, double max_s, uint64_t *written)
+{
+	uint64_t deadline = max_s > 0 ? clock_ns() + (uint64_t)(max_s * 1e9) : UINT64_MAX;
 	struct rng r;
 	void *buf = plat_buffer_alloc(chunk);
 	if (!buf)
@@ -69,7 +78,10 @@ int io_layout(int fd, uint64_t len, size_t chunk, bool zeros, uint64_t seed,
 	rng_seed(&r, seed, 0x1a70u);
 	io_fill(buf, chunk, zeros, &r);
 	int rc = 0;
+	*written = 0;
 	for (uint64_t off = 0; off < len && rc == 0; off += chunk) {
+		if (clock_ns() >= deadline)
+			break;
 		if (*stop) {
 			errno = EINTR;
 			rc = -1;
@@ -80,6 +92,8 @@ int io_layout(int fd, uint64_t len, size_t chunk, bool zeros, uint64_t seed,
 			io_stamp(buf, n, off, seed);
 		if (io_pwrite_full(fd, buf, n, off) < 0)
 			rc = -1;
+		else
+			*written = off + n;
 	}
 	if (rc == 0 && fdatasync(fd) != 0)
 		rc = -1;

@@ -2,7 +2,9 @@
 
 #include <string.h>
 
+#include "devinfo.h"
 #include "json.h"
+#include "quick.h"
 #include "units.h"
 
 static const char *const sync_names[] = { "dsync", "fsync", "none" };
@@ -122,6 +124,14 @@ void out_histogram(FILE *f, const struct stats *lat)
 
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
+	if (r->info_only) {
+		devinfo_text(f, r->device);
+		return;
+	}
+	if (r->quick) {
+		out_quick_text(f, r, quiet);
+		return;
+	}
 	if (r->sweep) {
 		out_sweep_text(f, r, quiet, histogram);
 		return;
@@ -224,15 +234,8 @@ static void json_cache(struct json *j, const struct result *r)
 }
 
 /* The keys of one test, inside an object the caller opened. */
-static void json_test_fields(struct json *j, const struct result *r)
+static void json_warnings(struct json *j, const struct result *r)
 {
-	json_key(j, "test"), json_string(j, r->test);
-	json_key(j, "target"), json_string(j, r->target);
-	json_key(j, "file"), json_string(j, r->file[0] ? r->file : NULL);
-	if (r->opt)
-		json_params(j, r);
-	json_result(j, r);
-	json_cache(j, r);
 	json_key(j, "warnings");
 	json_array_begin(j);
 	for (unsigned i = 0; i < r->nwarnings; i++)
@@ -241,6 +244,31 @@ static void json_test_fields(struct json *j, const struct result *r)
 	json_key(j, "interrupted"), json_bool(j, r->interrupted);
 	if (r->error[0])
 		json_key(j, "error"), json_string(j, r->error);
+}
+
+/* The keys of one test, inside an object the caller opened. */
+static void json_test_fields(struct json *j, const struct result *r)
+{
+	json_key(j, "test"), json_string(j, r->test);
+	json_key(j, "target"), json_string(j, r->target);
+	if (r->info_only) {
+		json_key(j, "result");
+		r->device ? devinfo_json(j, r->device) : json_null(j);
+		json_warnings(j, r);
+		return;
+	}
+	json_key(j, "file"), json_string(j, r->file[0] ? r->file : NULL);
+	if (r->device)
+		json_key(j, "device"), devinfo_json_device(j, r->device);
+	if (r->opt && !r->quick)
+		json_params(j, r);
+	if (r->quick) {
+		out_quick_json(j, r);
+	} else {
+		json_result(j, r);
+		json_cache(j, r);
+	}
+	json_warnings(j, r);
 }
 
 void out_json_envelope(struct json *j)
@@ -330,6 +358,15 @@ void out_csv(FILE *f, const struct result *r)
 		out_sweep_csv(f, r, csv_field);
 		return;
 	}
+	if (r->info_only) {
+		out_info_csv(f, r, csv_field);
+		return;
+	}
 	out_csv_header(f);
-	out_csv_row(f, r);
+	if (!r->quick) {
+		out_csv_row(f, r);
+		return;
+	}
+	for (unsigned i = 0; i < r->quick->nsteps; i++)
+		out_csv_row(f, &r->quick->steps[i]);
 }

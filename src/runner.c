@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "devinfo.h"
 #include "io.h"
 #include "units.h"
 #include "util.h"
@@ -22,6 +23,9 @@ int run_prepare(struct target *t, const struct options *opt, struct result *r)
 	if (code != EXIT_OK)
 		return code;
 	snprintf(r->file, sizeof(r->file), "%s", t->path);
+	static struct devinfo device; /* for the "device" key of the JSON */
+	if (devinfo_probe(opt->target, devinfo_default_roots(), &device) == 0)
+		r->device = &device;
 	r->file_state = t->kind == TARGET_BLOCKDEV ? "device" : t->created ? "new" : "existing";
 	return code;
 }
@@ -116,6 +120,22 @@ void run_evict(const struct target *t, const struct options *opt, struct result 
 		warn(r, "%.1f %% of the data was still in the page cache before the run: the figure "
 		     "may come from memory, not the disk%s", r->resident_before_pct,
 		     opt->drop == DROP_NONE ? " (--drop-caches=none)" : "");
+}
+
+void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pattern,
+		      const struct options *opt, uint64_t region)
+{
+	memset(job, 0, sizeof(*job));
+	job->dir = dir;
+	job->pattern = pattern;
+	job->bs = opt->bs;
+	job->region = region;
+	job->bytes_limit = opt->size - opt->size % opt->bs;
+	job->time_limit_s = opt->time_s;
+	job->threads = opt->threads;
+	job->seed = opt->seed;
+	job->zeros = opt->zeros;
+	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
 }
 
 static void progress_tick(void *ctx, uint64_t bytes, double elapsed)

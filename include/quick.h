@@ -1,0 +1,25 @@
+/* quick: the whole check in one command — info, then sequential and random
+ * reads (and, on diskbench's own file, O_DSYNC writes) — and a verdict on
+ * what class of device the figures look like. */
+#ifndef QUICK_H
+#define QUICK_H
+
+#include "classify.h"
+#include "diskbench.h"
+
+#define QUICK_MAX_STEPS 8
+
+struct quick_report {
+	struct result steps[QUICK_MAX_STEPS];
+	struct options opts[QUICK_MAX_STEPS];
+	const char *labels[QUICK_MAX_STEPS];
+	unsigned nsteps;
+	uint64_t span;            /* bytes of the file the steps range over */
+	double measure_s;         /* the -t budget split over the steps */
+	double layout_s;          /* time spent laying out the file (untimed) */
+	struct quick_figures figures;
+	struct verdict verdict;
+	char line[512];           /* "looks like: …" */
+};
+
+#endif
