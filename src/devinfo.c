@@ -656,7 +656,8 @@ static bool virtual_disk(const struct dev_node *n, const char *pci)
 		"QEMU", "VMware", "VBOX", "Virtual", "Amazon Elastic Block Store", "PersistentDisk",
 		"Google", "BHYVE", "Xen",
 	};
-	static const char *const pci_vendors[] = { "0x1af4", "0x1b36", "0x15ad", "0x1414" };
+	/* virtio/Red Hat, QEMU, VMware, Microsoft, Google */
+	static const char *const pci_vendors[] = { "0x1af4", "0x1b36", "0x15ad", "0x1414", "0x1ae0" };
 	if (n->transport && (strcmp(n->transport, "virtio") == 0 || strcmp(n->transport, "xen") == 0))
 		return true;
 	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
@@ -846,10 +847,13 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void walk_slaves(const struct ctx *c, struct devinfo *d, const char *dir, int idx, int depth)
+/* Walks the devices that the symlinks in dir/sub point to, in name order,
+ * as children of stack[idx] (slaves/ of a dm or md, devices/ of a btrfs). */
+static void walk_links(const struct ctx *c, struct devinfo *d, const char *dir, const char *sub,
+		       int idx, int depth)
 {
 	char path[PATH_MAX], child[PATH_MAX];
-	if (!join(path, sizeof(path), dir, "slaves"))
+	if (!join(path, sizeof(path), dir, sub))
 		return;
 	DIR *sd = opendir(path);
 	if (!sd)
@@ -909,7 +913,7 @@ static void walk(const struct ctx *c, struct devinfo *d, const char *dir, int pa
 	} else if (loop) {
 		walk_loop_backing(c, d, idx, depth);
 	} else {
-		walk_slaves(c, d, dir, idx, depth);
+		walk_links(c, d, dir, "slaves", idx, depth);
 	}
 }
 
@@ -917,22 +921,12 @@ static void walk(const struct ctx *c, struct devinfo *d, const char *dir, int pa
 static void walk_btrfs(const struct ctx *c, struct devinfo *d)
 {
 	struct dev_node *n = &d->stack[d->nstack++];
-	char path[PATH_MAX], child[PATH_MAX];
 	node_init(n);
 	n->kind = "btrfs";
 	SCOPY(n->name, base_name(c->btrfs));
 	SCOPY(n->sysfs_path, c->btrfs);
 	n->link.kind = "none";
-	if (!join(path, sizeof(path), c->btrfs, "devices"))
-		return;
-	DIR *dir = opendir(path);
-	if (!dir)
-		return;
-	struct dirent *e;
-	while ((e = readdir(dir)) != NULL)
-		if (e->d_name[0] != '.' && resolve(path, e->d_name, child) == 0)
-			walk(c, d, child, 0, 1);
-	closedir(dir);
+	walk_links(c, d, c->btrfs, "devices", 0, 0);
 }
 
 static bool has_child(const struct devinfo *d, int i)
@@ -1047,6 +1041,8 @@ static dev_t fs_device(struct ctx *c, struct devinfo *d, const char *path, int d
 	else
 		snprintf(type, sizeof(type), "0x%lx", magic);
 	const char *class = fs_class_of(magic, type);
+	if (m.found && !m.by_device)
+		note_add(d, "mount found by path: st_dev %s is not in %s", majmin, c->roots->mountinfo);
 	if (depth == 0) {
 		SCOPY(d->fs_type, type);
 		d->fs_magic = magic;
