@@ -61,6 +61,7 @@ unit: $(UNIT_BIN)
 
 cli: diskbench
 	bash tests/cli/run.sh ./diskbench
+	bash tests/cli/commands.sh ./diskbench
 
 check: unit cli
 

@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# End-to-end tests of the commands built on the core: sweep, info, quick.
+#
+#   bash tests/cli/commands.sh ./diskbench      (part of `make cli`)
+#
+# Writes only inside a scratch directory under /var/tmp (mktemp -d), a tmpfs it
+# mounts there and a read-only loop device over a file there; a trap removes
+# all of it, also when a case fails or the run is interrupted.
+# Output: `ok N - name` / `not ok N - name`, then `N passed, M failed, K skipped`.
+set -u
+
+DB=$(realpath -- "${1:?usage: commands.sh PATH/TO/diskbench}") || exit 2
+S=$(mktemp -d -p /var/tmp diskbench-cmds.XXXXXX) || exit 2
+LOOP=""; MNT=""
+cleanup() {
+	[ -n "$MNT" ] && { umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null; }
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -rf -- "$S"
+}
+trap cleanup EXIT
+trap 'cleanup; trap - EXIT; exit 130' INT TERM
+
+n=0 passed=0 failed=0 skipped=0
+ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# run EXPECTED_EXIT ARGS...: runs diskbench, keeping stdout/stderr in $S/out, $S/err
+run() {
+	local want=$1; shift
+	timeout 120 "$DB" "$@" >"$S/out" 2>"$S/err"
+	rc=$?
+	[ "$rc" = "$want" ]
+}
+# check NAME EXPECTED_EXIT ARGS...: the exit code alone
+check() {
+	local name=$1; shift
+	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c 400 "$S/err")"; fi
+}
+# py NAME CODE: runs a python3 check of $S/out (the JSON or CSV printed)
+py() {
+	local name=$1 code=$2 msg
+	if msg=$(python3 -c "import csv,json,sys
+out = open('$S/out').read()
+$code" 2>&1); then ok "$name"; else not_ok "$name" "$msg" "stdout: $(head -c 300 "$S/out")"; fi
+}
+no_leftovers() {
+	if [ -z "$(find "$1" -name '.diskbench-*' 2>/dev/null)" ]; then ok "$2"; else not_ok "$2" "left: $(find "$1" -name '.diskbench-*')"; fi
+}
+
+D="$S/dir"; mkdir -p "$D"
+
+# ---- sweep ---------------------------------------------------------------------
+check "sweep: small file, short points, a few levels" 0 sweep -s 16M --point-time 0.3 --levels 1,2 --large-levels 1,2 "$D"
+if grep -q '^max IOPS: .* @ [0-9]* outstanding' "$S/out" && grep -q '^knee: ' "$S/out" &&
+	grep -q '^min latency: ' "$S/out" && grep -q '^max MB/s: ' "$S/out"; then
+	ok "sweep text: max IOPS, min latency, knee and max MB/s lines"
+else
+	not_ok "sweep text: max IOPS, min latency, knee and max MB/s lines" "$(cat "$S/out")"
+fi
+no_leftovers "$D" "sweep removes its file"
+
+check "sweep --json" 0 sweep -s 16M --point-time 0.3 --levels 1,2,4 --large-levels 1 --max-latency 10ms --json "$D"
+py "sweep JSON: series, points consistent with the summary" '
+d = json.loads(out)
+assert d["schema"] == 1 and d["test"] == "sweep", d.get("test")
+series = d["result"]["series"]
+assert [s["workload"] for s in series] == ["small_random_read", "large_seq_read"], series
+small = series[0]
+pts = small["points"]
+assert [p["outstanding"] for p in pts] == [1, 2, 4][:len(pts)] and len(pts) >= 2, pts
+for p in pts:
+    assert p["ios"] == p["samples"] > 0
+    assert abs(p["iops"] * p["seconds"] - p["ios"]) <= 1, p
+    assert p["bytes"] == p["ios"] * 4096
+    assert p["lat_ns"]["min"] <= p["lat_ns"]["p50"] <= p["lat_ns"]["p99"] <= p["lat_ns"]["max"]
+    assert sum(b["count"] for b in p["lat_hist"]) == p["ios"]
+best = max(pts, key=lambda p: p["iops"])
+assert small["max_iops"]["outstanding"] == best["outstanding"]
+fast = min(pts, key=lambda p: p["lat_ns"]["mean"])
+assert small["min_latency"]["outstanding"] == fast["outstanding"]
+knee = max(pts, key=lambda p: p["iops"] / p["lat_ns"]["mean"])
+assert small["knee"]["outstanding"] == knee["outstanding"]
+assert "max_iops_within_latency" in small
+assert series[1]["max_bytes_per_sec"]["outstanding"] == 1
+'
+check "sweep --csv" 0 sweep -s 16M --point-time 0.3 --levels 1,2 --run oltp --csv "$D"
+py "sweep CSV: one row per point, contract columns" '
+rows = list(csv.DictReader(out.splitlines()))
+assert len(rows) == 2, rows
+for k in "test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,workload,outstanding".split(","):
+    assert k in rows[0], k
+assert [r["outstanding"] for r in rows] == ["1", "2"]
+'
+check "sweep --run dss --levels 1,2: large series only" 0 sweep -s 16M --point-time 0.3 --run dss --levels 1,2 --json "$D"
+py "sweep dss JSON: one large series with levels 1,2" '
+s = json.loads(out)["result"]["series"]
+assert len(s) == 1 and s[0]["workload"] == "large_seq_read" and s[0]["levels"] == [1, 2], s
+'
+check "sweep --budget 4 shortens points and drops levels" 0 sweep -s 16M --budget 4 --json "$D"
+py "sweep --budget 4: warnings say what was dropped, time kept" '
+d = json.loads(out)
+w = " ".join(d["warnings"])
+assert "budget" in w and "dropped" in w, w
+total = sum(p["seconds"] for s in d["result"]["series"] for p in s["points"])
+assert total <= 4.0, total
+'
+check "sweep --budget 2 cannot hold one point per series: usage error" 2 sweep -s 16M --budget 2 "$D"
+for bad in "--levels 0" "--levels 1,,2" "--levels 4,2" "--budget 0" "--write 150" "--point-time -1" "--max-latency 1parsec" "--run bogus"; do
+	# shellcheck disable=SC2086
+	if run 2 sweep $bad "$D" && grep -q '^diskbench: ' "$S/err"; then ok "sweep $bad: usage error"; else not_ok "sweep $bad: usage error" "exit $rc" "$(cat "$S/err")"; fi
+done
+printf 'keep me' >"$S/existing"
+if run 3 sweep --write 30 --point-time 0.2 --levels 1 --run oltp "$S/existing" && [ "$(cat "$S/existing")" = "keep me" ]; then
+	ok "sweep --write on an existing file without --force: refused (3), file unchanged"
+else
+	not_ok "sweep --write on an existing file without --force: refused (3), file unchanged" "exit $rc"
+fi
+check "sweep --write 30 on its own file" 0 sweep -s 16M --write 30 --point-time 0.3 --levels 1,2 --run oltp --json "$D"
+py "sweep --write 30: about 30 % writes" '
+p = json.loads(out)["result"]["series"][0]["points"]
+w = sum(x["writes"] for x in p); n = sum(x["ios"] for x in p)
+assert 0.15 < w / n < 0.45, (w, n)
+'
+"$DB" sweep -s 32M --point-time 5 --levels 1,2,4 "$D" >/dev/null 2>"$S/err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"; rc=$?
+if [ "$rc" = 130 ]; then ok "sweep: SIGINT gives exit 130"; else not_ok "sweep: SIGINT gives exit 130" "exit $rc"; fi
+no_leftovers "$D" "sweep: SIGINT leaves no file behind"
+
+# ---- info ----------------------------------------------------------------------
+check "info on a directory" 0 info "$D"
+if grep -q "dir on " "$S/out" && grep -q '^device: ' "$S/out"; then ok "info text: filesystem and device lines"; else not_ok "info text: filesystem and device lines" "$(cat "$S/out")"; fi
+check "info --json on a directory" 0 info --json "$D"
+py "info JSON: fs, device, stack, leaves" '
+d = json.loads(out)
+r = d["result"]
+for k in ("fs", "device", "stack", "leaves"):
+    assert k in r, k
+assert r["fs"]["type"], r["fs"]
+assert r["device"] is None or r["device"]["name"]
+'
+check "info --csv" 0 info --csv "$D"
+py "info CSV: header and a row per device" '
+rows = list(csv.DictReader(out.splitlines()))
+assert rows and "name" in rows[0] and "transport" in rows[0], out
+'
+check "info on a file" 0 info --json "$0"
+check "info on a missing path: usage error" 2 info /nonexistent/diskbench/path
+check "every test's JSON carries a device key" 0 seqwrite -s 4M --json "$D"
+py "seqwrite JSON: device key" '
+d = json.loads(out)
+assert "device" in d, d.keys()
+'
+
+have_tmpfs=0
+MNT="$S/tmpfs"; mkdir -p "$MNT"
+if mount -t tmpfs -o size=96m tmpfs "$MNT" 2>/dev/null; then have_tmpfs=1; else MNT=""; fi
+if [ $have_tmpfs = 1 ]; then
+	check "info on tmpfs" 0 info --json "$MNT"
+	py "info on tmpfs: class ram" 'assert json.loads(out)["result"]["fs"]["class"] == "ram"'
+else
+	skip "info on tmpfs" "cannot mount tmpfs here"
+	skip "info on tmpfs: class ram" "cannot mount tmpfs here"
+fi
+
+truncate -s 32M "$S/loop.img"
+if command -v losetup >/dev/null && LOOP=$(losetup -r -f --show "$S/loop.img" 2>/dev/null); then
+	check "info on a loop device" 0 info --json "$LOOP"
+	py "info on a loop device: kind loop, backing file" '
+dev = json.loads(out)["result"]["device"]
+assert dev["kind"] == "loop" and dev["backing_file"].endswith("loop.img"), dev
+'
+else
+	LOOP=""
+	skip "info on a loop device" "no loop device"
+	skip "info on a loop device: kind loop, backing file" "no loop device"
+fi
+
+# ---- quick ---------------------------------------------------------------------
+check "quick on a directory, shortened with -t" 0 quick -t 3 -s 32M "$D"
+if grep -q '^looks like: ' "$S/out" && grep -q 'seq write 8 KiB, O_DSYNC' "$S/out"; then
+	ok "quick text: steps incl. writes on its own file, and a verdict"
+else
+	not_ok "quick text: steps incl. writes on its own file, and a verdict" "$(cat "$S/out")"
+fi
+no_leftovers "$D" "quick removes its file"
+check "quick --json" 0 quick -t 3 -s 32M --json "$D"
+py "quick JSON: tests, device, verdict" '
+d = json.loads(out)
+assert d["test"] == "quick"
+tests = d["tests"]
+assert [t["test"] for t in tests] == ["seqread", "randread", "randread", "seqwrite", "seqwrite"], [t["test"] for t in tests]
+assert tests[2]["params"]["threads"] == 32 and tests[4]["params"]["block_size"] == 8192
+for t in tests:
+    r = t["result"]
+    assert r["ios"] > 0 and r["bytes"] == r["ios"] * t["params"]["block_size"]
+v = d["verdict"]
+assert v["class"] and v["line"].startswith("looks like: "), v
+assert "device" in d
+assert sum(t["params"]["time_limit_s"] for t in tests) <= 3.01
+'
+check "quick --csv" 0 quick -t 2 -s 16M --csv "$D"
+py "quick CSV: a row per step" 'rows = list(csv.DictReader(out.splitlines())); assert len(rows) == 5, rows'
+if [ -n "$LOOP" ]; then
+	check "quick on a read-only loop device: reads only" 0 quick -t 2 --json "$LOOP"
+	py "quick on a device: no write steps" '
+t = [x["test"] for x in json.loads(out)["tests"]]
+assert t == ["seqread", "randread", "randread"], t
+'
+fi
+if [ $have_tmpfs = 1 ]; then
+	check "quick on tmpfs" 0 quick -t 2 -s 16M --json "$MNT"
+	py "quick on tmpfs: RAM verdict and warning" '
+d = json.loads(out)
+assert d["verdict"]["class"] == "ram", d["verdict"]
+assert any("RAM" in w for w in d["warnings"]), d["warnings"]
+'
+fi
+"$DB" quick -t 20 -s 64M "$D" >/dev/null 2>"$S/err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"; rc=$?
+if [ "$rc" = 130 ]; then ok "quick: SIGINT gives exit 130"; else not_ok "quick: SIGINT gives exit 130" "exit $rc"; fi
+no_leftovers "$D" "quick: SIGINT leaves no file behind"
+
+for t in sweep info quick; do
+	missing=""
+	for o in $("$DB" help "$t" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -q -- "${o#--}" "$(dirname "$0")/../../man/diskbench.1" || missing="$missing $o"
+	done
+	if [ -z "$missing" ]; then ok "man page documents every option of $t"; else not_ok "man page documents every option of $t" "missing:$missing"; fi
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
