@@ -73,4 +73,12 @@ sanitize:
 	$(MAKE) check CFLAGS="-O1 -g" SAN="$(SANFLAGS)"
 	$(MAKE) clean
 
-.PHONY: all clean install uninstall unit cli check test sanitize
+# valgrind on one seqwrite and one seqread: no leak, no error.
+memcheck: diskbench
+	@d=$$(mktemp -d /var/tmp/diskbench-memcheck.XXXXXX) && trap 'rm -rf "$$d"' EXIT && \
+	for t in seqwrite seqread; do \
+		valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+			--error-exitcode=99 ./diskbench $$t -s 16M -q "$$d" || exit 1; \
+	done && echo "memcheck: no leak, no error"
+
+.PHONY: all clean install uninstall unit cli check test sanitize memcheck
