@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "units.h"
@@ -48,9 +49,35 @@ static double misfit(const struct device_class *c, const struct quick_figures *f
 	       log_distance(f->qd32_iops, c->iops_lo, c->iops_hi);
 }
 
-/* Classes the identity allows; NULL allows all. */
+static bool is(const char *a, const char *b)
+{
+	return a && strcmp(a, b) == 0;
+}
+
+/* Where sysfs gives the link, its generation picks the rows: a USB 2.0 link
+ * cannot carry a USB 3 device's rate, a PCIe 3.0 link makes any NVMe drive a
+ * Gen3-class one.  Returns -1 when the link says nothing. */
+static int link_allows(const struct quick_figures *f, const struct device_class *c)
+{
+	if (is(f->link_kind, "usb") && f->link_ceiling_bps > 0) {
+		if (f->link_ceiling_bps < 100e6) /* USB 2.0 and slower */
+			return is(c->id, "usb2") || is(c->id, "hdd");
+		return is(c->id, "usb3_flash") || is(c->id, "hdd");
+	}
+	if (is(f->link_kind, "pcie") && f->link_speed) {
+		double gts = atof(f->link_speed);
+		const char *row = gts >= 32 ? "nvme_gen5" : gts >= 16 ? "nvme_gen4" : "nvme_gen3";
+		return is(c->id, row);
+	}
+	return -1;
+}
+
+/* Classes the identity allows. */
 static bool identity_allows(const struct quick_figures *f, const struct device_class *c)
 {
+	int by_link = link_allows(f, c);
+	if (by_link >= 0 && !(f->fs_class && strcmp(f->fs_class, "ram") == 0))
+		return by_link;
 	if (f->fs_class && strcmp(f->fs_class, "ram") == 0)
 		return strcmp(c->id, "ram") == 0;
 	if (!f->transport || f->is_virtual)
@@ -105,14 +132,27 @@ static void pick_class(const struct quick_figures *f, struct verdict *v)
 		v->second = NULL;
 	if (any_best && v->cls && any_best != v->cls && any + 0.5 < best) {
 		v->fit = "contradicts_identity";
-		snprintf(v->identity_note, sizeof(v->identity_note),
-			 "the figures fit %s better, but sysfs says the transport is %s",
-			 any_best->label, f->transport);
+		if (f->fs_class && strcmp(f->fs_class, "ram") == 0)
+			snprintf(v->identity_note, sizeof(v->identity_note),
+				 "the figures fit %s better, but the filesystem lives in RAM",
+				 any_best->label);
+		else
+			snprintf(v->identity_note, sizeof(v->identity_note),
+				 "the figures fit %s better, but sysfs says the %s is %s", any_best->label,
+				 f->link_kind && strcmp(f->link_kind, "none") ? "link" : "transport",
+				 f->link_kind && strcmp(f->link_kind, "none") ? (f->link_speed ? f->link_speed : f->link_kind)
+									 : (f->transport ? f->transport : "unknown"));
 	}
 }
 
 static void link_warnings(const struct quick_figures *f, struct verdict *v)
 {
+	if (f->link_below_max) {
+		bool pcie = f->link_kind && strcmp(f->link_kind, "pcie") == 0;
+		add_warning(v, "the %s link runs below what the device supports (%s): check the %s",
+			    f->link_kind ? f->link_kind : "device's", f->link_speed ? f->link_speed : "?",
+			    pcie ? "slot" : "port and cable");
+	}
 	if (f->link_ceiling_bps <= 0)
 		return;
 	char ceiling[32], rate[32];
@@ -128,9 +168,6 @@ static void link_warnings(const struct quick_figures *f, struct verdict *v)
 		add_warning(v, "link-bound: %s is %.0f %% of what the %s link (%s) can carry; the "
 			    "device may be faster than its link", rate, 100 * top / f->link_ceiling_bps,
 			    f->link_kind ? f->link_kind : "", ceiling);
-	if (f->link_below_max)
-		add_warning(v, "the PCIe link runs below its maximum speed or width (%s): check the "
-			    "slot", f->link_speed ? f->link_speed : "?");
 }
 
 /* A provisioned cap: IOPS the same at 1 and 32 outstanding while latency

@@ -308,6 +308,16 @@ static int check_limits(const struct options *o, char *why, size_t len)
 	}
 	if (o->bs * o->threads > max_buffers)
 		return usage_error(why, len, "block size x threads needs more than 4 GiB of buffers");
+	const struct sweep_options *sw = &o->sweep;
+	if (sw->large_bs > max_bs) {
+		fmt_size_exact(limit, sizeof(limit), max_bs);
+		return usage_error(why, len, "--large-bs is larger than %s", limit);
+	}
+	unsigned top = sw->nlevels ? sw->levels[sw->nlevels - 1] : 64;
+	unsigned top_large = sw->nlarge_levels ? sw->large_levels[sw->nlarge_levels - 1] : 8;
+	if (o->bs * top > max_buffers || sw->large_bs * top_large > max_buffers ||
+	    (sw->run == RUN_DSS && sw->large_bs * top > max_buffers))
+		return usage_error(why, len, "block size x levels needs more than 4 GiB of buffers");
 	return EXIT_OK;
 }
 

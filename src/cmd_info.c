@@ -10,11 +10,11 @@ int cmd_run_info(const struct command *cmd, const struct options *opt, struct re
 {
 	static struct devinfo info;
 	(void)cmd;
+	r->info_only = true;
 	if (devinfo_probe(opt->target, devinfo_default_roots(), &info) != 0)
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", opt->target);
 	r->device = &info;
-	r->info_only = true;
 	r->measured = true;
 	return EXIT_OK;
 }

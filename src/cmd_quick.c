@@ -123,6 +123,8 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 		if (s->dir == IO_READ)
 			run_evict(t, so, sr);
 		run_describe_job(&job, s->dir, s->pattern, so, sr->region);
+		job.wrap = true; /* each step runs its time, however small the span */
+		job.bytes_limit = UINT64_MAX;
 		code = run_measure(t, &job, so, sr);
 	}
 	q->nsteps++;
@@ -199,7 +201,10 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	(void)cmd;
 	memset(&q, 0, sizeof(q));
 	r->quick = &q;
-	q.measure_s = opt->time_s > 0 ? opt->time_s : TOTAL_SHARE;
+	if (opt->time_s <= 0)
+		return fail(r, EXIT_USAGE, "quick needs a time to share among its steps: -t SECONDS "
+			    "greater than 0");
+	q.measure_s = opt->time_s;
 	int code = run_prepare(&t, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, false, r);

@@ -369,4 +369,6 @@ void out_csv(FILE *f, const struct result *r)
 	}
 	for (unsigned i = 0; i < r->quick->nsteps; i++)
 		out_csv_row(f, &r->quick->steps[i]);
+	if (r->error[0])
+		out_csv_row(f, r); /* where quick itself failed */
 }

@@ -91,7 +91,17 @@ void out_info_csv(FILE *f, const struct result *r, void (*field)(FILE *, const c
 {
 	const struct devinfo *d = r->device;
 	fputs("test,target,name,kind,depth,size_bytes,transport,vendor,model,rotational,"
-	      "logical_block_size,physical_block_size,link_kind,link_speed,ceiling_bytes_per_sec\n", f);
+	      "logical_block_size,physical_block_size,link_kind,link_speed,ceiling_bytes_per_sec,"
+	      "error\n", f);
+	if (!d) {
+		field(f, r->test);
+		fputc(',', f);
+		field(f, r->target);
+		fputs(",,,,,,,,,,,,,,", f);
+		field(f, r->error);
+		fputc('\n', f);
+		return;
+	}
 	for (int i = 0; d && i < d->nstack; i++) {
 		const struct dev_node *n = &d->stack[i];
 		field(f, r->test);
@@ -108,6 +118,6 @@ void out_info_csv(FILE *f, const struct result *r, void (*field)(FILE *, const c
 		fprintf(f, ",%d,%d,%d,%s,", n->rotational, n->logical_block_size,
 			n->physical_block_size, n->link.kind ? n->link.kind : "");
 		field(f, n->link.speed);
-		fprintf(f, ",%.0f\n", n->link.ceiling_bytes_per_sec);
+		fprintf(f, ",%.0f,\n", n->link.ceiling_bytes_per_sec);
 	}
 }

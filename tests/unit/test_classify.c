@@ -95,8 +95,60 @@ static void test_pcie_below_max(void **state)
 				   .link_below_max = true };
 	struct verdict v;
 	classify(&f, &v);
-	assert_true(has_warning(&v, "below its maximum"));
+	assert_true(has_warning(&v, "below what the device supports"));
+	assert_true(has_warning(&v, "slot"));
 	assert_true(has_warning(&v, "link-bound"));
+}
+
+static void test_link_picks_the_row(void **state)
+{
+	(void)state;
+	/* 2.1 GB/s through a USB 2.0 link: USB 2.0 class, impossible, and the
+	 * figures contradict the identity */
+	struct quick_figures f = { .seq_read_bps = 2.1e9, .qd1_lat_p50_ns = 60e3, .qd32_iops = 200e3,
+				   .transport = "usb", .link_kind = "usb", .link_speed = "480 Mbit/s",
+				   .link_ceiling_bps = 53.2e6 };
+	struct verdict v;
+	classify(&f, &v);
+	assert_string_equal(v.cls->id, "usb2");
+	assert_string_equal(v.fit, "contradicts_identity");
+	assert_non_null(strstr(v.identity_note, "480 Mbit/s"));
+	assert_true(has_warning(&v, "impossible"));
+	/* a Gen4 drive's figures on a Gen3 link: Gen3 class */
+	struct quick_figures g = { .seq_read_bps = 3.5e9, .qd1_lat_p50_ns = 50e3, .qd32_iops = 700e3,
+				   .transport = "nvme", .link_kind = "pcie", .link_speed = "8.0 GT/s",
+				   .link_ceiling_bps = 3.94e9 };
+	classify(&g, &v);
+	assert_string_equal(v.cls->id, "nvme_gen3");
+	g.link_speed = "16.0 GT/s";
+	g.link_ceiling_bps = 7.88e9;
+	g.seq_read_bps = 6.5e9;
+	g.qd32_iops = 1.2e6;
+	classify(&g, &v);
+	assert_string_equal(v.cls->id, "nvme_gen4");
+}
+
+static void test_below_max_without_ceiling(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 250e6, .transport = "sata", .link_kind = "sata",
+				   .link_speed = "3.0 Gbps", .link_below_max = true };
+	struct verdict v;
+	classify(&f, &v);
+	assert_true(has_warning(&v, "sata link runs below"));
+	assert_true(has_warning(&v, "port and cable"));
+}
+
+static void test_ram_note_names_no_null(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 1e9, .qd1_lat_p50_ns = 60e3, .qd32_iops = 100e3,
+				   .fs_class = "ram" };
+	struct verdict v;
+	char line[512];
+	classify(&f, &v);
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_null(strstr(line, "(null)"));
 }
 
 static void test_ram(void **state)
@@ -175,6 +227,9 @@ int main(void)
 		cmocka_unit_test(test_link_bound),
 		cmocka_unit_test(test_pcie_below_max),
 		cmocka_unit_test(test_ram),
+		cmocka_unit_test(test_link_picks_the_row),
+		cmocka_unit_test(test_below_max_without_ceiling),
+		cmocka_unit_test(test_ram_note_names_no_null),
 		cmocka_unit_test(test_identity_contradiction),
 		cmocka_unit_test(test_virtual_prefix),
 		cmocka_unit_test(test_provisioned_cap),
