@@ -60,6 +60,7 @@ vlog() { if [[ $VERBOSE == 1 ]]; then echo "[cmd] $*" >&2; fi; return 0; }
 [[ $RUNTIME =~ ^[1-9][0-9]*$ ]] || die "RUNTIME must be a positive integer (seconds)"
 [[ $FILE_MB =~ ^[0-9]+$ ]] && (( FILE_MB >= 64 && FILE_MB <= 4096 )) || die "FILE_MB must be 64..4096"
 [[ $DEV_PAIRS =~ ^[0-9]+$ && $SETTLE =~ ^[0-9]+$ ]] || die "DEV_PAIRS and SETTLE must be integers"
+REPS=$((10#$REPS)); RUNTIME=$((10#$RUNTIME)); FILE_MB=$((10#$FILE_MB)); DEV_PAIRS=$((10#$DEV_PAIRS)); SETTLE=$((10#$SETTLE))
 for w in $ONLY; do [[ " $ALL_WL " == *" $w "* ]] || die "unknown workload in ONLY: $w (known: $ALL_WL)"; done
 for t in fio dd python3 timeout losetup df awk; do command -v "$t" >/dev/null || die "missing tool: $t"; done
 HAVE_HDPARM=1; command -v hdparm >/dev/null || { HAVE_HDPARM=0; log "warning: no hdparm; its rows will read ERR"; }
@@ -332,11 +333,11 @@ fio_job() {
   py fio "$T/fio.json" "$T/time.out" "$nj" "$kind"
 }
 
-# dd_passes HOOK dd-args...: whole-file passes (HOOK untimed before each) until
-# dd's own seconds add up to RUNTIME (at most 50 passes).
+# dd_passes MAXPASSES HOOK dd-args...: whole-file passes (HOOK untimed before
+# each) until dd's own seconds add up to RUNTIME or MAXPASSES passes are done.
 # bandwidth = total bytes / total dd seconds; CPU from bash `time` per pass.
 dd_passes() {
-  local hook=$1; shift
+  local maxp=$1 hook=$2; shift 2
   local n=0 s=0 rc line
   : > "$T/dd.passes"
   vlog "dd $* (whole-file passes until ${RUNTIME}s; before each: ${hook:-nothing})"
@@ -351,7 +352,7 @@ dd_passes() {
     echo >> "$T/dd.passes"
     n=$((n + 1))
     s=$(awk '{s += $2} END {print s + 0}' "$T/dd.passes")
-    if (( n >= 50 )) || awk -v s="$s" -v m="$RUNTIME" 'BEGIN{exit !(s >= m)}'; then break; fi
+    if (( n >= maxp )) || awk -v s="$s" -v m="$RUNTIME" 'BEGIN{exit !(s >= m)}'; then break; fi
   done
   py dd "$T/dd.passes"
 }
@@ -423,15 +424,23 @@ S="${FILE_MB}M"
 sw_db()  { db bw seqwrite -b 1M -s "$S" -t "$RUNTIME" --sync=fsync --force "$WRITEF"; }
 sw_fio() { fio_job 1 bw --filename="$(fe "$WRITEF")" --ioengine=psync --size="${FILE_MB}m" --rw=write \
              --bs=1m --direct=1 --end_fsync=1 --time_based --runtime="$RUNTIME"; }
-sw_dd()  { dd_passes "" if=/dev/zero of="$WRITEF" bs=1M count="$FILE_MB" oflag=direct conv=fsync,notrunc; }
+# fio-1pass: the same bytes as diskbench and a dd pass (one FILE_MB pass, one
+# fsync). The final flush can cost 0.3-1.4 s per GiB on this VM when the host
+# is busy, so a time-based run (more bytes per flush) is not comparable alone.
+sw_fio1() { fio_job 1 bw --filename="$(fe "$WRITEF")" --ioengine=psync --size="${FILE_MB}m" --rw=write \
+             --bs=1m --direct=1 --end_fsync=1; }
+sw_dd()  { dd_passes 50 "" if=/dev/zero of="$WRITEF" bs=1M count="$FILE_MB" oflag=direct conv=fsync,notrunc; }
 # 2. sequential read, 1 MiB, O_DIRECT (caches dropped before each run)
 sr_db()  { db bw seqread -b 1M -s "$S" -t "$RUNTIME" "$READF"; }
 sr_fio() { fio_job 1 bw --filename="$(fe "$READF")" --ioengine=psync --size="${FILE_MB}m" --rw=read \
              --bs=1m --direct=1 --time_based --runtime="$RUNTIME"; }
-sr_dd()  { dd_passes drop_caches if="$READF" of=/dev/null bs=1M iflag=direct; }
+sr_dd()  { dd_passes 50 drop_caches if="$READF" of=/dev/null bs=1M iflag=direct; }
 # 3. buffered sequential read, 2 MiB, file evicted first (primed before each run)
 br_db()  { db bw buffered -b 2M -s "$S" -t "$RUNTIME" "$READF"; }
-br_dd()  { dd_passes prime if="$READF" of=/dev/null bs=2M; }
+# One pass each, like diskbench (-s FILE stops it) and fio: buffered reads are
+# bimodal here (~1.0 or ~1.9 GB/s from one priming to the next), and averaging
+# several dd passes into one sample would make dd look steadier than the others.
+br_dd()  { dd_passes 1 prime if="$READF" of=/dev/null bs=2M; }
 br_fio() { fio_job 1 bw --filename="$(fe "$READF")" --ioengine=psync --size="${FILE_MB}m" --rw=read \
              --bs=2m --direct=0 --invalidate=1 --iomem_align=4096; }
 # 4. page-cache reads of the read-only loop device (hdparm -T), and buffered
@@ -468,7 +477,9 @@ fi
 dbver=$([[ $DB_OK == 1 ]] && "$DISKBENCH" --version 2>&1 | head -n 1 || echo none)
 echo "# compare.sh date=$(date -u +%Y-%m-%dT%H:%M:%SZ) kernel=$(uname -r) cpus=$(nproc) mem_mib=$(awk '/MemTotal/{print int($2/1024)}' /proc/meminfo) thp=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
 echo "# scratch=$T fs=$(findmnt -no FSTYPE --target "$SCRATCH" 2>/dev/null) reps=$REPS runtime_s=$RUNTIME file_mib=$FILE_MB"
-echo "# diskbench=$DISKBENCH ($dbver)"
+dbgit=$(git -C "$(dirname -- "$DISKBENCH")" log -1 --format=%h 2>/dev/null || true)
+if [[ -n $dbgit ]] && [[ -n $(git -C "$(dirname -- "$DISKBENCH")" status --porcelain --untracked-files=no 2>/dev/null) ]]; then dbgit+="+dirty"; fi
+echo "# diskbench=$DISKBENCH ($dbver${dbgit:+, git HEAD $dbgit}, built $(date -u -r "$DISKBENCH" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || echo '?'))"
 echo "# peers: $(fio --version) | dd $(dd --version | head -n 1 | awk '{print $NF}') | $( [[ $HAVE_HDPARM == 1 ]] && hdparm -V 2>&1 | head -n 1 || echo 'no hdparm')"
 if [[ -n $qinfo ]]; then echo "# queue(${blk}):$qinfo"; fi
 echo "# workload tool metric median min max unit"
@@ -486,7 +497,7 @@ fi
 read -r CPU_T0 STEAL_T0 < <(awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $9}' /proc/stat)
 DEV_REPS=$(( REPS > DEV_PAIRS ? REPS : DEV_PAIRS ))
 
-run_wl seqwrite     "$REPS" do_sync     "diskbench|sw_db" "fio|sw_fio" "dd|sw_dd"
+run_wl seqwrite     "$REPS" do_sync     "diskbench|sw_db" "fio|sw_fio" "fio-1pass|sw_fio1" "dd|sw_dd"
 run_wl seqread      "$REPS" drop_caches "diskbench|sr_db" "fio|sr_fio" "dd|sr_dd"
 run_wl buffered     "$REPS" prime       "diskbench|br_db" "dd|br_dd"   "fio|br_fio"
 run_wl cached       "$REPS" ""          "diskbench|cr_db" "hdparm-T|cr_hd"
