@@ -21,6 +21,8 @@ int plat_fs_info(int fd, struct fs_info *out);
 /* O_DIRECT offset/length alignment of an open file or device; 0 if unknown. */
 uint32_t plat_dio_align(int fd, bool is_blockdev);
 int plat_blockdev_size(int fd, uint64_t *bytes);
+/* 1 if the block device is read-only (BLKROGET), 0 if not, -1 unknown. */
+int plat_blockdev_readonly(int fd);
 /* Name of a RAM-backed block device (brd "ram0", "zram0"), or NULL. */
 const char *plat_blockdev_in_ram(int fd);
 /* For a loop device: its backing file and whether it uses direct I/O. */

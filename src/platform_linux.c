@@ -88,6 +88,14 @@ int plat_blockdev_size(int fd, uint64_t *bytes)
 	return ioctl(fd, BLKGETSIZE64, bytes);
 }
 
+int plat_blockdev_readonly(int fd)
+{
+	int ro = 0;
+	if (ioctl(fd, BLKROGET, &ro) != 0)
+		return -1;
+	return ro != 0;
+}
+
 /* Reads /sys/dev/block/MAJ:MIN/<leaf> into buf, newline stripped. */
 static int read_sysfs_dev(int fd, const char *leaf, char *buf, size_t len)
 {

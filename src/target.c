@@ -190,6 +190,9 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 		t->fs_known = true;
 	if (t->kind == TARGET_BLOCKDEV && plat_blockdev_size(t->fd, &t->size) != 0)
 		return fail(r, EXIT_RUN, "size of '%s':", t->path);
+	if (t->kind == TARGET_BLOCKDEV && (flags & O_ACCMODE) != O_RDONLY &&
+	    plat_blockdev_readonly(t->fd) == 1)
+		return fail(r, EXIT_RUN, "device '%s' is read-only: nothing to write to", t->path);
 	return EXIT_OK;
 }
 
