@@ -204,6 +204,12 @@ assert sum(t["params"]["time_limit_s"] for t in tests) <= 3.01
 '
 check "quick --csv" 0 quick -t 2 -s 16M --csv "$D"
 py "quick CSV: a row per step" 'rows = list(csv.DictReader(out.splitlines())); assert len(rows) == 5, rows'
+dd if=/dev/urandom of="$S/data" bs=1M count=16 status=none
+check "quick on an existing file: reads only, the file unchanged" 0 quick -t 2 --json "$S/data"
+py "quick on a file: no write steps" '
+t = [x["test"] for x in json.loads(out)["tests"]]
+assert t == ["seqread", "randread", "randread"], t
+'
 if [ -n "$LOOP" ]; then
 	check "quick on a read-only loop device: reads only" 0 quick -t 2 --json "$LOOP"
 	py "quick on a device: no write steps" '
