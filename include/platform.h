@@ -18,6 +18,9 @@ struct fs_info {
 };
 
 int plat_fs_info(int fd, struct fs_info *out);
+/* Name ("ext4", "tmpfs", …) and class (NULL, "ram", "network") of a
+ * filesystem from its statfs magic; NULL when the magic is not known. */
+const char *plat_fs_name(unsigned long magic, const char **fs_class);
 /* O_DIRECT offset/length alignment of an open file or device; 0 if unknown. */
 uint32_t plat_dio_align(int fd, bool is_blockdev);
 int plat_blockdev_size(int fd, uint64_t *bytes);

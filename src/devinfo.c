@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "units.h"
 
 static const struct devinfo_roots default_roots = {
@@ -173,34 +174,6 @@ struct ctx {
 
 /* ---- filesystems -------------------------------------------------------- */
 
-struct fs_magic {
-	unsigned long magic;
-	const char *name;
-	const char *class;
-};
-
-/* /usr/include/linux/magic.h; class: data in RAM, or on another machine. */
-static const struct fs_magic fs_magics[] = {
-	{ 0xEF53, "ext4", NULL },
-	{ 0x58465342, "xfs", NULL },
-	{ 0x9123683E, "btrfs", NULL },
-	{ 0x2FC12FC1, "zfs", NULL },
-	{ 0xF2F52010, "f2fs", NULL },
-	{ 0x4d44, "vfat", NULL },
-	{ 0x2011BAB0, "exfat", NULL },
-	{ 0x5346544e, "ntfs", NULL },
-	{ 0x7366746e, "ntfs3", NULL },
-	{ 0x794c7630, "overlay", NULL },
-	{ 0x01021994, "tmpfs", "ram" },
-	{ 0x858458f6, "ramfs", "ram" },
-	{ 0x6969, "nfs", "network" },
-	{ 0xFF534D42, "cifs", "network" },
-	{ 0xFE534D42, "smb2", "network" },
-	{ 0x01021997, "v9fs", "network" },
-	{ 0x00c36400, "ceph", "network" },
-	{ 0x65735546, "fuse", NULL },
-};
-
 /* mountinfo type names of the same classes (and FUSE network filesystems). */
 static const struct {
 	const char *prefix;
@@ -213,19 +186,11 @@ static const struct {
 	{ "fuse.ceph", "network" }, { "fuse.s3fs", "network" }, { "fuse.rclone", "network" },
 };
 
-static const struct fs_magic *magic_find(unsigned long magic)
-{
-	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
-		if (fs_magics[i].magic == magic)
-			return &fs_magics[i];
-	return NULL;
-}
-
 static const char *fs_class_of(unsigned long magic, const char *type)
 {
-	const struct fs_magic *m = magic_find(magic);
-	if (m && m->class)
-		return m->class;
+	const char *fs_class;
+	if (plat_fs_name(magic, &fs_class) && fs_class)
+		return fs_class;
 	for (size_t i = 0; i < sizeof(fs_type_classes) / sizeof(fs_type_classes[0]); i++)
 		if (starts(type, fs_type_classes[i].prefix))
 			return fs_type_classes[i].class;
@@ -833,8 +798,10 @@ static void walk_loop_backing(const struct ctx *c, struct devinfo *d, int idx, i
 		return;
 	dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
 	if (major(dev) == 0) {
-		const struct fs_magic *m = statfs(file, &sf) == 0 ? magic_find((unsigned long)sf.f_type) : NULL;
-		n->in_ram = m && m->class && strcmp(m->class, "ram") == 0;
+		const char *fs_class = NULL;
+		if (statfs(file, &sf) == 0)
+			plat_fs_name((unsigned long)sf.f_type, &fs_class);
+		n->in_ram = fs_class && strcmp(fs_class, "ram") == 0;
 		return;
 	}
 	pathf(link, "%s/dev/block/%u:%u", c->sys, major(dev), minor(dev));
@@ -1032,12 +999,12 @@ static dev_t fs_device(struct ctx *c, struct devinfo *d, const char *path, int d
 	if (!realpath(path, real))
 		SCOPY(real, path);
 	find_mount(c->roots->mountinfo, majmin, real, NULL, &m);
-	const struct fs_magic *known = magic_find(magic);
+	const char *known = plat_fs_name(magic, NULL);
 	char type[32];
 	if (m.found)
 		SCOPY(type, m.type);
 	else if (known)
-		SCOPY(type, known->name);
+		SCOPY(type, known);
 	else
 		snprintf(type, sizeof(type), "0x%lx", magic);
 	const char *class = fs_class_of(magic, type);

@@ -26,31 +26,47 @@ const int plat_o_direct = O_DIRECT;
 struct fs_name {
 	unsigned long magic;
 	const char *name;
-	bool in_ram;
+	const char *fs_class; /* data in RAM, or on another machine */
 };
 
+/* /usr/include/linux/magic.h */
 static const struct fs_name fs_names[] = {
-	{ 0xEF53, "ext4", false },        /* ext2/3/4 share the magic */
-	{ 0x58465342, "xfs", false },
-	{ 0x9123683E, "btrfs", false },
-	{ 0x2FC12FC1, "zfs", false },
-	{ 0xF2F52010, "f2fs", false },
-	{ 0x4d44, "vfat", false },
-	{ 0x2011BAB0, "exfat", false },
-	{ 0x5346544e, "ntfs", false },
-	{ 0x7366746e, "ntfs3", false },
-	{ 0x01021994, "tmpfs", true },
-	{ 0x858458f6, "ramfs", true },
-	{ 0x6969, "nfs", false },
-	{ 0xFF534D42, "cifs", false },
-	{ 0xFE534D42, "smb2", false },
-	{ 0x65735546, "fuse", false },
-	{ 0x794c7630, "overlayfs", false },
-	{ 0x62646576, "bdev", false },
-	{ 0x01021997, "v9fs", false },
-	{ 0x9fa0, "proc", false },
-	{ 0x62656572, "sysfs", false },
+	{ 0xEF53, "ext4", NULL },        /* ext2/3/4 share the magic */
+	{ 0x58465342, "xfs", NULL },
+	{ 0x9123683E, "btrfs", NULL },
+	{ 0x2FC12FC1, "zfs", NULL },
+	{ 0xF2F52010, "f2fs", NULL },
+	{ 0x4d44, "vfat", NULL },
+	{ 0x2011BAB0, "exfat", NULL },
+	{ 0x5346544e, "ntfs", NULL },
+	{ 0x7366746e, "ntfs3", NULL },
+	{ 0x794c7630, "overlay", NULL },
+	{ 0x01021994, "tmpfs", "ram" },
+	{ 0x858458f6, "ramfs", "ram" },
+	{ 0x6969, "nfs", "network" },
+	{ 0xFF534D42, "cifs", "network" },
+	{ 0xFE534D42, "smb2", "network" },
+	{ 0x01021997, "v9fs", "network" },
+	{ 0x00c36400, "ceph", "network" },
+	{ 0x65735546, "fuse", NULL },
+	{ 0x62646576, "bdev", NULL },
+	{ 0x9fa0, "proc", NULL },
+	{ 0x62656572, "sysfs", NULL },
 };
+
+const char *plat_fs_name(unsigned long magic, const char **fs_class)
+{
+	for (size_t i = 0; i < sizeof(fs_names) / sizeof(fs_names[0]); i++) {
+		if (fs_names[i].magic == magic) {
+			if (fs_class)
+				*fs_class = fs_names[i].fs_class;
+			return fs_names[i].name;
+		}
+	}
+	if (fs_class)
+		*fs_class = NULL;
+	return NULL;
+}
 
 int plat_fs_info(int fd, struct fs_info *out)
 {
@@ -59,13 +75,12 @@ int plat_fs_info(int fd, struct fs_info *out)
 	if (fstatfs(fd, &sf) != 0 || fstatvfs(fd, &sv) != 0)
 		return -1;
 	memset(out, 0, sizeof(*out));
-	snprintf(out->type, sizeof(out->type), "0x%lx", (unsigned long)sf.f_type);
-	for (size_t i = 0; i < sizeof(fs_names) / sizeof(fs_names[0]); i++) {
-		if ((unsigned long)sf.f_type == fs_names[i].magic) {
-			snprintf(out->type, sizeof(out->type), "%s", fs_names[i].name);
-			out->in_ram = fs_names[i].in_ram;
-		}
-	}
+	const char *fs_class, *name = plat_fs_name((unsigned long)sf.f_type, &fs_class);
+	if (name)
+		snprintf(out->type, sizeof(out->type), "%s", name);
+	else
+		snprintf(out->type, sizeof(out->type), "0x%lx", (unsigned long)sf.f_type);
+	out->in_ram = fs_class && strcmp(fs_class, "ram") == 0;
 	out->total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
 	out->avail_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
 	return 0;
