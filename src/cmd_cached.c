@@ -39,7 +39,7 @@ static int prime(const struct target *t, const struct options *opt, struct resul
 int cmd_run_cached(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	struct target t;
-	struct bench_job job = { 0 };
+	struct bench_job job;
 	r->cached_region = true;
 	(void)cmd; /* one row, no variants */
 	if (opt->time_s <= 0)
@@ -55,15 +55,9 @@ int cmd_run_cached(const struct command *cmd, const struct options *opt, struct 
 		code = prime(&t, opt, r);
 	if (code == EXIT_OK) {
 		run_warn_target(&t, opt, false, r);
-		job.dir = IO_READ;
-		job.pattern = PAT_SEQ;
-		job.wrap = true;
-		job.bs = opt->bs;
-		job.region = r->region;
+		run_describe_job(&job, IO_READ, PAT_SEQ, opt, r->region);
+		job.wrap = true; /* the same region over and over, for -t seconds */
 		job.bytes_limit = UINT64_MAX;
-		job.time_limit_s = opt->time_s;
-		job.threads = opt->threads;
-		job.seed = opt->seed;
 		code = run_measure(&t, &job, opt, r);
 	}
 	target_close(&t);

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "devinfo.h"
 #include "io.h"
+#include "output.h"
 #include "quick.h"
 #include "runner.h"
 #include "units.h"
@@ -144,16 +145,6 @@ static double step_p50(const struct result *sr)
 	return (double)s.p50;
 }
 
-static double step_rate(const struct result *sr)
-{
-	return sr->seconds > 0 ? (double)sr->bytes / sr->seconds : 0;
-}
-
-static double step_iops(const struct result *sr)
-{
-	return sr->seconds > 0 ? (double)sr->ios / sr->seconds : 0;
-}
-
 /* The figures and the identity that the classifier weighs. */
 static void gather_figures(struct quick_report *q, const struct devinfo *d)
 {
@@ -161,17 +152,17 @@ static void gather_figures(struct quick_report *q, const struct devinfo *d)
 	memset(f, 0, sizeof(*f));
 	f->rotational = -1;
 	if (q->nsteps > 0)
-		f->seq_read_bps = step_rate(&q->steps[0]);
+		f->seq_read_bps = result_rate(&q->steps[0]);
 	if (q->nsteps > 1) {
 		f->qd1_lat_p50_ns = step_p50(&q->steps[1]);
-		f->qd1_iops = step_iops(&q->steps[1]);
+		f->qd1_iops = result_iops(&q->steps[1]);
 	}
 	if (q->nsteps > 2) {
-		f->qd32_iops = step_iops(&q->steps[2]);
+		f->qd32_iops = result_iops(&q->steps[2]);
 		f->qd32_lat_p50_ns = step_p50(&q->steps[2]);
 	}
 	if (q->nsteps > 3)
-		f->seq_write_bps = step_rate(&q->steps[3]);
+		f->seq_write_bps = result_rate(&q->steps[3]);
 	if (!d)
 		return;
 	f->fs_class = d->fs_class;

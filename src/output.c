@@ -93,11 +93,10 @@ static void text_cache_line(FILE *f, const struct result *r)
 		r->resident_before_pct, r->evicted);
 }
 
-void out_histogram(FILE *f, const struct stats *lat)
+void out_histogram_counts(FILE *f, const uint64_t counts[STATS_LOG2_BUCKETS], uint64_t total)
 {
-	uint64_t counts[STATS_LOG2_BUCKETS], peak = 0, cum = 0;
+	uint64_t peak = 0, cum = 0;
 	unsigned lo = STATS_LOG2_BUCKETS, hi = 0;
-	stats_log2_counts(lat, counts);
 	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
 		if (counts[k] == 0)
 			continue;
@@ -117,9 +116,16 @@ void out_histogram(FILE *f, const struct stats *lat)
 		memset(bar, '#', width);
 		bar[width] = '\0';
 		fprintf(f, "%9s - %9s %12llu %6.2f%% %6.2f%% %s\n", from, to,
-			(unsigned long long)counts[k], 100.0 * (double)counts[k] / (double)lat->count,
-			100.0 * (double)cum / (double)lat->count, bar);
+			(unsigned long long)counts[k], 100.0 * (double)counts[k] / (double)total,
+			100.0 * (double)cum / (double)total, bar);
 	}
+}
+
+void out_histogram(FILE *f, const struct stats *lat)
+{
+	uint64_t counts[STATS_LOG2_BUCKETS];
+	stats_log2_counts(lat, counts);
+	out_histogram_counts(f, counts, lat->count);
 }
 
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
@@ -169,25 +175,25 @@ static void json_params(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
-static void json_latency(struct json *j, const struct stats *lat)
+void out_json_lat(struct json *j, const struct stats_summary *s)
 {
-	struct stats_summary s;
-	uint64_t counts[STATS_LOG2_BUCKETS];
-	stats_summarize(lat, &s);
 	json_key(j, "lat_ns");
 	json_object_begin(j);
-	json_key(j, "min"), json_uint(j, s.min);
-	json_key(j, "mean"), json_double(j, s.mean, 1);
-	json_key(j, "max"), json_uint(j, s.max);
-	json_key(j, "stdev"), json_double(j, s.stdev, 1);
-	json_key(j, "p50"), json_uint(j, s.p50);
-	json_key(j, "p90"), json_uint(j, s.p90);
-	json_key(j, "p99"), json_uint(j, s.p99);
-	json_key(j, "p99_9"), json_uint(j, s.p99_9);
+	json_key(j, "min"), json_uint(j, s->min);
+	json_key(j, "mean"), json_double(j, s->mean, 1);
+	json_key(j, "max"), json_uint(j, s->max);
+	json_key(j, "stdev"), json_double(j, s->stdev, 1);
+	json_key(j, "p50"), json_uint(j, s->p50);
+	json_key(j, "p90"), json_uint(j, s->p90);
+	json_key(j, "p99"), json_uint(j, s->p99);
+	json_key(j, "p99_9"), json_uint(j, s->p99_9);
 	json_object_end(j);
+}
+
+void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS])
+{
 	json_key(j, "lat_hist");
 	json_array_begin(j);
-	stats_log2_counts(lat, counts);
 	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
 		if (counts[k] == 0)
 			continue;
@@ -197,6 +203,16 @@ static void json_latency(struct json *j, const struct stats *lat)
 		json_object_end(j);
 	}
 	json_array_end(j);
+}
+
+static void json_latency(struct json *j, const struct stats *lat)
+{
+	struct stats_summary s;
+	uint64_t counts[STATS_LOG2_BUCKETS];
+	stats_summarize(lat, &s);
+	stats_log2_counts(lat, counts);
+	out_json_lat(j, &s);
+	out_json_lat_hist(j, counts);
 }
 
 static void json_result(struct json *j, const struct result *r)

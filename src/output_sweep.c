@@ -85,16 +85,8 @@ static void text_summary_large(FILE *f, const struct sweep_series *s)
 
 static void text_point_histogram(FILE *f, const struct sweep_point *p)
 {
-	struct stats one; /* rebuild just enough of a histogram to reuse the chart */
-	stats_init(&one);
-	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
-		if (!p->hist[k])
-			continue;
-		one.bucket[stats_bucket_index(k ? 1ull << k : 0)] += p->hist[k];
-		one.count += p->hist[k];
-	}
 	fprintf(f, "  at %u:\n", p->level);
-	out_histogram(f, &one);
+	out_histogram_counts(f, p->hist, p->lat.count);
 }
 
 void out_sweep_text(FILE *f, const struct result *r, bool quiet, bool histogram)
@@ -133,29 +125,9 @@ static void json_point(struct json *j, const struct sweep_point *p)
 	json_key(j, "iops"), json_double(j, sweep_iops(p), 2);
 	json_key(j, "bytes_per_sec"), json_double(j, sweep_rate(p), 1);
 	json_key(j, "samples"), json_uint(j, p->lat.count);
-	json_key(j, "lat_ns");
-	json_object_begin(j);
-	json_key(j, "min"), json_uint(j, p->lat.min);
-	json_key(j, "mean"), json_double(j, p->lat.mean, 1);
-	json_key(j, "max"), json_uint(j, p->lat.max);
-	json_key(j, "stdev"), json_double(j, p->lat.stdev, 1);
-	json_key(j, "p50"), json_uint(j, p->lat.p50);
-	json_key(j, "p90"), json_uint(j, p->lat.p90);
-	json_key(j, "p99"), json_uint(j, p->lat.p99);
-	json_key(j, "p99_9"), json_uint(j, p->lat.p99_9);
-	json_object_end(j);
+	out_json_lat(j, &p->lat);
 	json_key(j, "littles_law_outstanding"), json_double(j, sweep_littles_outstanding(p), 3);
-	json_key(j, "lat_hist");
-	json_array_begin(j);
-	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
-		if (!p->hist[k])
-			continue;
-		json_object_begin(j);
-		json_key(j, "le_ns"), json_uint(j, k + 1 < 64 ? (1ull << (k + 1)) - 1 : UINT64_MAX);
-		json_key(j, "count"), json_uint(j, p->hist[k]);
-		json_object_end(j);
-	}
-	json_array_end(j);
+	out_json_lat_hist(j, p->hist);
 	json_object_end(j);
 }
 
