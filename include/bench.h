@@ -46,12 +46,24 @@ struct bench_outcome {
 /* Set (e.g. by a signal handler) to end every running loop. */
 extern volatile sig_atomic_t bench_stop_requested;
 
-/* Optional: called about once a second from the calling thread while the
- * workers run. */
-typedef void (*bench_tick_fn)(void *ctx, uint64_t bytes, double elapsed_s);
+/* What the main thread reads of the workers' counters while they run:
+ * cumulative figures since the gate opened (warm-up I/O included only
+ * once it is counted).  One mechanism for progress, per-interval series
+ * and fleet records. */
+struct bench_sample {
+	double elapsed_s;
+	uint64_t bytes, ios;
+};
+typedef void (*bench_sample_fn)(void *ctx, const struct bench_sample *s);
+struct bench_sampler {
+	double interval_s;  /* how often fn is called from the calling thread */
+	bench_sample_fn fn;
+	void *ctx;
+};
 
+/* Runs the job; sampler may be NULL. */
 int bench_run(const struct bench_job *job, struct bench_outcome *out,
-	      bench_tick_fn tick, void *tick_ctx);
+	      const struct bench_sampler *sampler);
 
 /* Where each thread's next I/O goes: sequential through its slice (or the
  * whole region when wrapping), or uniform random, block-aligned, over the

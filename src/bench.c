@@ -32,7 +32,7 @@ struct worker {
 	unsigned index;
 	struct stats lat;
 	uint64_t bytes, ios, writes;
-	atomic_uint_fast64_t progress;
+	atomic_uint_fast64_t progress, progress_ios;
 	uint64_t t_start, t_end;
 	int error;
 	const char *failed_op;
@@ -174,6 +174,7 @@ static void worker_loop(struct worker *w, void *buf, struct offset_gen *g, uint6
 		w->ios++;
 		w->writes += is_write;
 		atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
+		atomic_store_explicit(&w->progress_ios, w->ios, memory_order_relaxed);
 		if ((uint64_t)n < job->bs || t1 >= deadline)
 			break;
 	}
@@ -205,12 +206,13 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static uint64_t progress_sum(struct worker *workers, unsigned n)
+static void sample_counters(struct worker *workers, unsigned n, struct bench_sample *s)
 {
-	uint64_t sum = 0;
-	for (unsigned i = 0; i < n; i++)
-		sum += atomic_load_explicit(&workers[i].progress, memory_order_relaxed);
-	return sum;
+	s->bytes = s->ios = 0;
+	for (unsigned i = 0; i < n; i++) {
+		s->bytes += atomic_load_explicit(&workers[i].progress, memory_order_relaxed);
+		s->ios += atomic_load_explicit(&workers[i].progress_ios, memory_order_relaxed);
+	}
 }
 
 static void open_gate(struct start_gate *gate, unsigned started)
@@ -223,18 +225,22 @@ static void open_gate(struct start_gate *gate, unsigned started)
 	pthread_mutex_unlock(&gate->lock);
 }
 
-static void wait_with_ticks(struct start_gate *gate, struct worker *workers, unsigned n,
-			    bench_tick_fn tick, void *ctx)
+static void wait_sampling(struct start_gate *gate, struct worker *workers, unsigned n,
+			  const struct bench_sampler *sampler)
 {
-	const struct timespec step = { 0, 100 * 1000 * 1000 };
-	uint64_t begin = clock_ns(), last = begin;
+	uint64_t begin = clock_ns(), every = (uint64_t)(sampler->interval_s * 1e9);
+	uint64_t next = begin + every, nap = every < 100000000u ? every : 100000000u;
+	struct bench_sample s;
 	while (atomic_load(&gate->running) > 0) {
+		struct timespec step = { (time_t)(nap / 1000000000u), (long)(nap % 1000000000u) };
 		nanosleep(&step, NULL);
 		uint64_t now = clock_ns();
-		if (now - last >= 1000000000u) {
-			tick(ctx, progress_sum(workers, n), (double)(now - begin) / 1e9);
-			last = now;
-		}
+		if (now < next)
+			continue;
+		sample_counters(workers, n, &s);
+		s.elapsed_s = (double)(now - begin) / 1e9;
+		sampler->fn(sampler->ctx, &s);
+		next += every * ((now - next) / every + 1);
 	}
 }
 
@@ -275,7 +281,7 @@ static void collect(struct worker *workers, unsigned n, struct bench_outcome *ou
 }
 
 int bench_run(const struct bench_job *job, struct bench_outcome *out,
-	      bench_tick_fn tick, void *tick_ctx)
+	      const struct bench_sampler *sampler)
 {
 	struct start_gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER,
 				   .cond = PTHREAD_COND_INITIALIZER };
@@ -295,6 +301,7 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 		w->index = started;
 		stats_init(&w->lat);
 		atomic_init(&w->progress, 0);
+		atomic_init(&w->progress_ios, 0);
 		atomic_fetch_add(&gate.running, 1);
 		int rc = pthread_create(&w->tid, NULL, worker_main, w);
 		if (rc != 0) {
@@ -306,8 +313,8 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 		}
 	}
 	open_gate(&gate, started);
-	if (tick)
-		wait_with_ticks(&gate, workers, started, tick, tick_ctx);
+	if (sampler && sampler->fn && sampler->interval_s > 0)
+		wait_sampling(&gate, workers, started, sampler);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(workers[i].tid, NULL);
 	int create_error = out->error;

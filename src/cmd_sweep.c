@@ -103,7 +103,7 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	job.zeros = opt->zeros;
 	job.write_pct = sw->write_pct;
 	tell_progress(opt, s, level);
-	int rc = bench_run(&job, out, NULL, NULL);
+	int rc = bench_run(&job, out, NULL);
 	struct sweep_point *p = &s->points[s->npoints];
 	memset(p, 0, sizeof(*p));
 	p->level = level;

@@ -138,13 +138,13 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
 }
 
-static void progress_tick(void *ctx, uint64_t bytes, double elapsed)
+static void progress_tick(void *ctx, const struct bench_sample *s)
 {
 	const char *test = ctx;
 	char done[32], rate[32];
-	fmt_bytes_si(done, sizeof(done), bytes);
-	fmt_rate_si(rate, sizeof(rate), elapsed > 0 ? (double)bytes / elapsed : 0);
-	fprintf(stderr, "\r%s: %s in %.0f s, %s   ", test, done, elapsed, rate);
+	fmt_bytes_si(done, sizeof(done), s->bytes);
+	fmt_rate_si(rate, sizeof(rate), s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s : 0);
+	fprintf(stderr, "\r%s: %s in %.0f s, %s   ", test, done, s->elapsed_s, rate);
 	fflush(stderr);
 }
 
@@ -167,7 +167,8 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	bool show_progress = !opt->quiet && isatty(STDERR_FILENO) &&
 			     (opt->time_s == 0 || opt->time_s > 1);
 	job->fd = t->fd;
-	int rc = bench_run(job, out, show_progress ? progress_tick : NULL, (void *)r->test);
+	struct bench_sampler progress = { 1.0, progress_tick, (void *)r->test };
+	int rc = bench_run(job, out, show_progress ? &progress : NULL);
 	if (show_progress)
 		fputs("\r\033[K", stderr);
 	fill_result(out, r);

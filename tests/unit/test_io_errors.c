@@ -410,7 +410,7 @@ static void test_bench_clean(void **state)
 				inject(&wr, f->fd, F_NONE, 0, 0);
 				inject(&rd, f->fd, F_NONE, 0, 0);
 				struct bench_outcome *out = new_outcome();
-				int rc = bench_run(&job, out, NULL, NULL);
+				int rc = bench_run(&job, out, NULL);
 				if (rc != 0)
 					print_error("bench_run: %s\n", strerror(out->error));
 				assert_int_equal(rc, 0);
@@ -442,7 +442,7 @@ static void test_bench_seq_write_content(void **state)
 	struct fx *f = *state;
 	struct bench_job job = make_job(f->fd, IO_WRITE, PAT_SEQ, 4);
 	struct bench_outcome *out = new_outcome();
-	assert_int_equal(bench_run(&job, out, NULL, NULL), 0);
+	assert_int_equal(bench_run(&job, out, NULL), 0);
 	assert_int_equal(out->bytes, 1 << 20);
 	free(out);
 	unsigned char *data = malloc(1 << 20);
@@ -468,7 +468,7 @@ static void run_failing(struct fx *f, enum io_dir dir, enum io_pattern pat, unsi
 	struct injector *in = dir == IO_WRITE ? &wr : &rd;
 	inject(in, f->fd, F_ERRNO_AFTER, err, after);
 	struct bench_outcome *out = new_outcome();
-	int rc = bench_run(&job, out, NULL, NULL);
+	int rc = bench_run(&job, out, NULL);
 	long completed = atomic_load(&in->completed);
 	no_faults();
 
@@ -525,7 +525,7 @@ static void test_bench_transient(void **state)
 		struct bench_job job = make_job(f->fd, IO_WRITE, PAT_SEQ, threads);
 		inject(&wr, f->fd, F_SHORT, 0, 50);
 		struct bench_outcome *out = new_outcome();
-		assert_int_equal(bench_run(&job, out, NULL, NULL), 0);
+		assert_int_equal(bench_run(&job, out, NULL), 0);
 		assert_int_equal(out->bytes, job.region);
 		assert_int_equal(out->ios, job.region / job.bs);
 		free(out);
@@ -534,7 +534,7 @@ static void test_bench_transient(void **state)
 		job.dir = IO_READ;
 		inject(&rd, f->fd, F_EINTR_ONCE, 0, 0);
 		out = new_outcome();
-		assert_int_equal(bench_run(&job, out, NULL, NULL), 0);
+		assert_int_equal(bench_run(&job, out, NULL), 0);
 		assert_int_equal(out->bytes, job.region);
 		assert_int_equal(out->ios, job.region / job.bs);
 		assert_int_equal(atomic_load(&rd.failed), 1);
@@ -550,7 +550,7 @@ static void test_bench_short_file(void **state)
 	lay_out(f->fd, 100 * 4096 + 100);
 	struct bench_job job = make_job(f->fd, IO_READ, PAT_SEQ, 1);
 	struct bench_outcome *out = new_outcome();
-	assert_int_equal(bench_run(&job, out, NULL, NULL), 0);
+	assert_int_equal(bench_run(&job, out, NULL), 0);
 	assert_int_equal(out->error, 0);
 	assert_true(out->bytes <= 100 * 4096 + 100);
 	assert_true(out->bytes >= 100 * 4096);
