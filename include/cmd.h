@@ -1,18 +1,35 @@
 /* The command table.  Adding a test means:
  *   1. a row in commands[] (src/cmd.c): name, summary, run function, the
- *      options it accepts and its defaults;
- *   2. the run function, in src/cmd_*.c, filling a struct result;
- *   3. a section in man/diskbench.1 (tests/cli checks that every option in
+ *      options it accepts, its defaults and, if its output is not one
+ *      single-test result, its renderers;
+ *   2. the run function, in src/cmd_*.c, filling a struct result (its own
+ *      figures, if any, in result.detail);
+ *   3. its renderers, in src/output_*.c, built from output.h's blocks;
+ *   4. a section in man/diskbench.1 (tests/cli checks that every option in
  *      `diskbench TEST --help` is documented there);
- *   4. unit tests for its logic and a CLI test running it. */
+ *   5. unit tests for its logic, a CLI test running it, and its cases in
+ *      tests/cli/golden.sh. */
 #ifndef CMD_H
 #define CMD_H
+
+#include <stdio.h>
 
 #include "diskbench.h"
 
 struct command;
+struct json;
 typedef int (*cmd_run_fn)(const struct command *cmd, const struct options *opt,
 			  struct result *r);
+
+/* How a command's result is printed.  A NULL member falls back to the
+ * single-test renderer of output.h.  text runs only after a success; json
+ * writes the keys between "target" and "warnings"; csv writes a header and
+ * its rows. */
+struct renderers {
+	void (*text)(FILE *f, const struct result *r, bool quiet, bool histogram);
+	void (*json)(struct json *j, const struct result *r);
+	void (*csv)(FILE *f, const struct result *r);
+};
 
 struct command {
 	const char *name;
@@ -26,6 +43,7 @@ struct command {
 	double time_s;
 	unsigned threads;
 	enum sync_mode sync;
+	const struct renderers *render; /* NULL: a single-test result */
 };
 
 extern const struct command commands[];
@@ -34,6 +52,13 @@ extern const unsigned command_count;
 const struct command *cmd_find(const char *name);
 /* Sets opt's defaults from the command's row. */
 void cmd_defaults(const struct command *cmd, struct options *opt);
+/* Prints r in opt's format with cmd's renderers (NULL cmd: the single-test
+ * ones); text only when code is EXIT_OK. */
+void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,
+		int code);
+
+/* Each command's renderers (src/output_*.c). */
+extern const struct renderers render_info, render_quick, render_sweep;
 
 int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_cached(const struct command *cmd, const struct options *opt, struct result *r);

@@ -8,8 +8,6 @@
 
 #include "stats.h"
 
-struct sweep_result;
-struct quick_report;
 struct devinfo;
 
 #define DISKBENCH_VERSION "0.1.0"
@@ -51,6 +49,7 @@ enum opt_bit {
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 
 #define OPT_MAX_LEVELS 32
+#define OPT_MAX_THREADS 1024 /* -j and sweep levels */
 
 struct sweep_options {
 	enum sweep_run run;
@@ -82,7 +81,9 @@ struct options {
 #define MAX_WARNINGS 16
 #define MSG_LEN 512
 
-/* What a test measured, filled by the command, rendered by output.c. */
+/* What a test measured, filled by the command and rendered by the command's
+ * renderers (the command row's, else output.c's single-test ones).  Nothing
+ * here names a command: what only one command has goes in `detail`. */
 struct result {
 	const char *test;
 	const char *target;
@@ -90,7 +91,7 @@ struct result {
 	const char *file_state; /* "new", "existing", "device" */
 	const struct options *opt;
 	enum io_dir dir;
-	bool cached_region;   /* `cached`: one region re-read from the page cache */
+	bool primed;          /* the region was read into the page cache on purpose first */
 	uint64_t region;      /* bytes of the file the I/O ranges over */
 	uint64_t bytes, ios;
 	double seconds;
@@ -103,10 +104,9 @@ struct result {
 	char warnings[MAX_WARNINGS][MSG_LEN];
 	unsigned nwarnings;
 	char error[MSG_LEN];  /* empty unless the test failed */
-	struct sweep_result *sweep; /* `sweep` only: its series of points */
-	struct quick_report *quick; /* `quick` only: its steps and verdict */
 	const struct devinfo *device; /* what sysfs says of the target, or NULL */
-	bool info_only;             /* `info`: identity, no measurement */
+	void *detail;         /* the command's own figures (a sweep's series, quick's
+			       * steps), read only by that command's renderers */
 };
 
 #endif

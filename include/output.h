@@ -1,5 +1,8 @@
-/* Rendering a filled struct result as text (dd/hdparm style), one JSON
- * document, or CSV.  Measuring never happens here. */
+/* Building blocks for rendering a filled struct result: the result line, the
+ * latency line, the histogram, the JSON test object and its pieces, the CSV
+ * row; and the single-test renderers made of them, which every command uses
+ * unless its row names its own (cmd.h, struct renderers).  Calls nothing
+ * above it: no command, no measuring. */
 #ifndef OUTPUT_H
 #define OUTPUT_H
 
@@ -13,32 +16,50 @@ struct json;
 double result_rate(const struct result *r);
 double result_iops(const struct result *r);
 
-void out_text(FILE *f, const struct result *r, bool quiet, bool histogram);
-void out_json(FILE *f, const struct result *r);
-/* A CSV header and the row(s) of r. */
-void out_csv(FILE *f, const struct result *r);
+/* ---- text ---- */
+/* "seqread: 1073741824 bytes (…) in 0.934 s = …, … IOPS [bs=1 MiB, O_DIRECT]" */
+void out_text_result_line(FILE *f, const struct result *r);
+void out_text_latency_line(FILE *f, const struct stats *lat);
+/* "cache: cold, 0.0 % resident before the run (evicted: file)", if measured */
+void out_text_cache_line(FILE *f, const struct result *r);
 /* The latency histogram as a terminal bar chart in log2 buckets. */
 void out_histogram(FILE *f, const struct stats *lat);
 /* The same chart from log2 counts (stats_log2_counts) of total values. */
 void out_histogram_counts(FILE *f, const uint64_t counts[STATS_LOG2_BUCKETS], uint64_t total);
 
-/* Pieces for documents holding several tests: the schema/tool/version keys,
- * and one test as an object. */
+/* ---- JSON ---- */
+/* A whole document: envelope, "test", "target", the keys body writes, then
+ * "warnings", "interrupted" and "error". */
+typedef void (*out_json_body_fn)(struct json *j, const struct result *r);
+void out_json_document(FILE *f, const struct result *r, out_json_body_fn body);
+/* The schema/tool/version keys. */
 void out_json_envelope(struct json *j);
+/* One single test as an object (for documents holding several tests). */
 void out_json_test(struct json *j, const struct result *r);
+/* "file" and, when known, "device". */
+void out_json_file_device(struct json *j, const struct result *r);
+/* "params"; keys flagged here are null because the command sets them per
+ * part of its run rather than once. */
+enum { PARAMS_NO_TIME_LIMIT = 1, PARAMS_NO_THREADS = 2 };
+void out_json_params(struct json *j, const struct result *r, unsigned flags);
+/* "cache": {evicted, resident_before_pct}. */
+void out_json_cache(struct json *j, const struct result *r);
 /* "lat_ns": {min, mean, max, stdev, p50, p90, p99, p99_9} and
  * "lat_hist": [{le_ns, count}], for every document that carries latency. */
 void out_json_lat(struct json *j, const struct stats_summary *s);
 void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS]);
 
-/* The sweep's renderers (output_sweep.c), called from the above. */
-void out_sweep_text(FILE *f, const struct result *r, bool quiet, bool histogram);
-void out_sweep_json(struct json *j, const struct result *r);
-void out_sweep_csv(FILE *f, const struct result *r, void (*field)(FILE *, const char *));
+/* ---- CSV ---- */
+/* One field, quoted where it must be; NULL writes nothing. */
+void out_csv_field(FILE *f, const char *s);
+void out_csv_header(FILE *f);
+void out_csv_row(FILE *f, const struct result *r);
 
-/* info's and quick's renderers (output_quick.c). */
-void out_quick_text(FILE *f, const struct result *r, bool quiet);
-void out_quick_json(struct json *j, const struct result *r);
-void out_info_csv(FILE *f, const struct result *r, void (*field)(FILE *, const char *));
+/* ---- the single-test renderers ---- */
+void out_text(FILE *f, const struct result *r, bool quiet, bool histogram);
+void out_json_single_body(struct json *j, const struct result *r);
+void out_json(FILE *f, const struct result *r);
+/* A CSV header and the row of r. */
+void out_csv(FILE *f, const struct result *r);
 
 #endif

@@ -17,17 +17,25 @@ int run_plan_region(const struct target *t, const struct options *opt, bool writ
 		    struct result *r);
 /* Fails early, with the remedy, when O_DIRECT cannot work on the target. */
 int run_check_direct(struct target *t, const struct options *opt, struct result *r);
-/* Fills diskbench's own new file with r->region bytes of data, flushed. */
-int run_layout(struct target *t, const struct options *opt, struct result *r);
+/* Fills diskbench's own new file with r->region bytes of data, flushed, in
+ * 1 MiB writes outside any timing.  With max_s > 0 it stops after max_s
+ * seconds and the region shrinks, with a warning, to the whole blocks
+ * written.  *took_s (if not NULL): how long it took. */
+int run_layout(struct target *t, const struct options *opt, double max_s, struct result *r,
+	       double *took_s);
 /* Warnings that depend only on the target and options. */
 void run_warn_target(const struct target *t, const struct options *opt, bool write_test,
 		     struct result *r);
 /* --drop-caches, then the residency measurement that proves it worked. */
 void run_evict(const struct target *t, const struct options *opt, struct result *r);
-/* A job over [0, region) in the given direction and pattern, from opt's
- * block size, threads, limits, seed and sync mode. */
+/* The one job builder: a job over [0, region) in the given direction and
+ * pattern, from opt's block size, threads, limits, seed and sync mode.
+ * Commands that run parts (sweep points, quick steps) pass a copy of opt
+ * with the part's figures. */
 void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pattern,
 		      const struct options *opt, uint64_t region);
+/* Makes job run for its time limit alone, starting over at the region's end. */
+void run_job_by_time(struct bench_job *job);
 /* Runs the timed loop on t->fd and fills r (or r->error). */
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r);

@@ -34,7 +34,8 @@ int target_check(enum target_kind kind, bool write_test, bool force, const char 
  * target is a directory or a new path.  Returns an exit code. */
 int target_prepare(struct target *t, const char *arg, bool write_test, bool force,
 		   struct result *r);
-/* (Re)opens t->path with flags into t->fd.  Returns an exit code. */
+/* (Re)opens t->path with flags into t->fd; a device opened for writing
+ * gets O_EXCL here, for every caller.  Returns an exit code. */
 int target_open(struct target *t, int flags, bool direct, struct result *r);
 void target_close(struct target *t);
 /* Refuses (EXIT_RUN) when writing bytes would leave < 5 % free. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "names.h"
 #include "sweep.h"
 #include "units.h"
 
@@ -145,25 +145,14 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 	return EXIT_OK;
 }
 
-static int pick(const char *value, const char *const names[], int count)
-{
-	for (int i = 0; i < count; i++)
-		if (strcmp(value, names[i]) == 0)
-			return i;
-	return -1;
-}
-
 static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
 			     char *why, size_t len);
 
 static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		       char *why, size_t len)
 {
-	static const char *const syncs[] = { "dsync", "fsync", "none" };
-	static const char *const drops[] = { "file", "all", "none" };
 	const char *reason = NULL;
 	uint64_t n;
-	int k;
 	switch (d->id) {
 	case ID_BS:
 		if (parse_size(v, &o->bs, &reason) != 0)
@@ -178,17 +167,15 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			goto bad;
 		break;
 	case ID_SYNC:
-		if ((k = pick(v, syncs, 3)) < 0)
+		if (sync_mode_parse(v, &o->sync) != 0)
 			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);
-		o->sync = (enum sync_mode)k;
 		break;
 	case ID_DROP:
-		if ((k = pick(v, drops, 3)) < 0)
+		if (drop_mode_parse(v, &o->drop) != 0)
 			return usage_error(why, len, "--drop-caches '%s': use file, all or none", v);
-		o->drop = (enum drop_mode)k;
 		break;
 	case ID_THREADS:
-		if (parse_uint(v, 1, BENCH_MAX_THREADS, &n, &reason) != 0)
+		if (parse_uint(v, 1, OPT_MAX_THREADS, &n, &reason) != 0)
 			goto bad;
 		o->threads = (unsigned)n;
 		break;
@@ -207,22 +194,19 @@ bad:
 static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
 			     char *why, size_t len)
 {
-	static const char *const runs[] = { "simple", "oltp", "dss" };
 	const char *reason = NULL;
 	uint64_t n;
-	int k;
 	switch (d->id) {
 	case ID_RUN:
-		if ((k = pick(v, runs, 3)) < 0)
+		if (sweep_run_parse(v, &sw->run) != 0)
 			return usage_error(why, len, "--run '%s': use simple, oltp or dss", v);
-		sw->run = (enum sweep_run)k;
 		break;
 	case ID_LEVELS:
-		if (sweep_parse_levels(v, BENCH_MAX_THREADS, sw->levels, &sw->nlevels, &reason) != 0)
+		if (sweep_parse_levels(v, OPT_MAX_THREADS, sw->levels, &sw->nlevels, &reason) != 0)
 			goto bad;
 		break;
 	case ID_LARGE_LEVELS:
-		if (sweep_parse_levels(v, BENCH_MAX_THREADS, sw->large_levels, &sw->nlarge_levels,
+		if (sweep_parse_levels(v, OPT_MAX_THREADS, sw->large_levels, &sw->nlarge_levels,
 				       &reason) != 0)
 			goto bad;
 		break;
@@ -431,7 +415,7 @@ static void print_defaults(FILE *f, const struct command *cmd)
 		fputs(", --run=simple, --levels=1,2,4,8,16,32,64, --large-levels=1,2,4,8, "
 		      "--large-bs=1M, --point-time=3, --budget=60", f);
 	if (cmd->options & OPT_SYNC)
-		fprintf(f, ", --sync=%s", cmd->sync == SYNC_DSYNC ? "dsync" : "fsync");
+		fprintf(f, ", --sync=%s", sync_mode_name(cmd->sync));
 	fputc('\n', f);
 }
 

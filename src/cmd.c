@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "output.h"
+
 #define MiB (1024ull * 1024)
 #define GiB (1024ull * MiB)
 
@@ -37,18 +39,20 @@ const struct command commands[] = {
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
 	{ .name = "info", .run = cmd_run_info,
 	  .summary = "device identity from sysfs: filesystem, device stack, disks and their links",
-	  .options = 0, .dir = IO_READ },
+	  .options = 0, .dir = IO_READ, .render = &render_info },
 	{ .name = "quick", .run = cmd_run_quick,
 	  .summary = "one-minute check: info, reads (and writes on its own file), a verdict",
 	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS,
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
-	  .bs = MiB, .size = GiB, .time_s = 17, .threads = 1, .sync = SYNC_DSYNC },
+	  .bs = MiB, .size = GiB, .time_s = 17, .threads = 1, .sync = SYNC_DSYNC,
+	  .render = &render_quick },
 	{ .name = "sweep", .run = cmd_run_sweep,
 	  .summary = "Orion-style load sweep: max IOPS, min latency, the knee, max MB/s",
 	  .options = OPT_BS | OPT_SIZE | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_HIST |
 		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC,
 	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
-	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC },
+	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC,
+	  .render = &render_sweep },
 };
 
 const unsigned command_count = sizeof(commands) / sizeof(commands[0]);
@@ -73,4 +77,17 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->sweep.large_bs = MiB;
 	opt->sweep.point_s = 3;
 	opt->sweep.budget_s = 60;
+}
+
+void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,
+		int code)
+{
+	static const struct renderers single = { out_text, out_json_single_body, out_csv };
+	const struct renderers *own = cmd && cmd->render ? cmd->render : &single;
+	if (opt->format == OUT_JSON)
+		out_json_document(stdout, r, own->json ? own->json : single.json);
+	else if (opt->format == OUT_CSV)
+		(own->csv ? own->csv : single.csv)(stdout, r);
+	else if (code == EXIT_OK)
+		(own->text ? own->text : single.text)(stdout, r, opt->quiet, opt->histogram);
 }

@@ -40,7 +40,7 @@ int cmd_run_cached(const struct command *cmd, const struct options *opt, struct 
 {
 	struct target t;
 	struct bench_job job;
-	r->cached_region = true;
+	r->primed = true;
 	(void)cmd; /* one row, no variants */
 	if (opt->time_s <= 0)
 		return fail(r, EXIT_USAGE, "cached needs a time limit: -t SECONDS greater than 0");
@@ -48,7 +48,7 @@ int cmd_run_cached(const struct command *cmd, const struct options *opt, struct 
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, false, r);
 	if (code == EXIT_OK && t.created)
-		code = run_layout(&t, opt, r);
+		code = run_layout(&t, opt, 0, r, NULL);
 	if (code == EXIT_OK)
 		code = target_open(&t, O_RDONLY, false, r);
 	if (code == EXIT_OK)
@@ -56,8 +56,7 @@ int cmd_run_cached(const struct command *cmd, const struct options *opt, struct 
 	if (code == EXIT_OK) {
 		run_warn_target(&t, opt, false, r);
 		run_describe_job(&job, IO_READ, PAT_SEQ, opt, r->region);
-		job.wrap = true; /* the same region over and over, for -t seconds */
-		job.bytes_limit = UINT64_MAX;
+		run_job_by_time(&job); /* the same region over and over, for -t seconds */
 		code = run_measure(&t, &job, opt, r);
 	}
 	target_close(&t);

@@ -10,7 +10,6 @@ int cmd_run_info(const struct command *cmd, const struct options *opt, struct re
 {
 	static struct devinfo info;
 	(void)cmd;
-	r->info_only = true;
 	if (devinfo_probe(opt->target, devinfo_default_roots(), &info) != 0)
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", opt->target);

@@ -7,16 +7,13 @@
 #include "runner.h"
 #include "util.h"
 
-static int open_flags(const struct command *cmd, const struct options *opt,
-		      const struct target *t)
+static int open_flags(const struct command *cmd, const struct options *opt)
 {
 	if (cmd->dir == IO_READ)
 		return O_RDONLY;
 	int flags = O_WRONLY;
 	if (opt->sync == SYNC_DSYNC)
 		flags |= O_DSYNC;
-	if (t->kind == TARGET_BLOCKDEV)
-		flags |= O_EXCL; /* fails with EBUSY while mounted or held */
 	return flags;
 }
 
@@ -46,9 +43,9 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 	if (code == EXIT_OK)
 		code = run_check_direct(&t, opt, r);
 	if (code == EXIT_OK && t.created)
-		code = needs_data ? run_layout(&t, opt, r) : target_check_space(&t, r->region, r);
+		code = needs_data ? run_layout(&t, opt, 0, r, NULL) : target_check_space(&t, r->region, r);
 	if (code == EXIT_OK)
-		code = target_open(&t, open_flags(cmd, opt, &t), opt->direct, r);
+		code = target_open(&t, open_flags(cmd, opt), opt->direct, r);
 	if (code == EXIT_OK) {
 		run_warn_target(&t, opt, write_test, r);
 		if (!write_test)

@@ -3,17 +3,15 @@
  * — writes only on its own file — and says what class of device the figures
  * look like, checked against sysfs's identity and link. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "cmd.h"
 #include "devinfo.h"
-#include "io.h"
 #include "output.h"
+#include "progress.h"
 #include "quick.h"
 #include "runner.h"
 #include "units.h"
@@ -39,43 +37,6 @@ static const struct quick_step quick_steps[] = {
 };
 #define NSTEPS (sizeof(quick_steps) / sizeof(quick_steps[0]))
 #define TOTAL_SHARE 17.0
-
-/* Lays out at most LAYOUT_MAX_S seconds' worth of the file; the steps then
- * range over what was written. */
-static int lay_out(struct target *t, const struct options *opt, struct result *r,
-		   struct quick_report *q)
-{
-	uint64_t written = 0;
-	int code = target_check_space(t, r->region, r);
-	if (code == EXIT_OK)
-		code = target_open(t, O_RDWR, false, r);
-	if (code != EXIT_OK)
-		return code;
-	uint64_t t0 = clock_ns();
-	int rc = io_layout_timed(t->fd, r->region, 1u << 20, opt->zeros, opt->seed,
-				 &bench_stop_requested, LAYOUT_MAX_S, &written);
-	q->layout_s = (double)(clock_ns() - t0) / 1e9;
-	target_close(t);
-	if (rc != 0 && bench_stop_requested) {
-		r->interrupted = true;
-		return fail(r, EXIT_SIGINT, "while laying out '%s'", t->path);
-	}
-	if (rc != 0)
-		return fail(r, EXIT_RUN, "lay out '%s':", t->path);
-	written -= written % (1u << 20);
-	if (written < r->region) {
-		char span[32];
-		fmt_bytes_iec(span, sizeof(span), written);
-		warn(r, "laying out the file stopped after %.0f s at %s: the steps range over that "
-		     "span only (on a disk with seeks, a small span flatters random I/O)",
-		     LAYOUT_MAX_S, span);
-		r->region = written;
-	}
-	if (r->region < (1u << 20))
-		return fail(r, EXIT_RUN, "could not lay out even 1 MiB of '%s' in %.0f s", t->path,
-			    LAYOUT_MAX_S);
-	return EXIT_OK;
-}
 
 static void step_options(struct options *so, const struct options *opt, const struct quick_step *s,
 			 const struct quick_report *q)
@@ -114,18 +75,14 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	step_options(so, r->opt, s, q);
 	step_result(sr, r, s, so);
 	q->labels[n] = s->label;
-	if (!r->opt->quiet && isatty(STDERR_FILENO)) {
-		fprintf(stderr, "\rquick: %s ...\033[K", s->label);
-		fflush(stderr);
-	}
+	progress_label(r->opt, "quick: %s", s->label);
 	int flags = s->dir == IO_READ ? O_RDONLY : O_WRONLY | O_DSYNC;
 	int code = target_open(t, flags, true, sr);
 	if (code == EXIT_OK) {
 		if (s->dir == IO_READ)
 			run_evict(t, so, sr);
 		run_describe_job(&job, s->dir, s->pattern, so, sr->region);
-		job.wrap = true; /* each step runs its time, however small the span */
-		job.bytes_limit = UINT64_MAX;
+		run_job_by_time(&job); /* each step runs its time, however small the span */
 		code = run_measure(t, &job, so, sr);
 	}
 	q->nsteps++;
@@ -191,7 +148,7 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	struct options probe = *opt;
 	(void)cmd;
 	memset(&q, 0, sizeof(q));
-	r->quick = &q;
+	r->detail = &q;
 	if (opt->time_s <= 0)
 		return fail(r, EXIT_USAGE, "quick needs a time to share among its steps: -t SECONDS "
 			    "greater than 0");
@@ -203,7 +160,7 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	if (code == EXIT_OK)
 		code = run_check_direct(&t, &probe, r);
 	if (code == EXIT_OK && t.created)
-		code = lay_out(&t, opt, r, &q);
+		code = run_layout(&t, opt, LAYOUT_MAX_S, r, &q.layout_s);
 	q.span = r->region;
 	if (code == EXIT_OK)
 		code = target_open(&t, O_RDONLY, false, r);
@@ -212,8 +169,7 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	for (unsigned i = 0; i < NSTEPS && code == EXIT_OK; i++)
 		if (quick_steps[i].dir == IO_READ || t.created)
 			code = run_step(&t, &quick_steps[i], &q, r);
-	if (!opt->quiet && isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
+	progress_clear();
 	target_close(&t);
 	target_cleanup();
 	if (code != EXIT_OK)

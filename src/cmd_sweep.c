@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "progress.h"
 #include "runner.h"
 #include "sweep.h"
 #include "units.h"
@@ -75,34 +76,24 @@ static int plan_sweep(struct sweep_result *sw, const struct options *opt, struct
 	return EXIT_OK;
 }
 
-static void tell_progress(const struct options *opt, const struct sweep_series *s, unsigned level)
-{
-	if (opt->quiet || !isatty(STDERR_FILENO))
-		return;
-	fprintf(stderr, "\rsweep: %s, %u outstanding ...\033[K", s->workload, level);
-	fflush(stderr);
-}
-
 static int measure_point(const struct target *t, struct sweep_result *sw, struct sweep_series *s,
 			 unsigned level, const struct options *opt, struct result *r)
 {
 	static struct bench_outcome outcome; /* large: keep it off the stack */
-	struct bench_job job = { 0 };
 	struct bench_outcome *out = &outcome;
+	struct bench_job job;
+	struct options point = *opt;
+	point.bs = s->bs;
+	point.threads = level;
+	point.time_s = sw->plan.point_s;
+	point.seed = opt->seed + level;
+	run_describe_job(&job, IO_READ, s->large ? PAT_SEQ : PAT_RAND, &point,
+			 r->region - r->region % s->bs);
+	run_job_by_time(&job);
 	job.fd = t->fd;
-	job.dir = IO_READ;
-	job.pattern = s->large ? PAT_SEQ : PAT_RAND;
-	job.wrap = true;
-	job.bs = s->bs;
-	job.region = r->region - r->region % s->bs;
-	job.bytes_limit = UINT64_MAX;
-	job.time_limit_s = sw->plan.point_s;
 	job.warmup_s = sw->plan.ramp_s;
-	job.threads = level;
-	job.seed = opt->seed + level;
-	job.zeros = opt->zeros;
 	job.write_pct = sw->write_pct;
-	tell_progress(opt, s, level);
+	progress_label(opt, "sweep: %s, %u outstanding", s->workload, level);
 	int rc = bench_run(&job, out, NULL);
 	struct sweep_point *p = &s->points[s->npoints];
 	memset(p, 0, sizeof(*p));
@@ -170,8 +161,6 @@ static int open_for_sweep(struct target *t, const struct options *opt, struct re
 	if (opt->sync == SYNC_FSYNC)
 		return fail(r, EXIT_USAGE, "--sync=fsync does not apply to sweep: use dsync or none");
 	int flags = O_RDWR | (opt->sync == SYNC_DSYNC ? O_DSYNC : 0);
-	if (t->kind == TARGET_BLOCKDEV)
-		flags |= O_EXCL;
 	return target_open(t, flags, opt->direct, r);
 }
 
@@ -182,7 +171,7 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 	bool writes = opt->sweep.write_pct > 0;
 	memset(&sw, 0, sizeof(sw));
 	(void)cmd; /* one row, no variants */
-	r->sweep = &sw;
+	r->detail = &sw;
 	sw.write_pct = opt->sweep.write_pct;
 	sw.max_latency_ns = opt->sweep.max_latency_ns;
 	sw.max_latency_pct = opt->sweep.max_latency_pct;
@@ -198,7 +187,7 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 	if (code == EXIT_OK)
 		code = check_sizes(&t, &sw, opt, r);
 	if (code == EXIT_OK && t.created)
-		code = run_layout(&t, opt, r);
+		code = run_layout(&t, opt, 0, r, NULL);
 	if (code == EXIT_OK)
 		code = open_for_sweep(&t, opt, r);
 	if (code == EXIT_OK) {
@@ -206,8 +195,7 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 		run_evict(&t, opt, r);
 		for (unsigned i = 0; i < sw.nseries && code == EXIT_OK; i++)
 			code = run_series(&t, &sw, &sw.series[i], opt, r);
-		if (!opt->quiet && isatty(STDERR_FILENO))
-			fputs("\r\033[K", stderr);
+		progress_clear();
 		r->measured = code == EXIT_OK;
 	}
 	target_close(&t);

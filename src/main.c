@@ -57,17 +57,6 @@ static void print_partial(const struct result *r)
 		r->seconds, rate, (unsigned long long)r->ios);
 }
 
-static void render(const struct options *opt, const struct result *r, int code)
-{
-	if (opt->format == OUT_JSON)
-		out_json(stdout, r);
-	else if (opt->format == OUT_CSV)
-		out_csv(stdout, r);
-	else if (code == EXIT_OK) {
-		out_text(stdout, r, opt->quiet, opt->histogram);
-	}
-}
-
 /* A result that could not be written is a failure (sbase's habit). */
 static int finish_stdout(int code)
 {
@@ -103,7 +92,7 @@ int main(int argc, char **argv)
 		snprintf(r.error, sizeof(r.error), "%s", why);
 		fprintf(stderr, "diskbench: %s\n", why);
 		if (c.opt.format != OUT_TEXT)
-			render(&c.opt, &r, code);
+			cmd_render(NULL, &c.opt, &r, code); /* the test never ran: no figures of its own */
 		else
 			fputs("Try 'diskbench --help'.\n", stderr);
 		return finish_stdout(code);
@@ -135,6 +124,6 @@ int main(int argc, char **argv)
 	}
 	if (code != EXIT_OK)
 		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");
-	render(&c.opt, &r, code);
+	cmd_render(c.cmd, &c.opt, &r, code);
 	return finish_stdout(code);
 }

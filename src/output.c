@@ -4,11 +4,8 @@
 
 #include "devinfo.h"
 #include "json.h"
-#include "quick.h"
+#include "names.h"
 #include "units.h"
-
-static const char *const sync_names[] = { "dsync", "fsync", "none" };
-static const char *const drop_names[] = { "file", "all", "none" };
 
 double result_rate(const struct result *r)
 {
@@ -34,7 +31,7 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 	int n = snprintf(buf, len, "bs=%s", bs);
 	if (o->threads > 1)
 		n += snprintf(buf + n, len - (size_t)n, ", %u threads", o->threads);
-	if (r->cached_region) {
+	if (r->primed) {
 		fmt_size_exact(region, sizeof(region), r->region);
 		n += snprintf(buf + n, len - (size_t)n, ", region %s, page cache", region);
 	} else {
@@ -50,7 +47,7 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 			 strcmp(r->file_state, "device") == 0 ? "" : " file");
 }
 
-static void text_result_line(FILE *f, const struct result *r)
+void out_text_result_line(FILE *f, const struct result *r)
 {
 	char si[32], iec[32], rate_si[32], rate_iec[32], mode[160];
 	double rate = result_rate(r), iops = result_iops(r);
@@ -64,7 +61,7 @@ static void text_result_line(FILE *f, const struct result *r)
 		iops < 100 ? 1 : 0, iops, mode);
 }
 
-static void text_latency_line(FILE *f, const struct stats *lat)
+void out_text_latency_line(FILE *f, const struct stats *lat)
 {
 	struct stats_summary s;
 	char v[8][24];
@@ -82,11 +79,11 @@ static void text_latency_line(FILE *f, const struct stats *lat)
 		(unsigned long long)s.count);
 }
 
-static void text_cache_line(FILE *f, const struct result *r)
+void out_text_cache_line(FILE *f, const struct result *r)
 {
 	if (!r->evicted || r->resident_before_pct < 0)
 		return;
-	const char *state = r->cached_region ? "primed"
+	const char *state = r->primed ? "primed"
 			    : r->resident_before_pct < 1.0 ? "cold"
 			    : r->resident_before_pct < 99.0 ? "partly warm" : "warm";
 	fprintf(f, "cache: %s, %.1f %% resident before the run (evicted: %s)\n", state,
@@ -130,29 +127,17 @@ void out_histogram(FILE *f, const struct stats *lat)
 
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
-	if (r->info_only) {
-		devinfo_text(f, r->device);
-		return;
-	}
-	if (r->quick) {
-		out_quick_text(f, r, quiet);
-		return;
-	}
-	if (r->sweep) {
-		out_sweep_text(f, r, quiet, histogram);
-		return;
-	}
-	text_result_line(f, r);
+	out_text_result_line(f, r);
 	if (quiet)
 		return;
 	if (r->lat.count > 0)
-		text_latency_line(f, &r->lat);
-	text_cache_line(f, r);
+		out_text_latency_line(f, &r->lat);
+	out_text_cache_line(f, r);
 	if (histogram)
 		out_histogram(f, &r->lat);
 }
 
-static void json_params(struct json *j, const struct result *r)
+void out_json_params(struct json *j, const struct result *r, unsigned flags)
 {
 	const struct options *o = r->opt;
 	json_key(j, "params");
@@ -160,13 +145,13 @@ static void json_params(struct json *j, const struct result *r)
 	json_key(j, "block_size"), json_uint(j, o->bs);
 	json_key(j, "size"), json_uint(j, o->size);
 	json_key(j, "time_limit_s");
-	r->sweep ? json_null(j) : json_double(j, o->time_s, 3);
+	flags & PARAMS_NO_TIME_LIMIT ? json_null(j) : json_double(j, o->time_s, 3);
 	json_key(j, "direct"), json_bool(j, o->direct);
-	json_key(j, "sync"), json_string(j, is_write(r) ? sync_names[o->sync] : NULL);
+	json_key(j, "sync"), json_string(j, is_write(r) ? sync_mode_name(o->sync) : NULL);
 	json_key(j, "threads");
-	r->sweep ? json_null(j) : json_uint(j, o->threads);
+	flags & PARAMS_NO_THREADS ? json_null(j) : json_uint(j, o->threads);
 	json_key(j, "drop_caches"),
-		json_string(j, r->evicted && !r->cached_region ? drop_names[o->drop] : NULL);
+		json_string(j, r->evicted && !r->primed ? drop_mode_name(o->drop) : NULL);
 	json_key(j, "data"), json_string(j, o->zeros ? "zeros" : "random");
 	json_key(j, "seed"), json_uint(j, o->seed);
 	json_key(j, "file_state"), json_string(j, r->file_state);
@@ -222,10 +207,6 @@ static void json_result(struct json *j, const struct result *r)
 		json_null(j);
 		return;
 	}
-	if (r->sweep) {
-		out_sweep_json(j, r);
-		return;
-	}
 	json_object_begin(j);
 	json_key(j, "bytes"), json_uint(j, r->bytes);
 	json_key(j, "ios"), json_uint(j, r->ios);
@@ -236,7 +217,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
-static void json_cache(struct json *j, const struct result *r)
+void out_json_cache(struct json *j, const struct result *r)
 {
 	json_key(j, "cache");
 	json_object_begin(j);
@@ -262,28 +243,27 @@ static void json_warnings(struct json *j, const struct result *r)
 		json_key(j, "error"), json_string(j, r->error);
 }
 
-/* The keys of one test, inside an object the caller opened. */
-static void json_test_fields(struct json *j, const struct result *r)
+void out_json_file_device(struct json *j, const struct result *r)
 {
-	json_key(j, "test"), json_string(j, r->test);
-	json_key(j, "target"), json_string(j, r->target);
-	if (r->info_only) {
-		json_key(j, "result");
-		r->device ? devinfo_json(j, r->device) : json_null(j);
-		json_warnings(j, r);
-		return;
-	}
 	json_key(j, "file"), json_string(j, r->file[0] ? r->file : NULL);
 	if (r->device)
 		json_key(j, "device"), devinfo_json_device(j, r->device);
-	if (r->opt && !r->quick)
-		json_params(j, r);
-	if (r->quick) {
-		out_quick_json(j, r);
-	} else {
-		json_result(j, r);
-		json_cache(j, r);
-	}
+}
+
+void out_json_single_body(struct json *j, const struct result *r)
+{
+	out_json_file_device(j, r);
+	if (r->opt)
+		out_json_params(j, r, 0);
+	json_result(j, r);
+	out_json_cache(j, r);
+}
+
+static void json_test_fields(struct json *j, const struct result *r, out_json_body_fn body)
+{
+	json_key(j, "test"), json_string(j, r->test);
+	json_key(j, "target"), json_string(j, r->target);
+	body(j, r);
 	json_warnings(j, r);
 }
 
@@ -297,22 +277,27 @@ void out_json_envelope(struct json *j)
 void out_json_test(struct json *j, const struct result *r)
 {
 	json_object_begin(j);
-	json_test_fields(j, r);
+	json_test_fields(j, r, out_json_single_body);
 	json_object_end(j);
 }
 
-void out_json(FILE *f, const struct result *r)
+void out_json_document(FILE *f, const struct result *r, out_json_body_fn body)
 {
 	struct json j;
 	json_init(&j, f);
 	json_object_begin(&j);
 	out_json_envelope(&j);
-	json_test_fields(&j, r);
+	json_test_fields(&j, r, body);
 	json_object_end(&j);
 	fputc('\n', f);
 }
 
-static void csv_field(FILE *f, const char *s)
+void out_json(FILE *f, const struct result *r)
+{
+	out_json_document(f, r, out_json_single_body);
+}
+
+void out_csv_field(FILE *f, const char *s)
 {
 	if (!s)
 		return;
@@ -329,28 +314,28 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void out_csv_header(FILE *f)
+void out_csv_header(FILE *f)
 {
 	fputs("test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,"
 	      "ios,threads,direct,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns,lat_max_ns,"
 	      "resident_before_pct,warnings,error\n", f);
 }
 
-static void out_csv_row(FILE *f, const struct result *r)
+void out_csv_row(FILE *f, const struct result *r)
 {
 	struct stats_summary s;
 	memset(&s, 0, sizeof(s));
 	if (r->measured)
 		stats_summarize(&r->lat, &s);
-	csv_field(f, r->test);
+	out_csv_field(f, r->test);
 	fputc(',', f);
-	csv_field(f, r->target);
+	out_csv_field(f, r->target);
 	fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,%llu,%u,%s,%s,%llu,%.1f,%llu,%llu,%llu,",
 		(unsigned long long)(r->opt ? r->opt->bs : 0), (unsigned long long)r->bytes,
 		r->seconds, result_rate(r), result_iops(r), (unsigned long long)s.p50,
 		(unsigned long long)s.p99, (unsigned long long)r->ios, r->opt ? r->opt->threads : 0,
 		r->opt && r->opt->direct ? "true" : "false",
-		r->opt && is_write(r) ? sync_names[r->opt->sync] : "",
+		r->opt && is_write(r) ? sync_mode_name(r->opt->sync) : "",
 		(unsigned long long)s.min, s.mean, (unsigned long long)s.p90,
 		(unsigned long long)s.p99_9, (unsigned long long)s.max);
 	if (r->evicted && r->resident_before_pct >= 0)
@@ -362,29 +347,14 @@ static void out_csv_row(FILE *f, const struct result *r)
 			strcat(warnings, "; ");
 		strcat(warnings, r->warnings[i]);
 	}
-	csv_field(f, warnings);
+	out_csv_field(f, warnings);
 	fputc(',', f);
-	csv_field(f, r->error);
+	out_csv_field(f, r->error);
 	fputc('\n', f);
 }
 
 void out_csv(FILE *f, const struct result *r)
 {
-	if (r->sweep && r->measured) {
-		out_sweep_csv(f, r, csv_field);
-		return;
-	}
-	if (r->info_only) {
-		out_info_csv(f, r, csv_field);
-		return;
-	}
 	out_csv_header(f);
-	if (!r->quick) {
-		out_csv_row(f, r);
-		return;
-	}
-	for (unsigned i = 0; i < r->quick->nsteps; i++)
-		out_csv_row(f, &r->quick->steps[i]);
-	if (r->error[0])
-		out_csv_row(f, r); /* where quick itself failed */
+	out_csv_row(f, r);
 }

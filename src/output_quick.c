@@ -1,7 +1,9 @@
-/* Rendering of `info` and `quick`: identity lines, a table of quick's steps
- * and its verdict; JSON documents holding "device", "tests" and "verdict". */
+/* Rendering of `quick`: identity lines, a table of its steps and its
+ * verdict; a JSON document holding "device", "tests" and "verdict"; CSV with
+ * a row per step. */
 #include <string.h>
 
+#include "cmd.h"
 #include "devinfo.h"
 #include "json.h"
 #include "output.h"
@@ -20,9 +22,10 @@ static void text_step(FILE *f, const char *label, const struct result *sr)
 	fprintf(f, "  %-34s %12s %9s %10s %10s\n", label, rate, iops, p50, p99);
 }
 
-void out_quick_text(FILE *f, const struct result *r, bool quiet)
+static void quick_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
-	const struct quick_report *q = r->quick;
+	const struct quick_report *q = r->detail;
+	(void)histogram; /* not an option of quick */
 	if (!quiet) {
 		char span[32];
 		if (r->device)
@@ -72,9 +75,10 @@ static void json_verdict(struct json *j, const struct quick_report *q)
 	json_object_end(j);
 }
 
-void out_quick_json(struct json *j, const struct result *r)
+static void quick_json(struct json *j, const struct result *r)
 {
-	const struct quick_report *q = r->quick;
+	const struct quick_report *q = r->detail;
+	out_json_file_device(j, r);
 	json_key(j, "span"), json_uint(j, q->span);
 	json_key(j, "layout_s"), json_double(j, q->layout_s, 3);
 	json_key(j, "measure_s"), json_double(j, q->measure_s, 3);
@@ -87,37 +91,14 @@ void out_quick_json(struct json *j, const struct result *r)
 		json_verdict(j, q);
 }
 
-void out_info_csv(FILE *f, const struct result *r, void (*field)(FILE *, const char *))
+static void quick_csv(FILE *f, const struct result *r)
 {
-	const struct devinfo *d = r->device;
-	fputs("test,target,name,kind,depth,size_bytes,transport,vendor,model,rotational,"
-	      "logical_block_size,physical_block_size,link_kind,link_speed,ceiling_bytes_per_sec,"
-	      "error\n", f);
-	if (!d) {
-		field(f, r->test);
-		fputc(',', f);
-		field(f, r->target);
-		fputs(",,,,,,,,,,,,,,", f);
-		field(f, r->error);
-		fputc('\n', f);
-		return;
-	}
-	for (int i = 0; d && i < d->nstack; i++) {
-		const struct dev_node *n = &d->stack[i];
-		field(f, r->test);
-		fputc(',', f);
-		field(f, r->target);
-		fputc(',', f);
-		field(f, n->name);
-		fprintf(f, ",%s,%d,%lld,", n->kind ? n->kind : "", n->depth, (long long)n->size_bytes);
-		field(f, n->transport ? n->transport : "");
-		fputc(',', f);
-		field(f, n->vendor);
-		fputc(',', f);
-		field(f, n->model);
-		fprintf(f, ",%d,%d,%d,%s,", n->rotational, n->logical_block_size,
-			n->physical_block_size, n->link.kind ? n->link.kind : "");
-		field(f, n->link.speed);
-		fprintf(f, ",%.0f,\n", n->link.ceiling_bytes_per_sec);
-	}
+	const struct quick_report *q = r->detail;
+	out_csv_header(f);
+	for (unsigned i = 0; i < q->nsteps; i++)
+		out_csv_row(f, &q->steps[i]);
+	if (r->error[0])
+		out_csv_row(f, r); /* where quick itself failed */
 }
+
+const struct renderers render_quick = { quick_text, quick_json, quick_csv };

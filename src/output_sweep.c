@@ -2,10 +2,16 @@
  * JSON "result" with one entry per point, and CSV with one row per point. */
 #include <string.h>
 
+#include "cmd.h"
 #include "json.h"
 #include "output.h"
 #include "sweep.h"
 #include "units.h"
+
+static const struct sweep_result *sweep_of(const struct result *r)
+{
+	return r->detail;
+}
 
 static const char *level_word(const struct sweep_series *s)
 {
@@ -19,8 +25,8 @@ static void text_header(FILE *f, const struct result *r, const struct sweep_seri
 	fmt_size_exact(region, sizeof(region), r->region);
 	fprintf(f, "sweep: %s, bs=%s, %s, region %s%s, %.2f s per point after %.2f s warm-up\n",
 		s->workload, bs, r->opt->direct ? "O_DIRECT" : "page cache", region,
-		r->sweep->write_pct ? ", with writes" : "", r->sweep->plan.point_s,
-		r->sweep->plan.ramp_s);
+		sweep_of(r)->write_pct ? ", with writes" : "", sweep_of(r)->plan.point_s,
+		sweep_of(r)->plan.ramp_s);
 	fprintf(f, "%12s %10s %10s %10s %10s %10s %10s %6s\n", level_word(s), "IOPS", "MB/s",
 		"mean", "p50", "p99", "max", "L/N");
 }
@@ -89,9 +95,9 @@ static void text_point_histogram(FILE *f, const struct sweep_point *p)
 	out_histogram_counts(f, p->hist, p->lat.count);
 }
 
-void out_sweep_text(FILE *f, const struct result *r, bool quiet, bool histogram)
+static void sweep_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
-	const struct sweep_result *sw = r->sweep;
+	const struct sweep_result *sw = sweep_of(r);
 	for (unsigned i = 0; i < sw->nseries; i++) {
 		const struct sweep_series *s = &sw->series[i];
 		if (!quiet) {
@@ -181,9 +187,9 @@ static void json_summary(struct json *j, const struct sweep_result *sw, const st
 	}
 }
 
-void out_sweep_json(struct json *j, const struct result *r)
+static void sweep_result_json(struct json *j, const struct result *r)
 {
-	const struct sweep_result *sw = r->sweep;
+	const struct sweep_result *sw = sweep_of(r);
 	json_object_begin(j);
 	json_key(j, "point_time_s"), json_double(j, sw->plan.point_s, 3);
 	json_key(j, "ramp_s"), json_double(j, sw->plan.ramp_s, 3);
@@ -215,9 +221,13 @@ void out_sweep_json(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
-void out_sweep_csv(FILE *f, const struct result *r, void (*field)(FILE *, const char *))
+static void sweep_csv(FILE *f, const struct result *r)
 {
-	const struct sweep_result *sw = r->sweep;
+	const struct sweep_result *sw = sweep_of(r);
+	if (!r->measured) {
+		out_csv(f, r); /* a failed sweep: one row with the error */
+		return;
+	}
 	fputs("test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,"
 	      "workload,outstanding,ios,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns,lat_max_ns,"
 	      "littles_law_outstanding\n", f);
@@ -225,9 +235,9 @@ void out_sweep_csv(FILE *f, const struct result *r, void (*field)(FILE *, const 
 		const struct sweep_series *s = &sw->series[i];
 		for (unsigned k = 0; k < s->npoints; k++) {
 			const struct sweep_point *p = &s->points[k];
-			field(f, r->test);
+			out_csv_field(f, r->test);
 			fputc(',', f);
-			field(f, r->target);
+			out_csv_field(f, r->target);
 			fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,%s,%u,%llu,%llu,%.1f,%llu,%llu,%llu,%.3f\n",
 				(unsigned long long)s->bs, (unsigned long long)p->bytes, p->seconds,
 				sweep_rate(p), sweep_iops(p), (unsigned long long)p->lat.p50,
@@ -238,3 +248,18 @@ void out_sweep_csv(FILE *f, const struct result *r, void (*field)(FILE *, const 
 		}
 	}
 }
+
+/* params carry no single time limit or thread count: each point has its own */
+static void sweep_json(struct json *j, const struct result *r)
+{
+	out_json_file_device(j, r);
+	out_json_params(j, r, PARAMS_NO_TIME_LIMIT | PARAMS_NO_THREADS);
+	json_key(j, "result");
+	if (r->measured)
+		sweep_result_json(j, r);
+	else
+		json_null(j);
+	out_json_cache(j, r);
+}
+
+const struct renderers render_sweep = { sweep_text, sweep_json, sweep_csv };

@@ -8,12 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "devinfo.h"
 #include "io.h"
+#include "names.h"
+#include "progress.h"
 #include "units.h"
 #include "util.h"
-
-static const char *const drop_names[] = { "file", "all", "none" };
 
 int run_prepare(struct target *t, const struct options *opt, struct result *r)
 {
@@ -66,23 +67,46 @@ int run_check_direct(struct target *t, const struct options *opt, struct result 
 	return EXIT_OK;
 }
 
-int run_layout(struct target *t, const struct options *opt, struct result *r)
+/* The region shrinks to what a time-capped layout wrote, in whole blocks. */
+static int shrink_to_layout(const struct target *t, const struct options *opt, double max_s,
+			    uint64_t written, struct result *r)
 {
+	written -= written % opt->bs;
+	if (written >= r->region)
+		return EXIT_OK;
+	char span[32], bs[32];
+	fmt_bytes_iec(span, sizeof(span), written);
+	warn(r, "laying out the file stopped after %.0f s at %s: the steps range over that "
+	     "span only (on a disk with seeks, a small span flatters random I/O)", max_s, span);
+	r->region = written;
+	if (r->region >= opt->bs)
+		return EXIT_OK;
+	fmt_size_exact(bs, sizeof(bs), opt->bs);
+	return fail(r, EXIT_RUN, "could not lay out even %s of '%s' in %.0f s", bs, t->path, max_s);
+}
+
+int run_layout(struct target *t, const struct options *opt, double max_s, struct result *r,
+	       double *took_s)
+{
+	uint64_t written = 0;
 	int code = target_check_space(t, r->region, r);
+	if (code == EXIT_OK)
+		code = target_open(t, O_RDWR, false, r);
 	if (code != EXIT_OK)
 		return code;
-	code = target_open(t, O_RDWR, false, r);
-	if (code != EXIT_OK)
-		return code;
-	if (io_layout(t->fd, r->region, 1u << 20, opt->zeros, opt->seed, &bench_stop_requested) != 0) {
-		if (errno == EINTR && bench_stop_requested) {
-			r->interrupted = true;
-			return fail(r, EXIT_SIGINT, "while laying out '%s'", t->path);
-		}
-		return fail(r, EXIT_RUN, "lay out '%s':", t->path);
-	}
+	uint64_t t0 = clock_ns();
+	int rc = io_layout_timed(t->fd, r->region, 1u << 20, opt->zeros, opt->seed,
+				 &bench_stop_requested, max_s, &written);
+	if (took_s)
+		*took_s = (double)(clock_ns() - t0) / 1e9;
 	target_close(t);
-	return EXIT_OK;
+	if (rc != 0 && bench_stop_requested) {
+		r->interrupted = true;
+		return fail(r, EXIT_SIGINT, "while laying out '%s'", t->path);
+	}
+	if (rc != 0)
+		return fail(r, EXIT_RUN, "lay out '%s':", t->path);
+	return max_s > 0 ? shrink_to_layout(t, opt, max_s, written, r) : EXIT_OK;
 }
 
 void run_warn_target(const struct target *t, const struct options *opt, bool write_test,
@@ -105,7 +129,7 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 void run_evict(const struct target *t, const struct options *opt, struct result *r)
 {
 	bool blockdev = t->kind == TARGET_BLOCKDEV;
-	r->evicted = drop_names[opt->drop];
+	r->evicted = drop_mode_name(opt->drop);
 	if (opt->drop != DROP_NONE && plat_evict(t->fd, blockdev, r->region) != 0)
 		warn(r, "could not evict '%s' from the page cache:", t->path);
 	if (opt->drop == DROP_ALL && plat_drop_all_caches() != 0)
@@ -138,14 +162,10 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
 }
 
-static void progress_tick(void *ctx, const struct bench_sample *s)
+void run_job_by_time(struct bench_job *job)
 {
-	const char *test = ctx;
-	char done[32], rate[32];
-	fmt_bytes_si(done, sizeof(done), s->bytes);
-	fmt_rate_si(rate, sizeof(rate), s->elapsed_s > 0 ? (double)s->bytes / s->elapsed_s : 0);
-	fprintf(stderr, "\r%s: %s in %.0f s, %s   ", test, done, s->elapsed_s, rate);
-	fflush(stderr);
+	job->wrap = true;
+	job->bytes_limit = UINT64_MAX;
 }
 
 static void fill_result(const struct bench_outcome *out, struct result *r)
@@ -164,13 +184,12 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	struct bench_outcome *out = malloc(sizeof(*out));
 	if (!out)
 		return fail(r, EXIT_RUN, "allocate result:");
-	bool show_progress = !opt->quiet && isatty(STDERR_FILENO) &&
-			     (opt->time_s == 0 || opt->time_s > 1);
+	bool show_progress = progress_wanted(opt) && (opt->time_s == 0 || opt->time_s > 1);
+	struct bench_sampler progress;
+	progress_sampler(&progress, r->test);
 	job->fd = t->fd;
-	struct bench_sampler progress = { 1.0, progress_tick, (void *)r->test };
 	int rc = bench_run(job, out, show_progress ? &progress : NULL);
-	if (show_progress)
-		fputs("\r\033[K", stderr);
+	progress_clear();
 	fill_result(out, r);
 	int err = out->error;
 	const char *op = out->failed_op;

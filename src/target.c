@@ -175,6 +175,10 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 	target_close(t);
 	if (direct)
 		flags |= plat_o_direct;
+	/* the one place writes to a device get O_EXCL: it fails with EBUSY while
+	 * the device or a partition of it is mounted, or another program holds it */
+	if (t->kind == TARGET_BLOCKDEV && (flags & O_ACCMODE) != O_RDONLY)
+		flags |= O_EXCL;
 	t->fd = open(t->path, flags | O_CLOEXEC);
 	if (t->fd < 0) {
 		if (errno == EINVAL && direct)

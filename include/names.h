@@ -1,0 +1,16 @@
+/* One name table per option enum: the command line parses with it, the
+ * outputs print with it, so a mode cannot have two spellings. */
+#ifndef NAMES_H
+#define NAMES_H
+
+#include "diskbench.h"
+
+const char *sync_mode_name(enum sync_mode m);
+const char *drop_mode_name(enum drop_mode m);
+const char *sweep_run_name(enum sweep_run m);
+/* Each returns 0 and sets *out, or -1 when text is none of the names. */
+int sync_mode_parse(const char *text, enum sync_mode *out);
+int drop_mode_parse(const char *text, enum drop_mode *out);
+int sweep_run_parse(const char *text, enum sweep_run *out);
+
+#endif

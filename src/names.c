@@ -1,0 +1,58 @@
+#include "names.h"
+
+#include <string.h>
+
+static const char *const sync_names[] = { [SYNC_DSYNC] = "dsync", [SYNC_FSYNC] = "fsync",
+					  [SYNC_NONE] = "none" };
+static const char *const drop_names[] = { [DROP_FILE] = "file", [DROP_ALL] = "all",
+					  [DROP_NONE] = "none" };
+static const char *const run_names[] = { [RUN_SIMPLE] = "simple", [RUN_OLTP] = "oltp",
+					 [RUN_DSS] = "dss" };
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static int lookup(const char *const *names, unsigned n, const char *text)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(text, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *sync_mode_name(enum sync_mode m)
+{
+	return (unsigned)m < COUNT(sync_names) ? sync_names[m] : NULL;
+}
+
+const char *drop_mode_name(enum drop_mode m)
+{
+	return (unsigned)m < COUNT(drop_names) ? drop_names[m] : NULL;
+}
+
+const char *sweep_run_name(enum sweep_run m)
+{
+	return (unsigned)m < COUNT(run_names) ? run_names[m] : NULL;
+}
+
+int sync_mode_parse(const char *text, enum sync_mode *out)
+{
+	int k = lookup(sync_names, COUNT(sync_names), text);
+	if (k >= 0)
+		*out = (enum sync_mode)k;
+	return k >= 0 ? 0 : -1;
+}
+
+int drop_mode_parse(const char *text, enum drop_mode *out)
+{
+	int k = lookup(drop_names, COUNT(drop_names), text);
+	if (k >= 0)
+		*out = (enum drop_mode)k;
+	return k >= 0 ? 0 : -1;
+}
+
+int sweep_run_parse(const char *text, enum sweep_run *out)
+{
+	int k = lookup(run_names, COUNT(run_names), text);
+	if (k >= 0)
+		*out = (enum sweep_run)k;
+	return k >= 0 ? 0 : -1;
+}
