@@ -62,6 +62,7 @@ unit: $(UNIT_BIN)
 cli: diskbench
 	bash tests/cli/run.sh ./diskbench
 	bash tests/cli/commands.sh ./diskbench
+	python3 tests/cli/option_hints.py src ./diskbench
 
 check: unit cli
 

@@ -44,6 +44,7 @@ enum opt_bit {
 	OPT_FORCE = 1u << 11,
 	OPT_SWEEP = 1u << 12, /* --run, --levels, --large-*, --point-time, --budget, … */
 	OPT_WRITE_MIX = 1u << 13,
+	OPT_GROW = 1u << 14,
 };
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
@@ -71,10 +72,11 @@ struct options {
 	bool zeros;
 	unsigned threads;
 	uint64_t seed;
-	bool histogram, keep, force, quiet;
+	bool histogram, keep, force, grow, quiet;
 	enum out_format format;
 	const char *target;
-	unsigned given; /* OPT_* bits set on the command line */
+	unsigned given;   /* OPT_* bits set on the command line */
+	unsigned accepts; /* OPT_* bits the command takes: a message suggests only these */
 	struct sweep_options sweep;
 };
 
@@ -101,6 +103,7 @@ struct result {
 	bool interrupted;
 	const char *evicted;  /* "file", "all", "none", or NULL when not a read test */
 	double resident_before_pct; /* < 0: not measured */
+	const char *residency_hidden; /* why it could not be measured truthfully, or NULL */
 	char warnings[MAX_WARNINGS][MSG_LEN];
 	unsigned nwarnings;
 	char error[MSG_LEN];  /* empty unless the test failed */

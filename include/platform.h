@@ -39,6 +39,13 @@ int plat_evict(int fd, bool is_blockdev, uint64_t len);
 int plat_drop_all_caches(void);
 /* Percentage of [0, len) of fd resident in the page cache (mmap + mincore). */
 int plat_resident_pct(int fd, uint64_t len, double *pct);
+/* Whether the kernel tells this process the truth about fd's residency:
+ * since Linux 5.2 mincore(2) reports every page of a file resident unless
+ * the caller owns the file, may write to it, or is privileged. */
+bool plat_residency_visible(int fd);
+/* Offset of the first hole in [0, len) of fd (SEEK_HOLE), len if none, and
+ * the bytes the file has allocated (st_blocks); -1 with errno on failure. */
+int plat_holes(int fd, uint64_t len, uint64_t *first_hole, uint64_t *allocated);
 
 /* I/O buffers: aligned, pre-faulted, in huge pages where the kernel allows,
  * so that a large O_DIRECT request is one physically contiguous segment. */

@@ -28,6 +28,18 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 		     struct result *r);
 /* --drop-caches, then the residency measurement that proves it worked. */
 void run_evict(const struct target *t, const struct options *opt, struct result *r);
+/* Evicts again between parts of one run (sweep points through the page
+ * cache), saying so only if it fails; returns the percentage still
+ * resident, or -1 where it cannot be known. */
+double run_evict_again(const struct target *t, const struct options *opt, struct result *r);
+/* False, with the reason in r->residency_hidden, where the kernel would
+ * report residency falsely (files the caller neither owns nor may write). */
+bool run_residency_visible(const struct target *t, struct result *r);
+/* Before reading data diskbench did not write: refuses a file with holes
+ * in the region (unless --force: then a warning), and warns when samples
+ * spread over the region all read back as zeros (never written or
+ * discarded: the device may answer without touching its media). */
+int run_check_data(struct target *t, const struct options *opt, struct result *r);
 /* The one job builder: a job over [0, region) in the given direction and
  * pattern, from opt's block size, threads, limits, seed and sync mode.
  * Commands that run parts (sweep points, quick steps) pass a copy of opt

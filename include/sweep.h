@@ -18,6 +18,7 @@ struct sweep_point {
 	double seconds;
 	struct stats_summary lat;
 	uint64_t hist[STATS_LOG2_BUCKETS];
+	double resident_before_pct; /* through the page cache only; < 0: not measured */
 };
 
 struct sweep_series {

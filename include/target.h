@@ -21,6 +21,10 @@ struct target {
 	uint64_t size;         /* of an existing file or device, else 0 */
 	struct fs_info fs;     /* of the filesystem holding a file */
 	bool fs_known;
+	/* what was checked: every later open must find the same file */
+	uint64_t id_dev, id_ino;
+	bool id_known;
+	bool no_direct;        /* an O_DIRECT open failed: the filesystem has none */
 };
 
 /* Classifies path without following into it; -1 with errno if neither it

@@ -10,5 +10,8 @@
 int fail(struct result *r, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void warn(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* text when the command takes the option bit, else "": a message suggests
+ * only options that the same command accepts. */
+const char *opt_hint(const struct options *opt, unsigned bit, const char *text);
 
 #endif

@@ -12,7 +12,7 @@
 
 enum opt_id {
 	ID_BS, ID_SIZE, ID_TIME, ID_SYNC, ID_NODIRECT, ID_DROP, ID_NODROP, ID_ZEROS,
-	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE,
+	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE, ID_GROW,
 	ID_RUN, ID_LEVELS, ID_LARGE_LEVELS, ID_LARGE_BS, ID_POINT_TIME, ID_BUDGET, ID_MAX_LATENCY,
 	ID_WRITE,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
@@ -42,7 +42,12 @@ static const struct optdef optdefs[] = {
 	{ "seed", 0, "N", OPT_SEED, ID_SEED, "seed of the offset generator, for reproducible runs" },
 	{ "histogram", 0, NULL, OPT_HIST, ID_HIST, "print the latency distribution as a bar chart" },
 	{ "keep", 0, NULL, OPT_KEEP, ID_KEEP, "keep the test file diskbench created" },
-	{ "force", 0, NULL, OPT_FORCE, ID_FORCE, "allow writing to an existing file or block device" },
+	{ "force", 0, NULL, OPT_FORCE, ID_FORCE,
+	  "write tests: allow writing to an existing file or block device; read tests: "
+	  "measure a file with holes anyway" },
+	{ "grow", 0, NULL, OPT_GROW, ID_GROW,
+	  "with --force on an existing file: write up to -s even past its end (default: "
+	  "stay within its size)" },
 	{ "run", 0, "MODE", OPT_SWEEP, ID_RUN,
 	  "simple (small random, then large sequential reads; default), oltp (small only), dss (large only)" },
 	{ "levels", 0, "LIST", OPT_SWEEP, ID_LEVELS,
@@ -252,6 +257,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_HIST: o->histogram = true; break;
 	case ID_KEEP: o->keep = true; break;
 	case ID_FORCE: o->force = true; break;
+	case ID_GROW: o->grow = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_QUIET: o->quiet = true; break;

@@ -8,8 +8,8 @@
 #define GiB (1024ull * MiB)
 
 #define OPTS_COMMON (OPT_BS | OPT_SIZE | OPT_TIME | OPT_NODIRECT | OPT_THREADS | OPT_HIST | OPT_KEEP)
-#define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE)
-#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS)
+#define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW)
+#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE)
 
 const struct command commands[] = {
 	{ .name = "seqwrite", .run = cmd_run_io,
@@ -74,6 +74,7 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->direct = cmd->direct;
 	opt->drop = DROP_FILE;
 	opt->threads = cmd->threads;
+	opt->accepts = cmd->options;
 	opt->sweep.large_bs = MiB;
 	opt->sweep.point_s = 3;
 	opt->sweep.budget_s = 60;

@@ -26,6 +26,8 @@ static int prime(const struct target *t, const struct options *opt, struct resul
 	if (code != EXIT_OK)
 		return code;
 	r->evicted = "none";
+	if (!run_residency_visible(t, r))
+		return EXIT_OK;
 	if (plat_resident_pct(t->fd, r->region, &r->resident_before_pct) != 0) {
 		r->resident_before_pct = -1;
 		warn(r, "could not check that '%s' is in the page cache:", t->path);

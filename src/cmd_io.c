@@ -42,6 +42,8 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		code = check_threads(cmd, opt, r);
 	if (code == EXIT_OK)
 		code = run_check_direct(&t, opt, r);
+	if (code == EXIT_OK && !write_test)
+		code = run_check_data(&t, opt, r);
 	if (code == EXIT_OK && t.created)
 		code = needs_data ? run_layout(&t, opt, 0, r, NULL) : target_check_space(&t, r->region, r);
 	if (code == EXIT_OK)

@@ -141,6 +141,17 @@ static void gather_figures(struct quick_report *q, const struct devinfo *d)
 	f->link_ceiling_bps = devinfo_ceiling(d);
 }
 
+/* quick's figures are O_DIRECT figures: where the filesystem has no
+ * O_DIRECT (ramfs, some FUSE filesystems), say which tests still work. */
+static int no_direct_advice(struct result *r, int code)
+{
+	char why[MSG_LEN];
+	snprintf(why, sizeof(why), "%s", r->error);
+	target_cleanup();
+	return fail(r, code, "%.300s; quick measures with O_DIRECT: on this filesystem use "
+		    "'diskbench buffered' and 'diskbench cached' instead", why);
+}
+
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	static struct quick_report q;
@@ -159,6 +170,10 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	probe.bs = 4096; /* the smallest block of the steps */
 	if (code == EXIT_OK)
 		code = run_check_direct(&t, &probe, r);
+	if (code != EXIT_OK && t.no_direct)
+		return no_direct_advice(r, code);
+	if (code == EXIT_OK)
+		code = run_check_data(&t, opt, r);
 	if (code == EXIT_OK && t.created)
 		code = run_layout(&t, opt, LAYOUT_MAX_S, r, &q.layout_s);
 	q.span = r->region;

@@ -94,10 +94,14 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	job.warmup_s = sw->plan.ramp_s;
 	job.write_pct = sw->write_pct;
 	progress_label(opt, "sweep: %s, %u outstanding", s->workload, level);
+	double resident = -1;
+	if (!opt->direct) /* each point from the disk, not from the last one's cache */
+		resident = run_evict_again(t, opt, r);
 	int rc = bench_run(&job, out, NULL);
 	struct sweep_point *p = &s->points[s->npoints];
 	memset(p, 0, sizeof(*p));
 	p->level = level;
+	p->resident_before_pct = resident;
 	p->ios = out->ios;
 	p->bytes = out->bytes;
 	p->writes = out->writes;
@@ -186,6 +190,8 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 		code = run_plan_region(&t, opt, false, r); /* never past an existing file's end */
 	if (code == EXIT_OK)
 		code = check_sizes(&t, &sw, opt, r);
+	if (code == EXIT_OK && !writes)
+		code = run_check_data(&t, opt, r);
 	if (code == EXIT_OK && t.created)
 		code = run_layout(&t, opt, 0, r, NULL);
 	if (code == EXIT_OK)

@@ -81,6 +81,10 @@ void out_text_latency_line(FILE *f, const struct stats *lat)
 
 void out_text_cache_line(FILE *f, const struct result *r)
 {
+	if (r->evicted && r->residency_hidden) {
+		fprintf(f, "cache: unknown: %s (evicted: %s)\n", r->residency_hidden, r->evicted);
+		return;
+	}
 	if (!r->evicted || r->resident_before_pct < 0)
 		return;
 	const char *state = r->primed ? "primed"
@@ -227,6 +231,7 @@ void out_json_cache(struct json *j, const struct result *r)
 		json_double(j, r->resident_before_pct, 2);
 	else
 		json_null(j);
+	json_key(j, "resident_unknown_reason"), json_string(j, r->residency_hidden);
 	json_object_end(j);
 }
 
@@ -321,6 +326,25 @@ void out_csv_header(FILE *f)
 	      "resident_before_pct,warnings,error\n", f);
 }
 
+/* Figure columns: a run that did not finish leaves them empty, since the
+ * contract never prints partial figures as a result. */
+static void csv_figures(FILE *f, const struct result *r, const struct stats_summary *s,
+			bool first_part)
+{
+	if (!r->measured) {
+		fputs(first_part ? ",,,,,," : ",,,,,", f);
+		return;
+	}
+	if (first_part)
+		fprintf(f, ",%llu,%.6f,%.1f,%.2f,%llu,%llu", (unsigned long long)r->bytes, r->seconds,
+			result_rate(r), result_iops(r), (unsigned long long)s->p50,
+			(unsigned long long)s->p99);
+	else
+		fprintf(f, ",%llu,%.1f,%llu,%llu,%llu", (unsigned long long)s->min, s->mean,
+			(unsigned long long)s->p90, (unsigned long long)s->p99_9,
+			(unsigned long long)s->max);
+}
+
 void out_csv_row(FILE *f, const struct result *r)
 {
 	struct stats_summary s;
@@ -330,14 +354,17 @@ void out_csv_row(FILE *f, const struct result *r)
 	out_csv_field(f, r->test);
 	fputc(',', f);
 	out_csv_field(f, r->target);
-	fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,%llu,%u,%s,%s,%llu,%.1f,%llu,%llu,%llu,",
-		(unsigned long long)(r->opt ? r->opt->bs : 0), (unsigned long long)r->bytes,
-		r->seconds, result_rate(r), result_iops(r), (unsigned long long)s.p50,
-		(unsigned long long)s.p99, (unsigned long long)r->ios, r->opt ? r->opt->threads : 0,
+	fprintf(f, ",%llu", (unsigned long long)(r->opt ? r->opt->bs : 0));
+	csv_figures(f, r, &s, true);
+	if (r->measured)
+		fprintf(f, ",%llu", (unsigned long long)r->ios);
+	else
+		fputc(',', f);
+	fprintf(f, ",%u,%s,%s", r->opt ? r->opt->threads : 0,
 		r->opt && r->opt->direct ? "true" : "false",
-		r->opt && is_write(r) ? sync_mode_name(r->opt->sync) : "",
-		(unsigned long long)s.min, s.mean, (unsigned long long)s.p90,
-		(unsigned long long)s.p99_9, (unsigned long long)s.max);
+		r->opt && is_write(r) ? sync_mode_name(r->opt->sync) : "");
+	csv_figures(f, r, &s, false);
+	fputc(',', f);
 	if (r->evicted && r->resident_before_pct >= 0)
 		fprintf(f, "%.2f", r->resident_before_pct);
 	fputc(',', f);

@@ -133,6 +133,8 @@ static void json_point(struct json *j, const struct sweep_point *p)
 	json_key(j, "samples"), json_uint(j, p->lat.count);
 	out_json_lat(j, &p->lat);
 	json_key(j, "littles_law_outstanding"), json_double(j, sweep_littles_outstanding(p), 3);
+	json_key(j, "resident_before_pct");
+	p->resident_before_pct >= 0 ? json_double(j, p->resident_before_pct, 2) : json_null(j);
 	out_json_lat_hist(j, p->hist);
 	json_object_end(j);
 }

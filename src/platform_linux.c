@@ -298,3 +298,33 @@ bool plat_buffer_is_huge(const void *buf, size_t len)
 	fclose(f);
 	return huge;
 }
+
+bool plat_residency_visible(int fd)
+{
+	struct stat st;
+	char self[64];
+	if (fstat(fd, &st) != 0)
+		return false;
+	if (geteuid() == 0 || st.st_uid == geteuid())
+		return true;
+	/* the kernel's test is write permission on the inode: ask it of the
+	 * open file itself, not of a name that may have changed */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	return faccessat(AT_FDCWD, self, W_OK, AT_EACCESS) == 0;
+}
+
+int plat_holes(int fd, uint64_t len, uint64_t *first_hole, uint64_t *allocated)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return -1;
+	*allocated = (uint64_t)st.st_blocks * 512u;
+	off_t hole = lseek(fd, 0, SEEK_HOLE);
+	if (hole < 0) {
+		if (errno != EINVAL && errno != ENXIO)
+			return -1;
+		hole = (off_t)len; /* no SEEK_HOLE here: the filesystem says it has none */
+	}
+	*first_hole = (uint64_t)hole < len ? (uint64_t)hole : len;
+	return 0;
+}

@@ -35,7 +35,10 @@ int run_plan_region(const struct target *t, const struct options *opt, bool writ
 		    struct result *r)
 {
 	uint64_t region = opt->size;
-	bool clip = t->kind == TARGET_BLOCKDEV || (t->kind == TARGET_FILE && !write_test);
+	/* an existing file is measured within its size: a write test grows it
+	 * (and then measures block allocation) only when asked to */
+	bool clip = t->kind == TARGET_BLOCKDEV ||
+		    (t->kind == TARGET_FILE && !(write_test && opt->grow));
 	if (clip && t->size < region)
 		region = t->size;
 	region -= region % opt->bs;
@@ -48,6 +51,8 @@ int run_plan_region(const struct target *t, const struct options *opt, bool writ
 		return fail(r, EXIT_USAGE, "size is smaller than one block (%s)", bs);
 	}
 	r->region = region;
+	if (write_test && t->kind == TARGET_FILE && region > t->size)
+		return target_check_space(t, region - t->size, r);
 	return EXIT_OK;
 }
 
@@ -60,10 +65,14 @@ int run_check_direct(struct target *t, const struct options *opt, struct result 
 		return code;
 	uint32_t align = plat_dio_align(t->fd, t->kind == TARGET_BLOCKDEV);
 	target_close(t);
+	/* no STATX_DIOALIGN (older kernels): the device's logical block size */
+	if (align == 0 && r->device && r->device->has_top && r->device->top.logical_block_size > 0)
+		align = (uint32_t)r->device->top.logical_block_size;
 	if (align > 0 && (opt->bs % align != 0 || r->region % align != 0))
 		return fail(r, EXIT_USAGE, "block size %llu is not a multiple of %u, the O_DIRECT "
-			    "alignment of '%s'; use a multiple of %u or --no-direct",
-			    (unsigned long long)opt->bs, align, t->created ? opt->target : t->path, align);
+			    "alignment of '%s'; use a multiple of %u%s",
+			    (unsigned long long)opt->bs, align, t->created ? opt->target : t->path, align,
+			    opt_hint(opt, OPT_NODIRECT, " or --no-direct"));
 	return EXIT_OK;
 }
 
@@ -121,9 +130,33 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 			warn(r, "'%s' is a RAM-backed device (%s): the figure is memory speed, "
 			     "not a disk's", t->path, ram);
 	}
+	if (opt->direct && t->fs_known && strcmp(t->fs.type, "zfs") == 0)
+		warn(r, "'%s' is on zfs: before ZFS 2.3 it accepts O_DIRECT yet serves reads from "
+		     "its own cache (ARC), so the figure may come from memory, not the disk", t->path);
 	if (write_test && opt->sync == SYNC_NONE)
-		warn(r, "--sync=none: writes are not flushed, so the figure may measure a cache; "
-		     "use --sync=dsync or --sync=fsync for what reaches the device");
+		warn(r, "--sync=none: writes are not flushed, so the figure may measure a cache%s",
+		     opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
+			      "the device"));
+}
+
+double run_evict_again(const struct target *t, const struct options *opt, struct result *r)
+{
+	double pct;
+	if (opt->drop != DROP_NONE && plat_evict(t->fd, t->kind == TARGET_BLOCKDEV, r->region) != 0)
+		warn(r, "could not evict '%s' from the page cache:", t->path);
+	if (!plat_residency_visible(t->fd) || plat_resident_pct(t->fd, r->region, &pct) != 0)
+		return -1;
+	return pct;
+}
+
+bool run_residency_visible(const struct target *t, struct result *r)
+{
+	if (plat_residency_visible(t->fd))
+		return true;
+	r->resident_before_pct = -1;
+	r->residency_hidden = "the kernel hides page-cache residency of files you neither own "
+			      "nor can write";
+	return false;
 }
 
 void run_evict(const struct target *t, const struct options *opt, struct result *r)
@@ -135,6 +168,8 @@ void run_evict(const struct target *t, const struct options *opt, struct result 
 	if (opt->drop == DROP_ALL && plat_drop_all_caches() != 0)
 		warn(r, "could not drop all caches (/proc/sys/vm/drop_caches needs root), "
 		     "only the test file was evicted:");
+	if (!run_residency_visible(t, r))
+		return;
 	if (plat_resident_pct(t->fd, r->region, &r->resident_before_pct) != 0) {
 		r->resident_before_pct = -1;
 		warn(r, "could not measure how much of '%s' is in the page cache:", t->path);
@@ -178,12 +213,37 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->huge_buffers = out->huge_buffers;
 }
 
+/* The failure of a run, named for what a user can act on. */
+static int run_failure(const struct target *t, const struct bench_job *job,
+		       const struct bench_outcome *out, const struct options *opt, struct result *r)
+{
+	char bs[32];
+	const char *op = out->failed_op;
+	fmt_size_exact(bs, sizeof(bs), job->bs);
+	errno = out->error ? out->error : ENOMEM;
+	if (!op || strcmp(op, "allocate") == 0)
+		return fail(r, EXIT_RUN, "cannot allocate the I/O buffers (%u x %s):", job->threads, bs);
+	if (strcmp(op, "start thread") == 0)
+		return fail(r, EXIT_RUN, "cannot start %u threads:", job->threads);
+	if (out->error == EINVAL && opt->direct)
+		return fail(r, EXIT_RUN, "%s '%s' at offset %llu: the kernel refused the O_DIRECT "
+			    "request (Invalid argument): the block size %s or the offset does not meet "
+			    "the device's alignment%s", op, t->path,
+			    (unsigned long long)out->failed_offset, bs,
+			    opt_hint(opt, OPT_NODIRECT, "; use a multiple of its logical block size, "
+				     "or --no-direct"));
+	return fail(r, EXIT_RUN, "%s '%s' at offset %llu:", op, t->path,
+		    (unsigned long long)out->failed_offset);
+}
+
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r)
 {
-	struct bench_outcome *out = malloc(sizeof(*out));
-	if (!out)
-		return fail(r, EXIT_RUN, "allocate result:");
+	struct bench_outcome *out = calloc(1, sizeof(*out));
+	if (!out) {
+		errno = ENOMEM;
+		return fail(r, EXIT_RUN, "cannot allocate the result:");
+	}
 	bool show_progress = progress_wanted(opt) && (opt->time_s == 0 || opt->time_s > 1);
 	struct bench_sampler progress;
 	progress_sampler(&progress, r->test);
@@ -191,15 +251,10 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	int rc = bench_run(job, out, show_progress ? &progress : NULL);
 	progress_clear();
 	fill_result(out, r);
-	int err = out->error;
-	const char *op = out->failed_op;
-	uint64_t offset = out->failed_offset;
+	int code = rc != 0 ? run_failure(t, job, out, opt, r) : EXIT_OK;
 	free(out);
-	if (rc != 0) {
-		errno = err;
-		return fail(r, EXIT_RUN, "%s '%s' at offset %llu:", op ? op : "I/O", t->path,
-			    (unsigned long long)offset);
-	}
+	if (code != EXIT_OK)
+		return code;
 	if (r->interrupted)
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
@@ -208,6 +263,77 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		     "requests from scattered pages can be much slower than the device allows");
 	if (r->seconds < 0.2 || r->ios < 20)
 		warn(r, "the run took only %.3f s (%llu I/Os), too short to time well; "
-		     "use a larger -s or -t", r->seconds, (unsigned long long)r->ios);
+		     "use a larger -s%s", r->seconds, (unsigned long long)r->ios,
+		     opt_hint(opt, OPT_TIME, " or -t"));
 	return EXIT_OK;
+}
+
+static int check_holes(const struct target *t, const struct options *opt, struct result *r)
+{
+	uint64_t hole, allocated;
+	char at[32], have[32], size[32];
+	if (plat_holes(t->fd, r->region, &hole, &allocated) != 0 || hole >= r->region)
+		return EXIT_OK;
+	fmt_bytes_iec(have, sizeof(have), allocated);
+	fmt_bytes_iec(size, sizeof(size), t->size);
+	snprintf(at, sizeof(at), "%llu", (unsigned long long)hole);
+	if (opt->force) {
+		warn(r, "'%s' has holes (the first at offset %s; %s of its %s allocated): they read "
+		     "as zeros the disk never delivers, so the figure flatters the disk", t->path, at,
+		     have, size);
+		return EXIT_OK;
+	}
+	return fail(r, EXIT_RUN, "'%s' has holes (the first at offset %s; %s of its %s allocated): "
+		    "they read as zeros the disk never delivers, so the figure would flatter the "
+		    "disk; write the file first%s", t->path, at, have, size,
+		    opt_hint(opt, OPT_FORCE, ", or add --force to measure it anyway"));
+}
+
+#define ZERO_SAMPLES 16
+#define SAMPLE_LEN 4096u
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Reads a few small samples spread over the region through the page cache,
+ * then drops them again so they do not warm the run. */
+static void check_zero_samples(const struct target *t, struct result *r)
+{
+	unsigned char buf[SAMPLE_LEN];
+	unsigned read_ok = 0;
+	uint64_t step = r->region / ZERO_SAMPLES;
+	for (unsigned i = 0; i < ZERO_SAMPLES; i++) {
+		uint64_t off = (step * i) / SAMPLE_LEN * SAMPLE_LEN;
+		ssize_t n = io_pread_full(t->fd, buf, SAMPLE_LEN, off);
+		if (n <= 0)
+			break;
+		posix_fadvise(t->fd, (off_t)off, (off_t)n, POSIX_FADV_DONTNEED);
+		if (!all_zero(buf, (size_t)n))
+			return;
+		read_ok++;
+	}
+	if (read_ok > 0)
+		warn(r, "%u samples spread over '%s' all read back as zeros: a region that was never "
+		     "written or was discarded (TRIM) can be answered without touching the media, so "
+		     "the figure may flatter the device", read_ok, t->path);
+}
+
+int run_check_data(struct target *t, const struct options *opt, struct result *r)
+{
+	if (t->created || t->kind == TARGET_DIR || t->kind == TARGET_NEW)
+		return EXIT_OK;
+	int code = target_open(t, O_RDONLY, false, r);
+	if (code != EXIT_OK)
+		return code;
+	if (t->kind == TARGET_FILE)
+		code = check_holes(t, opt, r);
+	if (code == EXIT_OK)
+		check_zero_samples(t, r);
+	target_close(t);
+	return code;
 }

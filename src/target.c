@@ -109,6 +109,32 @@ int target_check(enum target_kind kind, bool write_test, bool force, const char 
 	return EXIT_USAGE;
 }
 
+static void remember_identity(struct target *t, const struct stat *st)
+{
+	t->id_dev = (uint64_t)st->st_dev;
+	t->id_ino = (uint64_t)st->st_ino;
+	t->id_known = true;
+}
+
+/* A name swapped for another file or a symlink to a device between the
+ * checks and an open must not be used: compare what the open found. */
+static int check_identity(struct target *t, struct result *r)
+{
+	struct stat st;
+	if (fstat(t->fd, &st) != 0)
+		return fail(r, EXIT_RUN, "stat '%s':", t->path);
+	if (!t->id_known) {
+		remember_identity(t, &st);
+		return EXIT_OK;
+	}
+	if ((uint64_t)st.st_dev == t->id_dev && (uint64_t)st.st_ino == t->id_ino)
+		return EXIT_OK;
+	target_close(t);
+	return fail(r, EXIT_REFUSED, "'%s' is no longer the file diskbench checked (it was "
+		    "replaced, e.g. by a symlink to another file or device); refusing to use it",
+		    t->path);
+}
+
 static int create_own_file(struct target *t, const char *arg, struct result *r)
 {
 	int fd;
@@ -126,6 +152,17 @@ static int create_own_file(struct target *t, const char *arg, struct result *r)
 	arm_cleanup(t->path);
 	t->created = true;
 	t->fd = fd;
+	return check_identity(t, r);
+}
+
+/* An existing file's filesystem, for the free-space check of --grow. */
+static int file_fs_info(struct target *t)
+{
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		t->fs_known = plat_fs_info(fd, &t->fs) == 0;
+		close(fd);
+	}
 	return EXIT_OK;
 }
 
@@ -136,8 +173,9 @@ static int stat_existing(struct target *t, const char *arg, struct result *r)
 	if (stat(t->path, &st) != 0)
 		return fail(r, EXIT_RUN, "stat '%s':", t->path);
 	t->size = (uint64_t)st.st_size;
+	remember_identity(t, &st);
 	if (t->kind != TARGET_BLOCKDEV)
-		return EXIT_OK;
+		return file_fs_info(t);
 	/* a device's st_size is 0: ask it, read-only, before anything is planned */
 	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -181,15 +219,21 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 		flags |= O_EXCL;
 	t->fd = open(t->path, flags | O_CLOEXEC);
 	if (t->fd < 0) {
-		if (errno == EINVAL && direct)
+		if (errno == EINVAL && direct) {
+			t->no_direct = true;
 			return fail(r, EXIT_RUN, "open '%s' with O_DIRECT: the filesystem does not "
-				    "support direct I/O; use --no-direct", t->path);
+				    "support direct I/O%s", t->path,
+				    opt_hint(r->opt, OPT_NODIRECT, "; use --no-direct"));
+		}
 		if (errno == EBUSY && t->kind == TARGET_BLOCKDEV)
 			return fail(r, EXIT_REFUSED, "device '%s' is in use (mounted, a partition of "
 				    "it mounted, or held by another program); refusing to write to it",
 				    t->path);
 		return fail(r, EXIT_RUN, "open '%s':", t->path);
 	}
+	int code = check_identity(t, r);
+	if (code != EXIT_OK)
+		return code;
 	if (!t->fs_known && plat_fs_info(t->fd, &t->fs) == 0)
 		t->fs_known = true;
 	if (t->kind == TARGET_BLOCKDEV && plat_blockdev_size(t->fd, &t->size) != 0)

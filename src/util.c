@@ -24,6 +24,11 @@ int fail(struct result *r, int code, const char *fmt, ...)
 	return code;
 }
 
+const char *opt_hint(const struct options *opt, unsigned bit, const char *text)
+{
+	return opt && (opt->accepts & bit) ? text : "";
+}
+
 void warn(struct result *r, const char *fmt, ...)
 {
 	if (r->nwarnings >= MAX_WARNINGS)

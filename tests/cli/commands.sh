@@ -198,7 +198,14 @@ for t in tests:
     r = t["result"]
     assert r["ios"] > 0 and r["bytes"] == r["ios"] * t["params"]["block_size"]
 v = d["verdict"]
-assert v["class"] and v["line"].startswith("looks like: "), v
+classes = {"usb2": "USB 2.0 flash", "usb3_flash": "USB 3 flash", "hdd": "HDD", "hdd_15k": "15k rpm HDD",
+           "sata_ssd": "SATA SSD", "nvme_gen3": "NVMe PCIe 3.0", "nvme_gen4": "NVMe PCIe 4.0",
+           "nvme_gen5": "NVMe PCIe 5.0", "cloud_block": "cloud block volume", "ram": "RAM"}
+assert v["class"] in classes and v["label"] == classes[v["class"]], v
+assert v["line"].startswith("looks like: ") and classes[v["class"]] in v["line"], v
+assert v["class"] != "ram", v  # a disk-backed directory is not memory
+if d["device"].get("virtual"):
+    assert v["prefix"] == "virtual disk: ", v
 assert "device" in d
 assert sum(t["params"]["time_limit_s"] for t in tests) <= 3.01
 '
@@ -233,10 +240,12 @@ wait "$pid"; rc=$?
 if [ "$rc" = 130 ]; then ok "quick: SIGINT gives exit 130"; else not_ok "quick: SIGINT gives exit 130" "exit $rc"; fi
 no_leftovers "$D" "quick: SIGINT leaves no file behind"
 
-for t in sweep info quick; do
+for t in seqwrite seqread buffered cached randread randwrite sweep info quick; do
 	missing=""
 	for o in $("$DB" help "$t" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-		grep -q -- "${o#--}" "$(dirname "$0")/../../man/diskbench.1" || missing="$missing $o"
+		# the option as the man page writes it (--name or \-\-name), not a bare word
+		grep -Eq -- "(--|\\\\-\\\\-)${o#--}([^a-z-]|\$)" "$(dirname "$0")/../../man/diskbench.1" ||
+			missing="$missing $o"
 	done
 	if [ -z "$missing" ]; then ok "man page documents every option of $t"; else not_ok "man page documents every option of $t" "missing:$missing"; fi
 done

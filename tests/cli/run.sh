@@ -1557,6 +1557,186 @@ t_random() {
 }
 
 # =================================================================================
+# trust at the edges (issue 10)
+# =================================================================================
+t_edge_residency() {
+	local name="residency of a file the caller cannot write: null, with the reason"
+	need_root "$name" || return
+	need_nobody "$name" || return
+	local d; d=$(new_dir resid); chmod 755 "$d"
+	randfile "$d/f" 8; chmod 644 "$d/f"
+	check "$name (JSON)" 0 -- "${NOBODY[@]}" "$DBN" --json buffered -t 0.3 "$d/f"
+	expect_json buffered
+	[ "$(json_get cache.resident_before_pct)" = "null" ] || fail "resident_before_pct is not null"
+	json_get cache.resident_unknown_reason | grep -q "neither own nor can write" ||
+		fail "no reason in cache.resident_unknown_reason"
+	expect_no_err 'warning: .*still in the page cache'
+	check "residency hidden (text): the cache line says unknown and why" 0 -- "${NOBODY[@]}" "$DBN" seqread -s 8M -t 0.3 "$d/f"
+	expect_out '^cache: unknown: the kernel hides'
+	check "residency of a file root owns, as root: measured" 0 -- "$DB" --json buffered -t 0.3 "$d/f"
+	[ "$(json_get cache.resident_before_pct)" != "null" ] || fail "resident_before_pct is null for root"
+}
+
+# CSV rows of a run cut short carry no figures: empty columns, the error set.
+csv_no_figures() { # csv_no_figures FILE: every row with an error has empty figure columns
+	python3 - "$1" <<'PYEOF' || fail "CSV: a failed row carries figures"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+figs = ("bytes", "seconds", "bytes_per_sec", "iops", "lat_p50_ns", "lat_p99_ns")
+bad = [r for r in rows if r.get("error") and any(r.get(k) for k in figs)]
+sys.exit(1 if bad or not any(r.get("error") for r in rows) else 0)
+PYEOF
+}
+
+t_edge_csv_partial() {
+	local d f cmd
+	d=$(new_dir csvpart)
+	for cmd in "seqwrite -s 60M -b 4k --sync=dsync -t 30" "sweep --point-time 5 --budget 30 -s 16M" "quick -t 20 -s 16M"; do
+		case_begin "--csv ${cmd%% *} interrupted by SIGINT: figure columns empty, error set"
+		# shellcheck disable=SC2086
+		start_bg --csv $cmd "$d"
+		if ! f=$(wait_for_file "$d" 0 10); then wait_bg; fail "no test file appeared"; continue; fi
+		sleep 1.5
+		kill -0 "$BGPID" 2>/dev/null || { wait_bg; fail "finished before the signal: too fast to test"; continue; }
+		kill -INT "$BGPID"
+		wait_bg
+		[ "$RC" = 130 ] || fail "exit code $RC, expected 130"
+		csv_no_figures "$OUT"
+		expect_clean "$d"
+	done
+}
+
+t_edge_holes() {
+	local d; d=$(new_dir holes)
+	truncate -s 8M "$d/sparse"
+	local t
+	for t in seqread randread buffered; do
+		check "$t on a file with holes: exit 1, the holes named, --force suggested" 1 -- "$DB" "$t" -s 8M -t 0.3 "$d/sparse"
+		expect_msg 'has holes'
+		expect_err -- '--force'
+		expect_no_out
+	done
+	check "seqread --force on a file with holes: measures, warns of holes and zeros" 0 -- "$DB" seqread --force -s 8M -t 0.3 "$d/sparse"
+	expect_result_line seqread
+	expect_err 'warning: .*has holes'
+	expect_err 'warning: .*read back as zeros'
+	check "quick on a file with holes: exit 1, no option it lacks suggested" 1 -- "$DB" quick -t 1 "$d/sparse"
+	expect_msg 'has holes'
+	expect_no_err -- '--force'
+	randfile "$d/full" 8
+	check "seqread on a written file: no holes, no zeros warning" 0 -- "$DB" seqread -s 8M -t 0.3 "$d/full"
+	expect_no_err 'holes|as zeros'
+}
+
+t_edge_grow() {
+	local d; d=$(new_dir grow)
+	head -c 4096 /dev/urandom >"$d/small"
+	check "seqwrite --force on a 4 KiB file stays within its size" 0 -- "$DB" seqwrite --force -b 4k -s 1M -t 0.3 "$d/small"
+	[ "$(fsize "$d/small")" = 4096 ] || fail "the file grew to $(fsize "$d/small") bytes"
+	check "seqwrite --force --grow writes up to -s" 0 -- "$DB" seqwrite --force --grow -b 4k -s 1M -t 0 "$d/small"
+	[ "$(fsize "$d/small")" = $MiB ] || fail "the file is $(fsize "$d/small") bytes, expected 1 MiB"
+	check "--grow checks free space for the growth: exit 1" 1 -- "$DB" seqwrite --force --grow -s 100T -t 0.3 "$d/small"
+	expect_msg 'not enough free space'
+	[ "$(fsize "$d/small")" = $MiB ] || fail "the file changed size"
+}
+
+t_edge_sweep_nodirect() {
+	local d; d=$(new_dir sweepnd)
+	check "sweep --no-direct: every point starts from an evicted cache" 0 -- "$DB" --json sweep --no-direct --budget 6 --point-time 0.5 --levels 1,2,4 --large-levels 1,2 -s 16M "$d"
+	python3 - "$OUT" <<'PYEOF' || fail "a point of sweep --no-direct started with its data cached"
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = [p for s in d["result"]["series"] for p in s["points"]]
+sys.exit(0 if pts and all(p.get("resident_before_pct") is not None and p["resident_before_pct"] < 5 for p in pts) else 1)
+PYEOF
+}
+
+t_edge_inuse() {
+	local name="devices in use: every write test refuses, bytes unchanged"
+	need_root "$name" || return
+	local d img L before t sfx
+	d=$(new_dir inuse)
+	img="$d/img"
+	# a partitioned device one of whose partitions is mounted
+	if command -v sfdisk >/dev/null 2>&1 && command -v mkfs.ext4 >/dev/null 2>&1; then
+		truncate -s 48M "$img"
+		printf 'label: dos\n,20M,L\n,,L\n' | sfdisk -q "$img" >/dev/null 2>&1
+		if attach_loop -P "$img" && [ -b "${LOOP}p1" ] && mkfs.ext4 -q "${LOOP}p1" >/dev/null 2>&1 &&
+			mkdir -p "$d/mnt" && mount "${LOOP}p1" "$d/mnt" 2>/dev/null; then
+			L=$LOOP; MOUNTS+=("$d/mnt"); sync; before=$(sha "$img")
+			for t in "seqwrite -t 1" "randwrite -t 1" "sweep --write 50 --budget 2 --point-time 0.5"; do
+				# shellcheck disable=SC2086
+				check "${t%% *} --force on a device whose partition is mounted: refused" "1|3" -- "$DB" $t --force -s 8M "$L"
+				expect_msg 'in use|mounted|busy'
+				sync; [ "$(sha "$img")" = "$before" ] || fail "the device changed"
+			done
+			umount_fs "$d/mnt"; detach_loop "$L"
+		else
+			skip "a device with a mounted partition" "the kernel made no partitions of a loop device (losetup -P) or they cannot be mounted here"
+			[ -n "${LOOP:-}" ] && detach_loop "$LOOP"
+		fi
+	else
+		skip "a device with a mounted partition" "no sfdisk or mkfs.ext4"
+	fi
+	# an active swap device
+	if command -v mkswap >/dev/null 2>&1 && command -v swapon >/dev/null 2>&1; then
+		randfile "$img" 16
+		if attach_loop "$img" && mkswap "$LOOP" >/dev/null 2>&1 && swapon "$LOOP" 2>/dev/null; then
+			L=$LOOP; before=$(sha "$img")
+			for t in "seqwrite -t 1" "randwrite -t 1" "sweep --write 50 --budget 2 --point-time 0.5"; do
+				# shellcheck disable=SC2086
+				check "${t%% *} --force on an active swap device: refused" "1|3" -- "$DB" $t --force -s 8M "$L"
+				expect_msg 'in use|busy'
+			done
+			swapoff "$L"; sync
+			[ "$(sha "$img")" = "$before" ] || fail "the swap device changed"
+			detach_loop "$L"
+		else
+			skip "an active swap device" "cannot mkswap/swapon a loop device"
+			[ -n "${LOOP:-}" ] && detach_loop "$LOOP"
+		fi
+	fi
+	# a device held open with O_EXCL by another program
+	randfile "$img" 16
+	if attach_loop "$img"; then
+		L=$LOOP; before=$(sha "$img")
+		python3 -c 'import os,sys,time; fd=os.open(sys.argv[1], os.O_RDONLY|os.O_EXCL); open(sys.argv[2],"w").close(); time.sleep(60)' "$L" "$d/held" &
+		local holder=$!; BGPIDS+=("$holder")
+		for _ in $(seq 50); do [ -e "$d/held" ] && break; sleep 0.1; done
+		for t in "seqwrite -t 1" "randwrite -t 1" "sweep --write 50 --budget 2 --point-time 0.5"; do
+			# shellcheck disable=SC2086
+			check "${t%% *} --force on a device another program holds (O_EXCL): refused" "1|3" -- "$DB" $t --force -s 8M "$L"
+			expect_msg 'in use|busy'
+		done
+		kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+		sync; [ "$(sha "$img")" = "$before" ] || fail "the held device changed"
+		detach_loop "$L"
+	fi
+}
+
+t_edge_alloc() {
+	local d; d=$(new_dir alloc)
+	randfile "$d/f" 8
+	check "allocation failure (ulimit -v): a clear message, exit 1" 1 -- bash -c 'ulimit -v 400000; exec "$0" randread -b 4M -j 200 -s 8M -t 0.5 "$1"' "$DB" "$d/f"
+	expect_msg 'cannot (allocate|start)'
+	expect_err 'Cannot allocate memory|Resource temporarily unavailable'
+	expect_no_err 'at offset'
+}
+
+t_edge_quick_nodirect() {
+	local name="quick on a filesystem without O_DIRECT: advice that works"
+	need_root "$name" || return
+	local m="$S/ramfs-quick"
+	if ! mount_fs ramfs "$m"; then skip "$name" "cannot mount ramfs"; return; fi
+	check "$name (exit 1)" 1 -- "$DB" quick -t 1 -s 8M "$m"
+	expect_msg 'direct'
+	expect_no_err -- '--no-direct'
+	expect_err 'diskbench buffered'
+	expect_clean "$m"
+	umount_fs "$m"
+}
+
+# =================================================================================
 main() {
 	echo "# diskbench CLI tests: $DB_ORIG (run from a copy: $DB)"
 	echo "# scratch: $S (free: $AVAIL bytes; root: $IS_ROOT; unprivileged runs: ${NOBODY[*]:-as $(id -un)})"
@@ -1578,6 +1758,14 @@ main() {
 		if need_big "signals"; then t_signals; fi
 		t_eviction
 		t_random
+		t_edge_residency
+		t_edge_csv_partial
+		t_edge_holes
+		t_edge_grow
+		t_edge_sweep_nodirect
+		t_edge_inuse
+		t_edge_alloc
+		t_edge_quick_nodirect
 	fi
 	finish
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"

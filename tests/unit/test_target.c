@@ -379,6 +379,30 @@ static void test_prepare_empty_path(void **state)
 	assert_true(strlen(f->r.error) > 0);
 }
 
+/* A name swapped between the checks and a later open (here: for a symlink
+ * to another file) is refused, not used: the open compares what it found
+ * with what target_prepare checked. */
+static void test_open_refuses_swapped_name(void **state)
+{
+	struct fx *f = *state;
+	char path[512], other[512];
+	path_in(f, "checked", path, sizeof(path));
+	path_in(f, "other", other, sizeof(other));
+	write_file(path, "checked data");
+	write_file(other, "someone else's data");
+	assert_int_equal(target_prepare(&f->t, path, true, true, &f->r), EXIT_OK);
+	assert_int_equal(target_open(&f->t, O_RDONLY, false, &f->r), EXIT_OK);
+	target_close(&f->t);
+
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(other, path), 0);
+	memset(f->r.error, 0, sizeof(f->r.error));
+	assert_int_equal(target_open(&f->t, O_WRONLY, false, &f->r), EXIT_REFUSED);
+	assert_int_equal(f->t.fd, -1);
+	assert_non_null(strstr(f->r.error, "no longer the file"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +415,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prepare_existing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prepare_bad_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prepare_empty_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_refuses_swapped_name, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
