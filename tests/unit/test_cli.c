@@ -295,7 +295,7 @@ static void test_errors_combinations(void **state)
 	bad("--csv", "seqwrite", "--json", NULL);
 	/* options that do not apply to the test */
 	assert_non_null(strstr(bad("seqread", "--sync=none", NULL), "sync"));
-	assert_non_null(strstr(bad("seqread", "--force", NULL), "force"));
+	assert_non_null(strstr(bad("seqread", "--grow", NULL), "grow")); /* --force: holes */
 	bad("randread", "--sync=dsync", NULL);
 	bad("seqwrite", "--drop-caches=file", NULL);
 	bad("seqwrite", "--seed", "1", NULL);
