@@ -62,6 +62,7 @@ unit: $(UNIT_BIN)
 cli: diskbench
 	bash tests/cli/run.sh ./diskbench
 	bash tests/cli/commands.sh ./diskbench
+	bash tests/cli/golden.sh ./diskbench
 
 check: unit cli
 
