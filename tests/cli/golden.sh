@@ -1,0 +1,698 @@
+#!/usr/bin/env bash
+# Golden-output test of diskbench: what a user sees, pinned.
+#
+#   bash tests/cli/golden.sh ./diskbench                   (part of `make cli`)
+#   GOLDEN_UPDATE=1 bash tests/cli/golden.sh ./diskbench   (rewrite the expected files)
+#
+# Runs a fixed list of diskbench invocations (every command in text, --json and
+# --csv, --help and `help TEST`, --version, the error cases of the bad-input
+# suite) and compares what they print with tests/cli/golden/NAME.out (stdout),
+# NAME.err (stderr) and NAME.rc (exit code).  Any difference is printed as a
+# unified diff and fails the case; the last line is `golden: N passed, M failed`.
+#
+# Recording an intended change: when a change of the output is meant, run the
+# script once with GOLDEN_UPDATE=1, read `git diff tests/cli/golden/` (that diff
+# is the user-visible change) and commit it with the change.  Update mode also
+# removes expected files of cases no longer in the list below.
+#
+# Before comparing, the parts that change from run to run or machine to machine
+# are masked (by the python3 script below):
+#   - figures that come from measurement: rates, IOPS, seconds, latencies, the
+#     histogram (its rows collapse to one line), percentages, byte and I/O
+#     counts, and the magnitude of their units (948 MB/s and 1.02 GB/s both
+#     become `N xB/s`; SI stays xB, IEC xiB, times xs);
+#   - seeds, the scratch directory (<S>), test file names (.diskbench-XXXXXX),
+#     loop device numbers, major:minor numbers, free-space figures, numbers in
+#     warnings that come from timing, the O_DIRECT alignment of the disk;
+#   - the identity of this machine's disk (cases marked `+m`: the JSON
+#     "device" object, info on the scratch directory, quick's verdict class):
+#     it is pinned instead on a tmpfs and on a loop device over a tmpfs file;
+#   - warnings whose presence depends on the machine or on timing (I/O buffers
+#     not in huge pages, sweep points with few samples, quick's throttled/link
+#     warnings) are left out; JSON "buffer" (huge pages or not) is masked.
+# Everything else is kept: JSON key names and their order, parameters, words,
+# units of non-measured sizes, messages and exit codes.  JSON is shown indented,
+# with a first line saying whether diskbench's own text is exactly the compact
+# form (so spacing and number formatting are pinned too); CSV keeps its header
+# exactly and says likewise whether the rows re-serialize identically.
+#
+# The single tests run with a size that makes them always "too short to time
+# well" (4 or 16 I/Os), so that warning is always there.  Cases that need root
+# (tmpfs, ramfs, loop device, running as nobody) are skipped with a message
+# otherwise; their expected files are kept.  Everything written lives in a
+# scratch directory under /var/tmp, removed on exit.
+# shellcheck disable=SC2016  # single-quoted bash -c scripts take their arguments as $1, $2
+set -u
+
+if [ $# -lt 1 ]; then
+	echo "usage: bash tests/cli/golden.sh PATH/TO/diskbench" >&2
+	exit 2
+fi
+DB_ORIG=$(realpath -- "$1") || exit 2
+[ -x "$DB_ORIG" ] || { echo "golden.sh: $1 is not an executable" >&2; exit 2; }
+HERE=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+GOLD="$HERE/golden"
+command -v python3 >/dev/null 2>&1 || { echo "golden.sh: needs python3" >&2; exit 2; }
+
+S=$(mktemp -d -p /var/tmp diskbench-golden.XXXXXX) || { echo "golden.sh: mktemp failed" >&2; exit 2; }
+MOUNTS=()
+LOOP=""
+cleanup() {
+	local i
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	LOOP=""
+	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}" 2>/dev/null
+	done
+	MOUNTS=()
+	[ -n "${S:-}" ] && [ -d "$S" ] && rm -rf -- "$S"
+}
+trap cleanup EXIT
+trap 'cleanup; trap - EXIT; exit 130' INT
+trap 'cleanup; trap - EXIT; exit 143' TERM
+
+chmod 711 "$S"
+mkdir -p "$S/raw" "$S/bin" "$S/cwd"
+# A copy every user can run (the unprivileged cases), immune to a rebuild mid-run.
+cp -- "$DB_ORIG" "$S/bin/diskbench" && chmod 755 "$S/bin" "$S/bin/diskbench"
+DB="$S/bin/diskbench"
+MANIFEST="$S/manifest"
+: >"$MANIFEST"
+IS_ROOT=0; [ "$(id -u)" = 0 ] && IS_ROOT=1
+
+# ---- cases ------------------------------------------------------------------------
+# gcmd NAME MODE CMD...: runs CMD (in $S/cwd, C locale, stdin /dev/null, at most
+# 60 s), keeps its stdout, stderr and exit code for the masker.
+# MODE: raw (help, errors: paths masked only), text, json, csv; `+m` masks the
+# identity of this machine's disk; `+seed` keeps params.seed (given by --seed).
+gcmd() {
+	local name=$1 mode=$2; shift 2
+	(cd "$S/cwd" && LC_ALL=C timeout -k 5 60 "$@" >"$S/raw/$name.out" 2>"$S/raw/$name.err" </dev/null)
+	echo $? >"$S/raw/$name.rc"
+	printf 'run %s %s\n' "$name" "$mode" >>"$MANIFEST"
+}
+g() { local name=$1 mode=$2; shift 2; gcmd "$name" "$mode" "$DB" "$@"; }
+skip() { # skip REASON NAME...
+	local why=$1 n; shift
+	for n in "$@"; do
+		echo "golden: skip $n: $why"
+		printf 'skip %s -\n' "$n" >>"$MANIFEST"
+	done
+}
+
+D="$S/dir"; F="$S/file"; M=/nonexistent/diskbench-golden/x
+mkdir -p "$D" "$S/odd"
+head -c $((4 * 1024 * 1024)) /dev/urandom >"$F"
+printf 'tiny' >"$S/odd/tiny"
+: >"$S/odd/empty"
+mkfifo "$S/odd/fifo"
+SZ=(-s 4M -t 0.3)   # sequential tests: 4 I/Os of 1 MiB (buffered: 2 of 2 MiB)
+RZ=(-s 64k -t 0.3)  # random tests: 16 I/Os of 4 KiB; both always "too short"
+TESTS="seqwrite seqread buffered cached randread randwrite"
+COMMANDS="$TESTS info quick sweep"
+
+cases_help() {
+	g help.global raw --help
+	g help.h raw -h
+	g version raw --version
+	g version.V raw -V
+	local t
+	for t in $COMMANDS; do
+		g "help.$t" raw help "$t"
+		g "help.$t.flag" raw "$t" --help
+	done
+	g help.unknown raw help frobnicate
+	gcmd help.devfull raw bash -c 'exec "$1" --help >/dev/full' _ "$DB"
+}
+
+# size arguments of each test on the scratch directory
+targs() {
+	case $1 in
+	randread | randwrite) echo "${RZ[@]}" ;;
+	*) echo "${SZ[@]}" ;;
+	esac
+}
+
+cases_dir() {
+	local t a
+	for t in $TESTS; do
+		read -ra a <<<"$(targs "$t")"
+		g "$t.dir.text" text "$t" "${a[@]}" "$D"
+		g "$t.dir.json" json+m --json "$t" "${a[@]}" "$D"
+		g "$t.dir.csv" csv "$t" "${a[@]}" --csv "$D"
+	done
+	g seqwrite.dir.quiet text -q seqwrite "${SZ[@]}" "$D"
+	g randwrite.dir.quiet-after text randwrite "${RZ[@]}" --quiet "$D"
+	g randread.dir.histogram text randread --histogram "${RZ[@]}" "$D"
+	g randread.dir.histogram.quiet text -q randread --histogram "${RZ[@]}" "$D"
+	g randread.dir.histogram.json json+m --json randread --histogram "${RZ[@]}" "$D"
+	g randread.dir.threads.json json+m --json randread -j 4 "${RZ[@]}" "$D"
+	g randread.dir.seed.json json+m+seed --json randread --seed 12345 "${RZ[@]}" "$D"
+	g randwrite.dir.threads.text text randwrite -j 2 "${RZ[@]}" "$D"
+	g seqwrite.dir.zeros.json json+m --json seqwrite --zeros "${SZ[@]}" "$D"
+	g seqwrite.dir.syncnone.text text seqwrite --sync=none --no-direct "${SZ[@]}" "$D"
+	g seqwrite.dir.syncnone.json json+m --json seqwrite --sync=none --no-direct "${SZ[@]}" "$D"
+	g seqwrite.dir.fsync.json json+m --json seqwrite --sync=fsync "${SZ[@]}" "$D"
+	g seqwrite.dir.dsync-nodirect.text text seqwrite --sync=dsync --no-direct "${SZ[@]}" "$D"
+	g seqwrite.dir.suffixes.json json+m --json seqwrite -b 256k -s 4MB -t 0.3 "$D"
+	g seqwrite.dir.bs1000-nodirect.text text seqwrite -b 1000 -s 10k -t 0.3 --no-direct "$D"
+	g seqread.dir.threads.json json+m --json seqread -j 2 -b 64k -s 1M -t 0.3 "$D"
+	g seqwrite.newpath.json json+m --json seqwrite "${SZ[@]}" "$D/newfile"
+	g seqread.newpath.text text seqread "${SZ[@]}" "$D/newread"
+	gcmd seqwrite.cwd.text text bash -c 'cd "$1" && exec "$2" seqwrite -s 4M -t 0.3' _ "$D" "$DB"
+}
+
+cases_file() {
+	g seqread.file.text text seqread "${SZ[@]}" "$F"
+	g seqread.file.json json+m --json seqread "${SZ[@]}" "$F"
+	g seqread.file.big-size.json json+m --json seqread -s 1G -t 0.3 "$F"
+	g buffered.file.text text buffered "${SZ[@]}" "$F"
+	g cached.file.text text cached -t 0.3 "$F"
+	g cached.file.json json+m --json cached -t 0.3 "$F"
+	g randread.file.csv csv --csv randread "${RZ[@]}" "$F"
+	cat "$F" >/dev/null
+	g buffered.file.nodrop.json json+m --json buffered --drop-caches=none "${SZ[@]}" "$F"
+	cat "$F" >/dev/null
+	g buffered.file.no-drop-caches.text text buffered --no-drop-caches "${SZ[@]}" "$F"
+	if [ $IS_ROOT = 1 ]; then
+		g buffered.file.dropall.json json+m --json buffered --drop-caches=all "${SZ[@]}" "$F"
+	else
+		skip "not root" buffered.file.dropall.json
+	fi
+	g seqwrite.file.force.json json+m --json seqwrite --force -s 1M -t 0.3 "$F"
+	g randwrite.file.force.text text randwrite --force "${RZ[@]}" "$F"
+	g seqwrite.file.refused raw seqwrite "${SZ[@]}" "$F"
+	g randwrite.file.refused raw randwrite "${SZ[@]}" "$F"
+	g seqwrite.file.refused.json json+m --json seqwrite -s 1M "$F"
+	g sweep.file.refused raw sweep --write 30 --point-time 0.2 --levels 1 --run oltp "$F"
+	g info.file.json json+m --json info "$F"
+}
+
+cases_bad() {
+	g bad.unknown-test raw frobnicate "$D"
+	g bad.no-test raw
+	g bad.unknown-long raw seqwrite --frobnicate "$D"
+	g bad.unknown-short raw seqwrite -Z "$D"
+	g bad.size-novalue raw seqwrite -s
+	g bad.size.zero raw seqwrite -s 0 -t 1 "$D"
+	g bad.size.negative raw seqwrite -s -1 -t 1 "$D"
+	g bad.size.suffix raw seqwrite -s 12q -t 1 "$D"
+	g bad.size.huge raw seqwrite -s 99999999999999999999T -t 1 "$D"
+	g bad.size.empty raw seqwrite -s '' -t 1 "$D"
+	g bad.size.overflow raw seqwrite -s 17179869184T "$D"
+	g bad.bs.zero raw seqwrite -b 0 -s 8M -t 1 "$D"
+	g bad.bs.negative raw seqwrite -b -4 -s 8M -t 1 "$D"
+	g bad.bs.three raw seqwrite -b 3 -s 8M -t 1 "$D"
+	g bad.bs.suffix raw seqwrite -b 12q -s 8M -t 1 "$D"
+	g bad.bs.randread raw randread -b 3 -s 8M -t 1 "$D"
+	g bad.bs.align-file raw seqread -b 1000 -s 8M -t 1 "$F"
+	g bad.bs.align-dir raw seqwrite -b 1000 -s 8M -t 1 "$D"
+	g bad.threads.zero raw randread -j 0 -s 8M -t 1 "$D"
+	g bad.threads.many raw randread -j 100000 -s 8M -t 1 "$D"
+	g bad.threads.negative raw randread -j -1 -s 8M -t 1 "$D"
+	g bad.threads.word raw randread -j x -s 8M -t 1 "$D"
+	g bad.time.negative raw seqwrite -t -1 -s 8M "$D"
+	g bad.time.word raw seqwrite -t x -s 8M "$D"
+	g bad.time.exponent raw seqwrite -t 1e -s 8M "$D"
+	g bad.cached-no-time raw cached -t 0 "$F"
+	g bad.drop-caches raw buffered --drop-caches=bogus -s 8M "$D"
+	g bad.sync raw seqwrite --sync=bogus -s 8M "$D"
+	g bad.json-and-csv csv --json --csv seqwrite -s 8M "$D"
+	g bad.two-targets raw seqwrite -s 8M "$D" "$D"
+	g bad.missing-write raw seqwrite -s 8M -t 1 "$M"
+	g bad.missing-read raw seqread -s 8M -t 1 "$M"
+	g bad.fifo-write raw seqwrite --force -s 8M -t 1 "$S/odd/fifo"
+	g bad.fifo-read raw buffered -s 8M -t 1 "$S/odd/fifo"
+	g bad.devnull-write raw seqwrite --force -s 8M -t 1 /dev/null
+	g bad.devzero-read raw seqread -s 8M -t 1 /dev/zero
+	g bad.tiny-file raw randread -s 8M -t 1 "$S/odd/tiny"
+	g bad.empty-file raw seqread -s 8M -t 1 "$S/odd/empty"
+	g bad.json.size json --json seqwrite -s 0 "$D"
+	g bad.json.size-after json seqwrite -s 0 --json "$D"
+	g bad.json.unknown-option json --json seqwrite --frobnicate "$D"
+	g bad.json.unknown-test json --json frobnicate "$D"
+	g bad.json.missing json --json seqread -s 8M "$M"
+	g bad.csv.size csv --csv seqwrite -s 0 "$D"
+	gcmd bad.stdout-full raw bash -c 'exec "$1" seqwrite -s 4M -t 0.3 "$2" >/dev/full' _ "$DB" "$D"
+	g sweep.bad.budget2 raw sweep -s 16M --budget 2 "$D"
+	g sweep.bad.levels-zero raw sweep --levels 0 "$D"
+	g sweep.bad.levels-empty raw sweep --levels 1,,2 "$D"
+	g sweep.bad.levels-decreasing raw sweep --levels 4,2 "$D"
+	g sweep.bad.budget-zero raw sweep --budget 0 "$D"
+	g sweep.bad.write raw sweep --write 150 "$D"
+	g sweep.bad.point-time raw sweep --point-time -1 "$D"
+	g sweep.bad.max-latency raw sweep --max-latency 1parsec "$D"
+	g sweep.bad.run raw sweep --run bogus "$D"
+	g info.missing raw info "$M"
+	g info.missing.json json --json info "$M"
+	g info.missing.csv csv --csv info "$M"
+	g quick.missing raw quick -t 2 "$M"
+}
+
+cases_commands() {
+	g info.dir.text text+m info "$D"
+	g info.dir.json json+m --json info "$D"
+	g quick.dir.text text+m quick -t 2 -s 8M "$D"
+	g quick.dir.json json+m quick -t 2 -s 8M --json "$D"
+	g quick.dir.csv csv quick -t 2 -s 8M --csv "$D"
+	g sweep.dir.text text sweep --budget 3 --point-time 0.5 -s 8M "$D"
+	g sweep.dir.json json+m --json sweep --budget 3 --point-time 0.5 -s 8M "$D"
+	g sweep.dir.csv csv --csv sweep --budget 3 --point-time 0.5 -s 8M "$D"
+}
+
+# as an unprivileged user: a file it cannot read, a directory it cannot write
+cases_unprivileged() {
+	local names=(priv.read-denied priv.write-denied)
+	local as=()
+	if [ $IS_ROOT = 0 ]; then
+		skip "not root (cannot make files this user cannot read)" "${names[@]}"
+		return
+	elif command -v setpriv >/dev/null 2>&1 && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+		as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	else
+		skip "cannot run as nobody (no working setpriv)" "${names[@]}"
+		return
+	fi
+	mkdir -p "$S/priv/ro" && chmod 755 "$S/priv" && chmod 555 "$S/priv/ro"
+	head -c $((1024 * 1024)) /dev/urandom >"$S/priv/secret" && chmod 000 "$S/priv/secret"
+	gcmd priv.read-denied raw "${as[@]}" "$DB" seqread -s 1M -t 0.3 "$S/priv/secret"
+	gcmd priv.write-denied raw "${as[@]}" "$DB" seqwrite -s 1M -t 0.3 "$S/priv/ro"
+}
+
+mount_fs() { # mount_fs TYPE DIR [OPTIONS]
+	mkdir -p -- "$2"
+	[ $IS_ROOT = 1 ] || return 1
+	mount -t "$1" ${3:+-o "$3"} "$1" "$2" 2>/dev/null || return 1
+	MOUNTS+=("$2")
+}
+
+cases_ram() {
+	local T="$S/tmpfs"
+	local tmpfs_cases=(seqwrite.tmpfs.text seqwrite.tmpfs.json seqread.tmpfs.text buffered.tmpfs.text
+		cached.tmpfs.json randwrite.tmpfs.csv info.tmpfs.text info.tmpfs.json info.tmpfs.csv
+		nospace.seqwrite nospace.seqread.json nospace.csv)
+	local loop_cases=(info.loop.text info.loop.json info.loop.csv seqread.loop.json randread.loop.text
+		buffered.loop.text seqwrite.loop.refused seqwrite.loop.refused.json quick.loop.text quick.loop.json)
+	local ramfs_cases=(ramfs.seqwrite ramfs.seqwrite.json ramfs.seqread ramfs.nodirect.text)
+	if [ $IS_ROOT = 0 ]; then
+		skip "not root (tmpfs, ramfs, loop device)" "${tmpfs_cases[@]}" "${loop_cases[@]}" "${ramfs_cases[@]}"
+		return
+	fi
+	if mount_fs tmpfs "$T" size=64m && mount_fs tmpfs "$S/small" size=16m; then
+		g seqwrite.tmpfs.text text seqwrite "${SZ[@]}" "$T"
+		g seqwrite.tmpfs.json json --json seqwrite "${SZ[@]}" "$T"
+		g seqread.tmpfs.text text seqread "${SZ[@]}" "$T"
+		g buffered.tmpfs.text text buffered "${SZ[@]}" "$T"
+		g cached.tmpfs.json json --json cached -s 4M -t 0.3 "$T"
+		g randwrite.tmpfs.csv csv --csv randwrite "${RZ[@]}" "$T"
+		g info.tmpfs.text text info "$T"
+		g info.tmpfs.json json --json info "$T"
+		g info.tmpfs.csv csv --csv info "$T"
+		g nospace.seqwrite raw seqwrite -s 32M -t 1 "$S/small"
+		g nospace.seqread.json json --json seqread -s 32M -t 1 "$S/small"
+		g nospace.csv csv --csv seqwrite -b 256k -s 15872k -t 1 "$S/small"
+	else
+		skip "cannot mount tmpfs" "${tmpfs_cases[@]}" "${loop_cases[@]}"
+		loop_cases=()
+	fi
+	if [ ${#loop_cases[@]} -gt 0 ]; then
+		truncate -s 16M "$T/loop.img"
+		if command -v losetup >/dev/null 2>&1 && LOOP=$(losetup -r -f --show "$T/loop.img" 2>/dev/null) &&
+			[ -b "$LOOP" ]; then
+			g info.loop.text text info "$LOOP"
+			g info.loop.json json --json info "$LOOP"
+			g info.loop.csv csv --csv info "$LOOP"
+			g seqread.loop.json json --json seqread "${SZ[@]}" "$LOOP"
+			g randread.loop.text text randread "${RZ[@]}" "$LOOP"
+			g buffered.loop.text text buffered "${SZ[@]}" "$LOOP"
+			g seqwrite.loop.refused raw seqwrite "${SZ[@]}" "$LOOP"
+			g seqwrite.loop.refused.json json --json seqwrite "${SZ[@]}" "$LOOP"
+			g quick.loop.text text quick -t 2 "$LOOP"
+			g quick.loop.json json --json quick -t 2 "$LOOP"
+			losetup -d "$LOOP" 2>/dev/null
+			LOOP=""
+		else
+			LOOP=""
+			skip "cannot attach a loop device" "${loop_cases[@]}"
+		fi
+	fi
+	if mount_fs ramfs "$S/ramfs"; then
+		g ramfs.seqwrite raw seqwrite "${SZ[@]}" "$S/ramfs"
+		g ramfs.seqwrite.json json --json seqwrite "${SZ[@]}" "$S/ramfs"
+		g ramfs.seqread raw seqread "${SZ[@]}" "$S/ramfs"
+		g ramfs.nodirect.text text seqwrite --no-direct "${SZ[@]}" "$S/ramfs"
+	else
+		skip "cannot mount ramfs" "${ramfs_cases[@]}"
+	fi
+}
+
+# ---- the masker and comparer (python3) ---------------------------------------------
+PY="$S/golden.py"
+cat >"$PY" <<'PYEOF'
+import csv, difflib, io, json, os, re, sys
+
+S, RAW, GOLD, MANIFEST = sys.argv[1:5]
+UPDATE = os.environ.get("GOLDEN_UPDATE") == "1"
+
+# ---- strings everywhere: paths, temp names, loop numbers, major:minor
+def paths(s):
+    s = s.replace(S, "<S>")
+    s = re.sub(r"\.diskbench-[A-Za-z0-9]{6}", ".diskbench-XXXXXX", s)
+    s = re.sub(r"\bloop[0-9]+\b", "loopN", s)
+    s = re.sub(r"\[[0-9]+:[0-9]+\]", "[N:N]", s)
+    return re.sub(r"st_dev [0-9]+:[0-9]+", "st_dev N:N", s)
+
+# ---- warnings and errors
+# whole warnings whose presence depends on the machine or on timing
+DROP = [re.compile(p) for p in (
+    r"(?:[^;]*: )?the I/O buffers are not in huge pages:[^;]*",
+    r"[^;]* at \d+ outstanding: only \d+ I/Os, so p99 and above rest on few samples",
+    r"throttled: [^;]*",
+    r"link-bound: [^;]*; the device may be faster than its link",
+    r"[^;]* is impossible: a cache was measured[^;]*",
+    r"the [^;]* link runs below what the device supports[^;]*",
+)]
+# numbers inside a message that come from timing, free space or the disk
+MSG = [(re.compile(p), r) for p, r in (
+    (r"the run took only [0-9.]+ s \([0-9]+ I/Os\)", "the run took only N s (N I/Os)"),
+    (r"[0-9.]+ % of the data was still in the page cache", "N % of the data was still in the page cache"),
+    (r"only [0-9.]+ % of the region stayed", "only N % of the region stayed"),
+    (r"stopped after [0-9]+ s at [0-9.]+ \S+", "stopped after N s at N"),
+    (r"[0-9.]+ [kKMGTP]?i?B available", "N available"),
+    (r"not a multiple of [0-9]+, the O_DIRECT alignment", "not a multiple of N, the O_DIRECT alignment"),
+    (r"use a multiple of [0-9]+ or --no-direct", "use a multiple of N or --no-direct"),
+)]
+
+def dropped(w):
+    return any(d.fullmatch(w) for d in DROP)
+
+def msg(s):
+    s = paths(s)
+    for p, r in MSG:
+        s = p.sub(r, s)
+    return s
+
+def mask_err(text):
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("diskbench: warning: "):
+            w = line[len("diskbench: warning: "):]
+            if dropped(w):
+                continue
+            out.append("diskbench: warning: " + msg(w))
+        elif line.startswith("diskbench: "):
+            out.append(msg(line))
+        else:
+            out.append(paths(line))
+    return "\n".join(out)
+
+# ---- text: measured figures become N, the magnitude of their unit x
+NUM = re.compile(r"(?<![\w.])\d+(?:\.\d+)?k?"
+                 r"(?: ?(?:(?P<si>[kMGTP]?B)|(?P<iec>[KMGTP]iB)|(?P<t>ns|us|ms|s))(?!\w))?(?P<ps>/s)?")
+
+def figures(s):
+    def rep(m):
+        unit = " xB" if m.group("si") else " xiB" if m.group("iec") else " xs" if m.group("t") else ""
+        return "N" + unit + (m.group("ps") or "")
+    return NUM.sub(rep, s)
+
+def columns(s):  # a table row: the widths follow the figures, so collapse them
+    return re.sub(r"\s+", " ", figures(s)).strip()
+
+RESULT = re.compile(r"^(seqwrite|seqread|buffered|cached|randread|randwrite): (\d.*?)( \[[^\]]*\])?$")
+HIST_ROW = re.compile(r"^\s+[0-9.]+ \S+ -\s+[0-9.]+ \S+\s+\d+\s")
+VERDICT = re.compile(r"^looks like: (.*?) class \((.*)\)(.*)$")
+SUMMARY = re.compile(r"^(max IOPS|min latency|knee|max MB/s)([^:]*): (.*)$")
+
+def verdict_line(line):
+    m = VERDICT.match(line)
+    if not m:
+        return line
+    head = m.group(1) if m.group(1) == "RAM: RAM" else "<verdict>"
+    return "looks like: %s class (%s)" % (head, figures(m.group(2)))
+
+def mask_text(text, machine):
+    lines = text.split("\n")
+    if machine:  # this machine's identity: info's lines, above quick's own
+        end = next((i for i, l in enumerate(lines) if l.startswith("quick: ")), None)
+        if end is None:
+            end = len(lines) - 1 if lines and lines[-1] == "" else len(lines)
+        if end > 0:
+            lines[:end] = ["<machine info>"]
+    out, table = [], None
+    for line in lines:
+        line = paths(line)
+        m = RESULT.match(line)
+        if HIST_ROW.match(line):
+            if not out or out[-1] != "  <histogram rows>":
+                out.append("  <histogram rows>")
+            continue
+        if m:
+            out.append("%s: %s%s" % (m.group(1), figures(m.group(2)), m.group(3) or ""))
+        elif line.startswith(("latency: ", "cache: ")):
+            out.append(figures(line))
+        elif line.startswith("quick: over "):
+            out.append(re.sub(r"laid out in [0-9.]+ s", "laid out in N s", line))
+        elif line.startswith("  step "):
+            table = "quick"
+            out.append(line)
+        elif re.match(r"^\s+(outstanding|streams)\s+IOPS", line):
+            table = "sweep"
+            out.append(line)
+        elif table == "quick" and re.match(r"^  (\S.*?)\s{2,}(\d.*)$", line):
+            m = re.match(r"^  (\S.*?)\s{2,}(\d.*)$", line)
+            out.append("  %s  %s" % (m.group(1), columns(m.group(2))))
+        elif table == "sweep" and re.match(r"^(\s+\d+)\s+(\d.*)$", line):
+            m = re.match(r"^(\s+\d+)\s+(\d.*)$", line)
+            out.append("%s %s" % (m.group(1), columns(m.group(2))))
+        elif SUMMARY.match(line):
+            m = SUMMARY.match(line)
+            rest = re.sub(r"\bstreams?\b", "stream(s)", figures(m.group(3)))  # 1 stream, 2 streams
+            out.append("%s%s: %s" % (m.group(1), m.group(2), rest))
+        elif line.startswith("looks like: "):
+            out.append(verdict_line(line))
+        else:
+            table = None
+            out.append(line)
+    return "\n".join(out)
+
+# ---- JSON: by key, numbers kept as diskbench wrote them
+class Raw(str):
+    pass
+
+def dump(v, indent=None, level=0):
+    if isinstance(v, Raw):
+        return str(v)
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, dict):
+        items = ["%s: %s" % (json.dumps(k, ensure_ascii=False), dump(x, indent, level + 1)) for k, x in v.items()]
+        opener, closer = "{", "}"
+    else:
+        items = [dump(x, indent, level + 1) for x in v]
+        opener, closer = "[", "]"
+    if not items:
+        return opener + closer
+    if indent is None:
+        return opener + ", ".join(items) + closer
+    pad, end = "\n" + " " * (indent * (level + 1)), "\n" + " " * (indent * level)
+    return opener + pad + ("," + pad).join(items) + end + closer
+
+N = "<n>"
+VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "samples", "lat_ns",
+            "littles_law_outstanding", "bdp_outstanding", "lat_ns_mean", "lat_ns_p99", "seed",
+            "layout_s", "resident_before_pct", "buffer", "majmin", "st_dev", "serial"}
+SUMMARIES = {"max_iops", "min_latency", "max_bytes_per_sec", "knee", "max_iops_within_latency"}
+MACHINE = "<machine>"
+
+def masked(v):
+    if isinstance(v, dict):
+        return {k: masked(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [masked(x) for x in v]
+    return v if v is None else N
+
+def mask_verdict(v, machine):
+    ram = v.get("prefix") == "RAM: "
+    out = {}
+    for k, x in v.items():
+        if k in ("class", "label"):
+            out[k] = x if ram else N
+        elif k in ("or", "fit", "identity_note"):
+            out[k] = N  # follow the figures
+        elif k == "line":
+            out[k] = verdict_line(x) if isinstance(x, str) else x
+        elif k == "evidence":
+            out[k] = masked(x)
+        elif k in ("prefix", "link") and machine and not ram:
+            out[k] = MACHINE
+        else:
+            out[k] = walk(x, k, machine, False)
+    return out
+
+def mask_info_result(r):  # info on this machine's disk: only the path is ours
+    out = {}
+    for k, x in r.items():
+        if k == "fs" and isinstance(x, dict):
+            out[k] = {a: (paths(b) if a in ("path", "path_type") else MACHINE) for a, b in x.items()}
+        else:
+            out[k] = MACHINE
+    return out
+
+def walk(v, key, machine, keep_seed, parent=None):
+    if key == "seed" and keep_seed:
+        return v
+    if key in VOLATILE or (key == "outstanding" and parent in SUMMARIES):
+        return masked(v)
+    if key == "lat_hist" and isinstance(v, list):  # bucket count follows the figures
+        return [{"le_ns": N, "count": N}] if v else []
+    if key == "device" and machine:
+        return MACHINE
+    if key == "verdict" and isinstance(v, dict):
+        return mask_verdict(v, machine)
+    if key == "warnings" and isinstance(v, list):
+        return [msg(w) for w in v if not (isinstance(w, str) and dropped(w))]
+    if key == "error" and isinstance(v, str):
+        return msg(v)
+    if isinstance(v, dict):
+        if machine and v.get("test") == "info" and isinstance(v.get("result"), dict):
+            v = dict(v, result=mask_info_result(v["result"]))
+        return {k: walk(x, k, machine, keep_seed, key) for k, x in v.items()}
+    if isinstance(v, list):
+        return [walk(x, key, machine, keep_seed, parent) for x in v]
+    if isinstance(v, str) and not isinstance(v, Raw):
+        return paths(v)
+    return v
+
+def mask_json(text, machine, keep_seed):
+    if not text:
+        return ""
+    try:
+        doc = json.loads(text, parse_int=Raw, parse_float=Raw)
+    except ValueError:
+        return "# not one JSON document\n" + paths(text)
+    compact = dump(doc) == text.rstrip("\n")
+    one_line = text.endswith("\n") and text.count("\n") == 1
+    head = "# json: compact form identical: %s; one line ending in a newline: %s" % (
+        "yes" if compact else "no", "yes" if one_line else "no")
+    return head + "\n" + dump(walk(doc, None, machine, keep_seed), indent=1) + "\n"
+
+# ---- CSV: header as it is, volatile columns masked
+CSV_VOLATILE = re.compile(r"^(bytes|seconds|bytes_per_sec|iops|ios|lat_\w+_ns|resident_before_pct|"
+                          r"littles_law_outstanding)$")
+
+def csv_warnings(cell):
+    for d in DROP:  # remove whole warnings from the "; "-joined list
+        cell = re.sub(r"(?:^|; )(?:%s)(?=; |$)" % d.pattern, "", cell)
+    return msg(cell[2:] if cell.startswith("; ") else cell)
+
+def mask_csv(text):
+    if not text:
+        return ""
+    rows = list(csv.reader(io.StringIO(text)))
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    same = buf.getvalue() == text
+    header = text.split("\n", 1)[0]
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    cols = rows[0] if rows else []
+    for row in rows[1:]:
+        new = []
+        failed_run = "error" in cols and cols.index("error") < len(row) and row[cols.index("error")]
+        for i, cell in enumerate(row):
+            col = cols[i] if i < len(cols) else ""
+            if CSV_VOLATILE.match(col) and cell != "" and not failed_run:  # a failed run's zeros stay
+                new.append(N)
+            elif col == "warnings":
+                new.append(csv_warnings(cell))
+            elif col == "error":
+                new.append(msg(cell))
+            else:
+                new.append(paths(cell))
+        w.writerow(new)
+    return "# csv: rows re-serialize identically: %s\n%s\n%s" % (
+        "yes" if same else "no", paths(header), out.getvalue())
+
+def mask_out(text, mode):
+    kind, flags = mode.split("+")[0], set(mode.split("+")[1:])
+    machine = "m" in flags
+    if kind == "json":
+        return mask_json(text, machine, "seed" in flags)
+    if kind == "csv":
+        return mask_csv(text)
+    if kind == "text":
+        return mask_text(text, machine)
+    return paths(text)
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+def main():
+    passed = failed = skipped = 0
+    names = set()
+    for line in read(MANIFEST).splitlines():
+        what, name, mode = line.split(" ")
+        names.add(name)
+        if what == "skip":
+            skipped += 1
+            continue
+        got = {
+            "out": mask_out(read(os.path.join(RAW, name + ".out")), mode),
+            "err": mask_err(read(os.path.join(RAW, name + ".err"))),
+            "rc": read(os.path.join(RAW, name + ".rc")),
+        }
+        bad = []
+        for ext, text in got.items():
+            path = os.path.join(GOLD, "%s.%s" % (name, ext))
+            if UPDATE:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+                continue
+            if not os.path.exists(path):
+                bad.append("no expected file %s (record it with GOLDEN_UPDATE=1)\n" % path)
+                continue
+            want = read(path)
+            if want != text:
+                bad.extend(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
+                                                "expected/%s.%s" % (name, ext), "got/%s.%s" % (name, ext)))
+        if bad:
+            failed += 1
+            print("golden: FAIL %s" % name)
+            for l in bad:
+                sys.stdout.write(l if l.endswith("\n") else l + "\n\\ No newline at end of file\n")
+        else:
+            passed += 1
+    if UPDATE:
+        for f in sorted(os.listdir(GOLD)):
+            if f.rsplit(".", 1)[0] not in names:
+                os.remove(os.path.join(GOLD, f))
+                print("golden: removed %s (no such case)" % f)
+        print("golden: %d expected cases written to %s" % (passed, GOLD))
+    print("golden: %d passed, %d failed%s" % (passed, failed,
+          ", %d skipped" % skipped if skipped else ""))
+    return 1 if failed else 0
+
+sys.exit(main())
+PYEOF
+
+# ---- run --------------------------------------------------------------------------
+start=$SECONDS
+cases_help
+cases_dir
+cases_file
+cases_bad
+cases_commands
+cases_unprivileged
+cases_ram
+echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
+[ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
+mkdir -p "$GOLD"
+python3 "$PY" "$S" "$S/raw" "$GOLD" "$MANIFEST"
