@@ -1,6 +1,13 @@
-/* Everything Linux-specific: filesystem identity, O_DIRECT alignment, block
- * device ioctls, page-cache eviction and residency, sysfs look-ups.  Each
- * function returns 0 or -1 with errno set, and never prints. */
+/* Everything Linux-specific that acts on an open descriptor: filesystem
+ * identity (fstatfs and the one filesystem-magic table), O_DIRECT alignment,
+ * block device ioctls, page-cache eviction and residency, I/O buffers.  Each
+ * function returns 0 or -1 with errno set, and never prints.
+ *
+ * The platform boundary: platform_linux.c holds ioctls, statx, fstatfs,
+ * fadvise, mincore, drop_caches and buffers; devinfo_*.c hold every reader
+ * of /sys and /proc/self/mountinfo, each under a root parameter (struct
+ * devinfo_roots).  plat_blockdev_in_ram and plat_loop_backing only turn a
+ * descriptor into a device number and ask devinfo. */
 #ifndef PLATFORM_H
 #define PLATFORM_H
 
@@ -26,9 +33,11 @@ uint32_t plat_dio_align(int fd, bool is_blockdev);
 int plat_blockdev_size(int fd, uint64_t *bytes);
 /* 1 if the block device is read-only (BLKROGET), 0 if not, -1 unknown. */
 int plat_blockdev_readonly(int fd);
-/* Name of a RAM-backed block device (brd "ram0", "zram0"), or NULL. */
+/* Name of a block device whose data live in memory (brd "ram0", "zram0",
+ * "pmem0", a loop over a file in tmpfs), or NULL; devinfo_blockdev_in_ram. */
 const char *plat_blockdev_in_ram(int fd);
-/* For a loop device: its backing file and whether it uses direct I/O. */
+/* For a loop device: its backing file and whether it uses direct I/O;
+ * devinfo_loop_backing. */
 int plat_loop_backing(int fd, char *path, size_t len, bool *direct_io);
 
 /* Write back and evict [0, len) of fd from the page cache: fdatasync,

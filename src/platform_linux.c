@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "platform.h"
 
+#include "devinfo.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -111,52 +113,41 @@ int plat_blockdev_readonly(int fd)
 	return ro != 0;
 }
 
-/* Reads /sys/dev/block/MAJ:MIN/<leaf> into buf, newline stripped. */
-static int read_sysfs_dev(int fd, const char *leaf, char *buf, size_t len)
+/* The device number of an open block device; false if fd is not one. */
+static bool blockdev_number(int fd, unsigned *maj, unsigned *min)
 {
 	struct stat st;
-	char path[PATH_MAX];
-	if (fstat(fd, &st) != 0)
-		return -1;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s",
-		 major(st.st_rdev), minor(st.st_rdev), leaf);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	char *ok = fgets(buf, (int)len, f);
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode))
+		return false;
+	*maj = major(st.st_rdev);
+	*min = minor(st.st_rdev);
+	return true;
 }
 
+/* devinfo's walk decides (brd, zram, pmem, a loop over a file in RAM). */
 const char *plat_blockdev_in_ram(int fd)
 {
 	static char name[64];
-	struct stat st;
-	if (fstat(fd, &st) != 0)
+	unsigned maj, min;
+	if (!blockdev_number(fd, &maj, &min) ||
+	    !devinfo_blockdev_in_ram(maj, min, NULL, name, sizeof(name)))
 		return NULL;
-	char link[PATH_MAX], target[PATH_MAX];
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	ssize_t n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
-		return NULL;
-	target[n] = '\0';
-	const char *base = strrchr(target, '/');
-	snprintf(name, sizeof(name), "%.63s", base ? base + 1 : target);
-	if (strncmp(name, "ram", 3) == 0 || strncmp(name, "zram", 4) == 0 ||
-	    strncmp(name, "pmem", 4) == 0)
-		return name;
-	return NULL;
+	return name;
 }
 
 int plat_loop_backing(int fd, char *path, size_t len, bool *direct_io)
 {
-	char dio[8];
-	if (read_sysfs_dev(fd, "loop/backing_file", path, len) != 0)
+	unsigned maj, min;
+	int dio;
+	if (!blockdev_number(fd, &maj, &min)) {
+		errno = ENOTBLK;
 		return -1;
-	*direct_io = read_sysfs_dev(fd, "loop/dio", dio, sizeof(dio)) == 0 && dio[0] == '1';
+	}
+	if (devinfo_loop_backing(maj, min, NULL, path, len, &dio) != 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	*direct_io = dio == 1;
 	return 0;
 }
 

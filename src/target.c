@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "devinfo.h"
 #include "units.h"
 #include "util.h"
 
@@ -208,6 +209,21 @@ int target_prepare(struct target *t, const char *arg, bool write_test, bool forc
 	return code;
 }
 
+/* O_EXCL catches what the kernel holds; mountinfo also names the members of
+ * multi-device filesystems (btrfs RAID, bcachefs "/dev/a:/dev/b"), and says
+ * where, for the message. */
+static int refuse_if_mounted(const struct target *t, struct result *r)
+{
+	struct devinfo_mounted use;
+	if (devinfo_path_mounted(t->path, NULL, &use) != 1)
+		return EXIT_OK;
+	return fail(r, EXIT_REFUSED, "device '%s' is in use: %s belongs to the %s filesystem "
+		    "mounted at %s (from %s); refusing to write to it", t->path, use.device,
+		    use.fs_type[0] ? use.fs_type : "unknown",
+		    use.mount_point[0] ? use.mount_point : "a mount not visible from this root",
+		    use.source);
+}
+
 int target_open(struct target *t, int flags, bool direct, struct result *r)
 {
 	target_close(t);
@@ -215,8 +231,12 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 		flags |= plat_o_direct;
 	/* the one place writes to a device get O_EXCL: it fails with EBUSY while
 	 * the device or a partition of it is mounted, or another program holds it */
-	if (t->kind == TARGET_BLOCKDEV && (flags & O_ACCMODE) != O_RDONLY)
+	if (t->kind == TARGET_BLOCKDEV && (flags & O_ACCMODE) != O_RDONLY) {
+		int code = refuse_if_mounted(t, r);
+		if (code != EXIT_OK)
+			return code;
 		flags |= O_EXCL;
+	}
 	t->fd = open(t->path, flags | O_CLOEXEC);
 	if (t->fd < 0) {
 		if (errno == EINVAL && direct) {

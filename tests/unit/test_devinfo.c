@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
@@ -23,6 +24,7 @@
 
 #include "devinfo.h"
 #include "json.h"
+#include "platform.h"
 
 /* snprintf without GCC's truncation guesses: every buffer here is ample. */
 static void fmt_to(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -1320,6 +1322,275 @@ static void test_cycle_and_depth(void **state)
 	free(text);
 }
 
+/* ---- multi-device filesystems, mount membership ------------------------------------- */
+
+#define HBA "devices/platform/h0/block/"
+
+/* A plain disk with partitions <name>1..<name>parts, all in class/block as sysfs has them. */
+static void disk_with_parts(struct fx *f, const char *name, unsigned maj, unsigned min, int parts)
+{
+	char dir[PATH_MAX], mm[16], rel[PATH_MAX], cls[PATH_MAX];
+	fmt_to(dir, sizeof(dir), HBA "%s", name);
+	fmt_to(mm, sizeof(mm), "%u:%u", maj, min);
+	blockdev(f, dir, mm, 2097152, 0, 512, 512, "write back", 0, "none");
+	fmt_to(cls, sizeof(cls), "class/block/%s", name);
+	lnk(f, cls, dir);
+	for (int i = 1; i <= parts; i++) {
+		fmt_to(rel, sizeof(rel), "%s/%s%d", dir, name, i);
+		fmt_to(mm, sizeof(mm), "%u:%u", maj, min + (unsigned)i);
+		partition(f, rel, mm, 1048576, i);
+		fmt_to(cls, sizeof(cls), "class/block/%s%d", name, i);
+		lnk(f, cls, rel);
+	}
+}
+
+static void assert_use(const struct devinfo_mounted *use, const char *device, const char *point,
+		       const char *type, const char *source)
+{
+	assert_string_equal(use->device, device);
+	assert_string_equal(use->mount_point, point);
+	assert_string_equal(use->fs_type, type);
+	assert_string_equal(use->source, source);
+}
+
+static void test_mounted_members(void **state)
+{
+	struct fx *f = *state;
+	struct devinfo_mounted use;
+	disk_with_parts(f, "sdc", 8, 32, 2);
+	disk_with_parts(f, "sdd", 8, 48, 1);
+	disk_with_parts(f, "sde", 8, 64, 0);
+	disk_with_parts(f, "sdf", 8, 80, 0);
+	mount_line(f, "22 1 0:4095 / /proc rw,relatime - proc proc rw");
+	assert_int_equal(devinfo_blockdev_mounted(8, 32, &f->roots, &use), 0);
+
+	/* a mounted partition: its disk is in use through it, its sibling is not */
+	mount_line(f, "30 1 8:33 / /mnt/a rw - ext4 /dev/sdc1 rw");
+	assert_int_equal(devinfo_blockdev_mounted(8, 32, &f->roots, &use), 1);
+	assert_use(&use, "sdc1", "/mnt/a", "ext4", "/dev/sdc1");
+	assert_int_equal(devinfo_blockdev_mounted(8, 33, &f->roots, &use), 1);
+	assert_int_equal(devinfo_blockdev_mounted(8, 34, &f->roots, NULL), 0);
+
+	/* bcachefs: an anonymous device number, each member named in its source */
+	mount_line(f, "31 1 0:77 / /mnt/b rw - bcachefs /dev/sdd1:/dev/sdc2 rw");
+	assert_int_equal(devinfo_blockdev_mounted(8, 34, &f->roots, &use), 1);
+	assert_use(&use, "sdc2", "/mnt/b", "bcachefs", "/dev/sdd1:/dev/sdc2");
+	assert_int_equal(devinfo_blockdev_mounted(8, 48, &f->roots, &use), 1);
+	assert_use(&use, "sdd1", "/mnt/b", "bcachefs", "/dev/sdd1:/dev/sdc2");
+
+	/* a multi-device btrfs: its source names sdf, only sysfs says sde is in it too */
+	assert_int_equal(devinfo_blockdev_mounted(8, 64, &f->roots, &use), 0);
+	lnk(f, "fs/btrfs/" BTRFS_UUID "/devices/sde", HBA "sde");
+	lnk(f, "fs/btrfs/" BTRFS_UUID "/devices/sdf", HBA "sdf");
+	assert_int_equal(devinfo_blockdev_mounted(8, 64, &f->roots, &use), 1);
+	assert_use(&use, "sde", "", "btrfs", ""); /* mounted, out of this root's sight */
+	mount_line(f, "32 1 0:88 / /mnt/c rw - btrfs /dev/sdf rw");
+	assert_int_equal(devinfo_blockdev_mounted(8, 64, &f->roots, &use), 1);
+	assert_use(&use, "sde", "/mnt/c", "btrfs", "/dev/sdf");
+
+	/* info on a member says where it is mounted */
+	struct devinfo *d = &f->d;
+	assert_int_equal(devinfo_probe_devnum(8, 34, &f->roots, d), 0);
+	check_outputs(d);
+	assert_string_equal(d->mount_point, "/mnt/b");
+	assert_string_equal(d->fs_type, "bcachefs");
+	assert_int_equal(devinfo_probe_devnum(8, 64, &f->roots, d), 0);
+	char *text = render(d, OUT_TEXT);
+	assert_true(has(text, "8:64: device number, mounted at /mnt/c (btrfs)"));
+	free(text);
+
+	/* mountinfo unreadable: unknown, unless sysfs alone knows */
+	struct devinfo_roots blind = { .sysfs = f->sys, .mountinfo = "/nonexistent/mountinfo" };
+	errno = 0;
+	assert_int_equal(devinfo_blockdev_mounted(8, 32, &blind, &use), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(devinfo_blockdev_mounted(8, 64, &blind, &use), 1);
+
+	/* by path */
+	errno = 0;
+	assert_int_equal(devinfo_path_mounted(f->data, &f->roots, &use), -1);
+	assert_int_equal(errno, ENOTBLK);
+	assert_int_equal(devinfo_path_mounted("/nonexistent/devinfo/dev", &f->roots, &use), -1);
+}
+
+/* /proc stands in for a bcachefs on an anonymous device over sdc1 and sdc2. */
+static void test_multi_device_source(void **state)
+{
+	struct fx *f = *state;
+	struct stat proc;
+	if (stat("/proc", &proc) != 0 || major(proc.st_dev) != 0)
+		skip();
+	char pmm[16];
+	fmt_to(pmm, sizeof(pmm), "%u:%u", major(proc.st_dev), minor(proc.st_dev));
+	disk_with_parts(f, "sdc", 8, 32, 2);
+	mount_line(f, "30 1 %s / /proc rw - bcachefs /dev/sdc1:/dev/sdc2 rw", pmm);
+
+	struct devinfo *d = &f->d;
+	assert_int_equal(devinfo_probe("/proc", &f->roots, d), 0);
+	check_outputs(d);
+	assert_string_equal(d->fs_type, "bcachefs");
+	assert_string_equal(d->mount_source, "/dev/sdc1:/dev/sdc2");
+	assert_true(has(d->note, "bcachefs spans several devices (/dev/sdc1:/dev/sdc2)"));
+	assert_string_equal(d->top.kind, "bcachefs");
+	assert_string_equal(d->top.name, "sdc1:sdc2");
+	assert_string_equal(d->top.link.kind, "none");
+	/* bcachefs, sdc1 on sdc, sdc2 on sdc (listed again, not walked) */
+	assert_int_equal(d->nstack, 5);
+	const char *names[] = { "sdc1:sdc2", "sdc1", "sdc", "sdc2", "sdc" };
+	const int depths[] = { 0, 1, 2, 1, 2 };
+	for (int i = 0; i < 5; i++) {
+		assert_string_equal(d->stack[i].name, names[i]);
+		assert_int_equal(d->stack[i].depth, depths[i]);
+	}
+	assert_true(d->stack[4].duplicate);
+	assert_int_equal(d->nleaves, 1);
+	assert_int_equal(d->leaves[0], 2);
+	char *text = render(d, OUT_TEXT);
+	assert_true(has(text, "device: sdc1:sdc2 [?], bcachefs"));
+	assert_true(has(text, "  on sdc1 [8:33], partition of sdc"));
+	assert_true(has(text, "  on sdc2 [8:34], partition of sdc"));
+	free(text);
+	char *json = render(d, OUT_JSON);
+	assert_true(has(json, "\"members\": [\"sdc1\", \"sdc2\"]"));
+	free(json);
+
+	/* a device of the source that sysfs does not know: nothing guessed */
+	mount_reset(f);
+	mount_line(f, "30 1 %s / /proc rw - bcachefs /dev/sdc1:/dev/sdz9 rw", pmm);
+	assert_int_equal(devinfo_probe("/proc", &f->roots, d), 0);
+	check_outputs(d);
+	assert_false(d->has_top);
+	assert_true(has(d->note, "bcachefs on anonymous device"));
+}
+
+/* ---- a chroot: the mount is not in mountinfo ------------------------------------------- */
+
+static void test_mount_not_visible(void **state)
+{
+	struct fx *f = *state;
+	virtio_disk(f, f->majmin);
+	mount_line(f, "22 1 0:4095 / /proc rw,relatime - proc proc rw"); /* all a chroot may see */
+
+	struct devinfo *d = &f->d;
+	assert_int_equal(devinfo_probe(f->data, &f->roots, d), 0);
+	check_outputs(d);
+	assert_true(d->mount_hidden);
+	assert_string_equal(d->mount_point, "");
+	if (f->real_dev)
+		assert_string_equal(d->top.name, "vda"); /* st_dev still leads to the device */
+	char *text = render(d, OUT_TEXT);
+	assert_true(has(text, ", the mount is not visible from this root (chroot?) [st_dev "));
+	assert_null(strstr(text, "mounted at"));
+	free(text);
+	char *json = render(d, OUT_JSON);
+	assert_true(has(json, "\"mount_visible\": false"));
+	free(json);
+
+	mount_data(f, "/dev/vda");
+	assert_int_equal(devinfo_probe(f->data, &f->roots, d), 0);
+	assert_false(d->mount_hidden);
+	json = render(d, OUT_JSON);
+	assert_true(has(json, "\"mount_visible\": true"));
+	free(json);
+	text = render(d, OUT_TEXT);
+	assert_null(strstr(text, "not visible"));
+	free(text);
+
+	/* a block device that is in no line is simply not mounted */
+	mount_reset(f);
+	assert_int_equal(devinfo_probe_devnum(8, 0, &f->roots, d), 0);
+	assert_false(d->mount_hidden);
+	json = render(d, OUT_JSON);
+	assert_true(has(json, "\"mount_visible\": null"));
+	free(json);
+}
+
+/* ---- the RAM detector and the loop backing-file reader ---------------------------------- */
+
+static void test_ram_detector(void **state)
+{
+	struct fx *f = *state;
+	char name[64];
+	unsigned maj, min;
+	assert_int_equal(sscanf(f->majmin, "%u:%u", &maj, &min), 2);
+	virtio_disk(f, f->majmin);
+	blockdev(f, "devices/virtual/block/zram0", "252:0", 8, 0, 4096, 4096, "write through", 0, "none");
+	blockdev(f, "devices/virtual/block/ram0", "1:0", 8, 0, 512, 512, "write through", 0, "none");
+	blockdev(f, "devices/virtual/block/pmem0", "259:1", 8, 0, 512, 4096, "write through", 0, "none");
+	blockdev(f, "devices/virtual/block/dm-3", "253:3", 8, 0, 512, 512, "write back", 0, "none");
+	lnk(f, "devices/virtual/block/dm-3/slaves/zram0", "devices/virtual/block/zram0");
+
+	assert_int_equal(devinfo_blockdev_in_ram(252, 0, &f->roots, name, sizeof(name)), 1);
+	assert_string_equal(name, "zram0");
+	assert_int_equal(devinfo_blockdev_in_ram(1, 0, &f->roots, name, sizeof(name)), 1);
+	assert_string_equal(name, "ram0");
+	assert_int_equal(devinfo_blockdev_in_ram(259, 1, &f->roots, name, sizeof(name)), 1);
+	assert_string_equal(name, "pmem0");
+	assert_int_equal(devinfo_blockdev_in_ram(253, 3, &f->roots, name, sizeof(name)), 1);
+	assert_string_equal(name, "dm-3"); /* every leaf below it is in RAM */
+	assert_int_equal(devinfo_blockdev_in_ram(maj, min, &f->roots, name, sizeof(name)), 0);
+	assert_int_equal(devinfo_blockdev_in_ram(9, 9, &f->roots, name, sizeof(name)), 0);
+	lnk(f, "devices/virtual/block/dm-3/slaves/vda", VDA); /* one leaf on a disk */
+	assert_int_equal(devinfo_blockdev_in_ram(253, 3, &f->roots, name, sizeof(name)), 0);
+
+	/* a loop over a file on the data directory's disk, then over a file in tmpfs */
+	char file[PATH_MAX];
+	fmt_to(file, sizeof(file), "%s/disk.img", f->data);
+	FILE *img = fopen(file, "w");
+	assert_non_null(img);
+	fclose(img);
+	blockdev(f, LOOP0, "7:0", 8, 0, 512, 512, "write back", 0, "none");
+	put(f, LOOP0 "/loop/backing_file", "%s", file);
+	if (f->real_dev)
+		assert_int_equal(devinfo_blockdev_in_ram(7, 0, &f->roots, name, sizeof(name)), 0);
+	struct statfs sf;
+	if (statfs("/dev/shm", &sf) != 0 || (unsigned long)sf.f_type != 0x01021994UL)
+		return;
+	char shm[] = "/dev/shm/devinfo-test-XXXXXX";
+	int fd = mkstemp(shm);
+	assert_true(fd >= 0);
+	close(fd);
+	put(f, LOOP0 "/loop/backing_file", "%s", shm);
+	int in_ram = devinfo_blockdev_in_ram(7, 0, &f->roots, name, sizeof(name));
+	unlink(shm);
+	assert_int_equal(in_ram, 1);
+	assert_string_equal(name, "loop0");
+}
+
+static void test_loop_backing_reader(void **state)
+{
+	struct fx *f = *state;
+	char path[PATH_MAX], small[8];
+	int dio;
+	virtio_disk(f, "254:0");
+	blockdev(f, LOOP0, "7:0", 8, 0, 512, 512, "write back", 0, "none");
+	put(f, LOOP0 "/loop/backing_file", "/srv/images/disk.img (deleted)");
+	put(f, LOOP0 "/loop/dio", "1");
+	assert_int_equal(devinfo_loop_backing(7, 0, &f->roots, path, sizeof(path), &dio), 0);
+	assert_string_equal(path, "/srv/images/disk.img (deleted)");
+	assert_int_equal(dio, 1);
+	assert_int_equal(devinfo_loop_backing(7, 0, &f->roots, small, sizeof(small), &dio), 0);
+	assert_string_equal(small, "/srv/im");
+	put(f, LOOP0 "/loop/dio", "0");
+	assert_int_equal(devinfo_loop_backing(7, 0, &f->roots, path, sizeof(path), &dio), 0);
+	assert_int_equal(dio, 0);
+
+	/* no loop, no device */
+	assert_int_equal(devinfo_loop_backing(254, 0, &f->roots, path, sizeof(path), &dio), -1);
+	assert_int_equal(devinfo_loop_backing(9, 9, &f->roots, path, sizeof(path), &dio), -1);
+	assert_int_equal(dio, -1);
+
+	/* the platform's callers: a descriptor that is no block device */
+	bool direct;
+	int fd = open(f->data, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	errno = 0;
+	assert_int_equal(plat_loop_backing(fd, path, sizeof(path), &direct), -1);
+	assert_int_equal(errno, ENOTBLK);
+	assert_null(plat_blockdev_in_ram(fd));
+	close(fd);
+}
+
 /* ---- this machine ---------------------------------------------------------------------- */
 
 static void test_real_root(void **state)
@@ -1329,6 +1600,11 @@ static void test_real_root(void **state)
 	assert_non_null(d);
 	assert_int_equal(devinfo_probe("/", devinfo_default_roots(), d), 0);
 	check_outputs(d);
+	if (d->mount_hidden) {
+		print_message("skipped: / is not a mount visible in mountinfo (a chroot?)\n");
+		free(d);
+		skip();
+	}
 	assert_string_equal(d->path_type, "dir");
 	assert_string_equal(d->mount_point, "/");
 	if (access("/sys/block/vda", F_OK) == 0 && !d->fs_class) {
@@ -1355,12 +1631,19 @@ static void test_real_shm(void **state)
 {
 	(void)state;
 	struct statfs sf;
-	if (statfs("/dev/shm", &sf) != 0)
+	if (statfs("/dev/shm", &sf) != 0 || (unsigned long)sf.f_type != 0x01021994UL) {
+		print_message("skipped: /dev/shm is not tmpfs\n");
 		skip();
+	}
 	struct devinfo *d = malloc(sizeof(*d));
 	assert_non_null(d);
 	assert_int_equal(devinfo_probe("/dev/shm", devinfo_default_roots(), d), 0);
 	check_outputs(d);
+	if (d->mount_hidden || strcmp(d->mount_point, "/dev/shm") != 0) {
+		print_message("skipped: /dev/shm is not a mount visible in mountinfo (a chroot?)\n");
+		free(d);
+		skip();
+	}
 	assert_string_equal(d->fs_class, "ram");
 	assert_string_equal(d->fs_type, "tmpfs");
 	assert_string_equal(d->mount_point, "/dev/shm");
@@ -1388,6 +1671,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_anonymous_devices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_escaping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cycle_and_depth, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mounted_members, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multi_device_source, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mount_not_visible, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ram_detector, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loop_backing_reader, setup, teardown),
 		cmocka_unit_test(test_real_root),
 		cmocka_unit_test(test_real_shm),
 	};
