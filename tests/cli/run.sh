@@ -218,7 +218,9 @@ def check_valid(out, err, test, expects):
          "cache{evicted,resident_before_pct} missing: %r" % c)
     if isinstance(c, dict) and test in ("seqread", "buffered", "randread", "cached"):
         rp = c.get("resident_before_pct")
-        need(isnum(rp) and 0 <= rp <= 100, "cache.resident_before_pct %r" % rp)
+        hidden = c.get("resident_unknown_reason")  # null only with the reason why
+        need((isnum(rp) and 0 <= rp <= 100 and hidden is None) or (rp is None and hidden),
+             "cache.resident_before_pct %r (reason %r)" % (rp, hidden))
     w = doc.get("warnings")
     need(isinstance(w, list) and all(isinstance(x, str) for x in w), "warnings is not a list of strings")
     if isinstance(w, list):
