@@ -1,7 +1,9 @@
-/* The timed loop, shared by every test: N threads (each with its own buffer,
- * generator and latency histogram, no lock on the hot path) issue whole
- * blocks with pread/pwrite, timestamp each with CLOCK_MONOTONIC, and stop at
- * their byte quota, the deadline, an error or a stop request.  Never prints. */
+/* The timed loop, shared by every test: N threads (each with its own
+ * buffers, generator, engine and latency histograms, no lock on the hot
+ * path) keep qd whole-block requests in flight through an I/O engine
+ * (engine.h), timestamp each from submission to completion with
+ * CLOCK_MONOTONIC, and stop at their byte quota, the deadline, an error or a
+ * stop request, draining what is in flight.  Never prints. */
 #ifndef BENCH_H
 #define BENCH_H
 
@@ -10,10 +12,15 @@
 #include <stdint.h>
 
 #include "diskbench.h"
+#include "engine.h"
 #include "rng.h"
 #include "stats.h"
 
 #define BENCH_MAX_THREADS 1024
+/* Warm-up I/Os per thread a run should do unless told otherwise. */
+#define BENCH_WARMUP_IOS_DEFAULT 1
+/* qd_hist buckets: 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64 and more in flight. */
+#define BENCH_QD_BUCKETS 7
 
 struct bench_job {
 	int fd;
@@ -30,12 +37,19 @@ struct bench_job {
 	bool fsync_at_end;    /* one fsync after the last write, inside the timing */
 	double warmup_s;      /* I/O before this is done but not counted */
 	unsigned write_pct;   /* >0: this share of I/Os are writes, the rest reads */
+	const struct engine_ops *engine; /* NULL: the sync engine */
+	unsigned qd;          /* requests in flight per thread; 0 means 1 */
+	unsigned warmup_ios;  /* per thread, done before the timing starts, not counted */
 };
 
 struct bench_outcome {
 	uint64_t bytes, ios, writes;
 	double seconds;
-	struct stats lat;       /* merged latency of every I/O */
+	struct stats lat;       /* latency of every I/O: lat_read and lat_write merged */
+	struct stats lat_read, lat_write;
+	uint64_t qd_hist[BENCH_QD_BUCKETS]; /* counted I/Os by how many were in flight
+					     * when each was submitted (itself included) */
+	const char *engine_name; /* the engine's name ("sync", "aio", "uring") */
 	bool stopped;           /* a stop request ended the run early */
 	bool huge_buffers;      /* every thread's buffer is in huge pages */
 	int error;              /* errno of the first failure, 0 if none */
@@ -61,7 +75,10 @@ struct bench_sampler {
 	void *ctx;
 };
 
-/* Runs the job; sampler may be NULL. */
+/* Runs the job; sampler may be NULL.  -1 with out->error set when the
+ * run failed (out->failed_op says what: "read", "write", "fsync", or the
+ * engine's label when the engine itself failed) or the job is invalid
+ * (qd above what its engine allows: EINVAL, failed_op "queue depth"). */
 int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	      const struct bench_sampler *sampler);
 
@@ -79,5 +96,8 @@ void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned
 		     uint64_t *quota);
 /* Next offset; returns false when a non-wrapping sequential slice is done. */
 bool offset_gen_next(struct offset_gen *g, uint64_t *offset);
+
+/* The qd_hist bucket a depth falls in. */
+unsigned bench_qd_bucket(unsigned depth);
 
 #endif

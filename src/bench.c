@@ -30,15 +30,32 @@ struct worker {
 	const struct bench_job *job;
 	struct start_gate *gate;
 	unsigned index;
-	struct stats lat;
+	struct stats lat[2];  /* by direction: [0] reads, [1] writes */
+	uint64_t qd_hist[BENCH_QD_BUCKETS];
 	uint64_t bytes, ios, writes;
 	atomic_uint_fast64_t progress, progress_ios;
 	uint64_t t_start, t_end;
+	uint64_t measure_from, deadline; /* counting starts, then stops issuing */
+	bool recording;                  /* past the time-based warm-up */
 	int error;
 	const char *failed_op;
 	uint64_t failed_offset;
 	bool stopped;
 	bool huge_buffer;
+};
+
+/* One worker's requests: qd of them, each with its own buffer slot in one
+ * allocation, and the engine that moves them. */
+struct lane {
+	const struct engine_ops *ops;
+	struct engine *eng;
+	unsigned qd, nfree, inflight;
+	uint64_t inflight_bytes;
+	void *slab;
+	size_t slab_len;
+	struct engine_io *ios;
+	struct engine_io **free, **batch, **done;
+	void **bufs;
 };
 
 static uint64_t share(uint64_t total, unsigned parts, unsigned index)
@@ -96,6 +113,14 @@ bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 	return true;
 }
 
+unsigned bench_qd_bucket(unsigned depth)
+{
+	if (depth <= 1)
+		return 0;
+	unsigned log2 = 31u - (unsigned)__builtin_clz(depth);
+	return log2 < BENCH_QD_BUCKETS - 1 ? log2 : BENCH_QD_BUCKETS - 1;
+}
+
 static bool gate_wait(struct start_gate *gate)
 {
 	pthread_mutex_lock(&gate->lock);
@@ -107,9 +132,11 @@ static bool gate_wait(struct start_gate *gate)
 	return atomic_load(&gate->abort) == 0;
 }
 
-static void record_failure(struct worker *w, const char *op, uint64_t offset)
+static void record_failure(struct worker *w, const char *op, uint64_t offset, int err)
 {
-	w->error = errno ? errno : EIO;
+	if (w->error)
+		return; /* the first failure is the one to report */
+	w->error = err ? err : EIO;
 	w->failed_op = op;
 	w->failed_offset = offset;
 	atomic_store(&w->gate->abort, 1);
@@ -124,59 +151,219 @@ static bool next_is_write(const struct bench_job *job, struct rng *mix)
 	return rng_below(mix, 100) < job->write_pct;
 }
 
-/* The hot path: nothing here but choosing an offset, the I/O and two
- * timestamps.  I/Os that end before the warm-up is over are not counted. */
-static void worker_loop(struct worker *w, void *buf, struct offset_gen *g, uint64_t quota)
+/* Makes io a fresh request for offset.  The data a write carries depend
+ * only on (offset, seed): every slot holds the same base pattern, and the
+ * stamps overwrite the same places in it. */
+static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64_t offset,
+		       bool is_write)
+{
+	io->offset = offset;
+	io->write = is_write;
+	io->done = 0;
+	io->retries = 0;
+	if (is_write && !job->zeros)
+		io_stamp(io->buf, io->len, offset, job->seed ^ 0x5eedu);
+}
+
+static int lane_open(struct lane *l, struct worker *w)
 {
 	const struct bench_job *job = w->job;
-	const uint64_t salt = job->seed ^ 0x5eedu;
+	char why[256];
+	struct rng data_rng;
+	memset(l, 0, sizeof(*l));
+	l->ops = job->engine ? job->engine : &engine_sync;
+	l->qd = job->qd ? job->qd : 1;
+	l->slab_len = (size_t)job->bs * l->qd;
+	l->slab = plat_buffer_alloc(l->slab_len);
+	size_t each = sizeof(struct engine_io) + 3 * sizeof(struct engine_io *) + sizeof(void *);
+	l->ios = calloc(l->qd, each);
+	if (!l->slab || !l->ios) {
+		record_failure(w, "allocate", 0, errno ? errno : ENOMEM);
+		return -1;
+	}
+	l->free = (struct engine_io **)(l->ios + l->qd);
+	l->batch = l->free + l->qd;
+	l->done = l->batch + l->qd;
+	l->bufs = (void **)(l->done + l->qd);
+	rng_seed(&data_rng, job->seed, 0xda7a0000u);
+	io_fill(l->slab, job->bs, job->zeros, &data_rng);
+	for (unsigned i = 0; i < l->qd; i++) {
+		struct engine_io *io = &l->ios[i];
+		io->buf = l->bufs[i] = (char *)l->slab + (size_t)i * job->bs;
+		if (i > 0)
+			memcpy(io->buf, l->slab, job->bs);
+		io->len = (uint32_t)job->bs;
+		io->slot = i;
+		l->free[l->nfree++] = &l->ios[l->qd - 1 - i]; /* slot 0 on top */
+	}
+	w->huge_buffer = plat_buffer_is_huge(l->slab, l->slab_len);
+	l->eng = l->ops->open(job->fd, l->qd, l->bufs, job->bs, why, sizeof(why));
+	if (!l->eng) {
+		record_failure(w, l->ops->label, 0, errno);
+		return -1;
+	}
+	return 0;
+}
+
+static void lane_close(struct lane *l)
+{
+	if (l->eng)
+		l->ops->close(l->eng); /* waits for what is in flight */
+	if (l->slab)
+		plat_buffer_free(l->slab, l->slab_len);
+	free(l->ios);
+}
+
+/* Stamps the batch with the submission time and the depth it makes. */
+static int lane_submit(struct worker *w, struct lane *l, unsigned n)
+{
+	uint64_t t0 = clock_ns();
+	uint16_t depth = (uint16_t)(l->inflight + n);
+	for (unsigned i = 0; i < n; i++) {
+		l->batch[i]->t_submit = t0;
+		l->batch[i]->depth = depth;
+	}
+	int rc = l->ops->submit(l->eng, l->batch, n);
+	if (rc < 0) {
+		record_failure(w, l->batch[0]->write ? "write" : "read", l->batch[0]->offset, -rc);
+		for (unsigned i = 0; i < n; i++)
+			l->free[l->nfree++] = l->batch[i];
+		l->inflight_bytes -= (uint64_t)n * w->job->bs;
+		return -1;
+	}
+	l->inflight += n;
+	return 0;
+}
+
+/* Warm-up I/O (ioping's habit): the first request of a run may wake a
+ * device from a power-saving state or spin a disk up.  It runs before the
+ * gate opens, so it is neither timed nor counted.  Its offsets come from a
+ * copy of the generator, so the counted offsets are the same with or
+ * without it; random ones from a stream of their own, so that the first
+ * counted read does not find what the warm-up just cached. */
+static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
+{
+	const struct bench_job *job = w->job;
+	struct offset_gen wg = *g;
+	uint64_t offset;
+	if (wg.pattern == PAT_RAND)
+		rng_seed(&wg.rng, job->seed, 0x3a3a0000u + w->index);
+	for (unsigned i = 0; i < job->warmup_ios && offset_gen_next(&wg, &offset); i++) {
+		struct engine_io *io = l->free[--l->nfree];
+		prepare_io(io, job, offset, job->dir == IO_WRITE);
+		l->batch[0] = io;
+		l->inflight_bytes += job->bs;
+		if (lane_submit(w, l, 1) != 0)
+			return;
+		int got = l->ops->reap(l->eng, l->done, 1, 1);
+		l->free[l->nfree++] = io;
+		l->inflight = 0;
+		l->inflight_bytes = 0;
+		if (got != 1) {
+			record_failure(w, l->ops->label, 0, got < 0 ? -got : EIO);
+			return;
+		}
+		if (io->result < 0) {
+			record_failure(w, io->write ? "write" : "read", io->offset, (int)-io->result);
+			return;
+		}
+		if (io->result < io->len)
+			return; /* end of file: the run will find it too */
+	}
+}
+
+/* Counts what was reaped at t1; false once no more should be issued (an
+ * error, end of file, the deadline). */
+static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
+{
+	const struct bench_job *job = w->job;
+	bool go_on = true;
+	if (!w->recording && t1 >= w->measure_from) {
+		w->recording = true;
+		w->t_start = t1; /* what was in flight before does not count */
+		if (job->time_limit_s > 0)
+			w->deadline = t1 + (uint64_t)(job->time_limit_s * 1e9);
+	}
+	for (unsigned i = 0; i < got; i++) {
+		struct engine_io *io = l->done[i];
+		l->free[l->nfree++] = io;
+		l->inflight--;
+		l->inflight_bytes -= io->len;
+		if (io->result < 0) {
+			record_failure(w, io->write ? "write" : "read", io->offset, (int)-io->result);
+			go_on = false;
+			continue;
+		}
+		if (io->result < io->len)
+			go_on = false; /* end of file: the file is shorter than it was */
+		if (io->result == 0 || !w->recording || io->t_submit < w->t_start)
+			continue;
+		stats_add(&w->lat[io->write], t1 - io->t_submit);
+		w->bytes += (uint64_t)io->result;
+		w->ios++;
+		w->writes += io->write;
+		w->qd_hist[bench_qd_bucket(io->depth)]++;
+	}
+	atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
+	atomic_store_explicit(&w->progress_ios, w->ios, memory_order_relaxed);
+	return go_on && t1 < w->deadline;
+}
+
+/* Takes up to every free slot for new requests; false when the quota, the
+ * region or a stop request says no more. */
+static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota,
+		       struct rng *mix, unsigned *n)
+{
+	const struct bench_job *job = w->job;
+	uint64_t offset;
+	*n = 0;
+	if (bench_stop_requested || atomic_load_explicit(&w->gate->abort, memory_order_relaxed)) {
+		w->stopped = bench_stop_requested != 0;
+		return false;
+	}
+	while (l->nfree > 0) {
+		if (w->bytes + l->inflight_bytes >= quota || !offset_gen_next(g, &offset))
+			return false;
+		struct engine_io *io = l->free[--l->nfree];
+		prepare_io(io, job, offset, next_is_write(job, mix));
+		l->batch[(*n)++] = io;
+		l->inflight_bytes += job->bs;
+	}
+	return true;
+}
+
+/* The hot path: choose offsets, timestamp, submit, reap, timestamp, count;
+ * at queue depth 1 with the sync engine that is offset, clock, pread or
+ * pwrite, clock.  Once issuing stops, what is in flight is drained. */
+static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota)
+{
+	const struct bench_job *job = w->job;
 	const uint64_t warmup_ns = (uint64_t)(job->warmup_s * 1e9);
-	uint64_t deadline = UINT64_MAX, offset;
-	bool recording = warmup_ns == 0;
+	bool issuing = true;
 	struct rng mix;
 
 	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
 	w->t_start = clock_ns();
-	uint64_t measure_from = w->t_start + warmup_ns;
-	if (job->time_limit_s > 0)
-		deadline = measure_from + (uint64_t)(job->time_limit_s * 1e9);
-	while (w->bytes < quota) {
-		if (bench_stop_requested || atomic_load_explicit(&w->gate->abort, memory_order_relaxed)) {
-			w->stopped = bench_stop_requested != 0;
+	w->measure_from = w->t_start + warmup_ns;
+	w->recording = warmup_ns == 0;
+	w->deadline = job->time_limit_s > 0 ? w->measure_from + (uint64_t)(job->time_limit_s * 1e9)
+					    : UINT64_MAX;
+	for (;;) {
+		unsigned n = 0;
+		if (issuing)
+			issuing = fill_batch(w, l, g, quota, &mix, &n);
+		if (n > 0 && lane_submit(w, l, n) != 0)
+			issuing = false;
+		if (l->inflight == 0)
 			break;
-		}
-		if (!offset_gen_next(g, &offset))
-			break;
-		bool is_write = next_is_write(job, &mix);
-		if (is_write && !job->zeros)
-			io_stamp(buf, job->bs, offset, salt);
-		uint64_t t0 = clock_ns();
-		ssize_t n = is_write ? io_pwrite_full(job->fd, buf, job->bs, offset)
-				     : io_pread_full(job->fd, buf, job->bs, offset);
+		int got = l->ops->reap(l->eng, l->done, 1, l->qd);
 		uint64_t t1 = clock_ns();
-		if (n < 0) {
-			record_failure(w, is_write ? "write" : "read", offset);
-			break;
+		if (got < 0) {
+			record_failure(w, l->ops->label, 0, -got);
+			break; /* the engine is broken: its close waits for the rest */
 		}
-		if (n == 0)
-			break; /* end of file: the file is shorter than it was */
-		if (!recording) {
-			if (t1 >= measure_from) {
-				recording = true;
-				w->t_start = t1;
-				deadline = job->time_limit_s > 0 ? t1 + (uint64_t)(job->time_limit_s * 1e9)
-								 : UINT64_MAX;
-			}
-			continue;
-		}
-		stats_add(&w->lat, t1 - t0);
-		w->bytes += (uint64_t)n;
-		w->ios++;
-		w->writes += is_write;
-		atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
-		atomic_store_explicit(&w->progress_ios, w->ios, memory_order_relaxed);
-		if ((uint64_t)n < job->bs || t1 >= deadline)
-			break;
+		if (!account(w, l, (unsigned)got, t1))
+			issuing = false;
 	}
 	w->t_end = clock_ns();
 }
@@ -186,22 +373,16 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	const struct bench_job *job = w->job;
 	struct offset_gen g;
+	struct lane lane;
 	uint64_t quota;
-	struct rng data_rng;
 
-	void *buf = plat_buffer_alloc(job->bs);
-	if (buf) {
-		rng_seed(&data_rng, job->seed, 0xda7a0000u + w->index);
-		io_fill(buf, job->bs, job->zeros, &data_rng);
-		w->huge_buffer = plat_buffer_is_huge(buf, job->bs);
-	} else {
-		record_failure(w, "allocate", 0);
-	}
+	int ready = lane_open(&lane, w);
 	offset_gen_init(&g, job, w->index, &quota);
-	if (gate_wait(w->gate) && buf)
-		worker_loop(w, buf, &g, quota);
-	if (buf)
-		plat_buffer_free(buf, job->bs);
+	if (ready == 0)
+		warm_up(w, &lane, &g);
+	if (gate_wait(w->gate) && ready == 0)
+		worker_loop(w, &lane, &g, quota);
+	lane_close(&lane);
 	atomic_fetch_sub(&w->gate->running, 1);
 	return NULL;
 }
@@ -262,7 +443,10 @@ static void collect(struct worker *workers, unsigned n, struct bench_outcome *ou
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &workers[i];
 		out->huge_buffers &= w->huge_buffer;
-		stats_merge(&out->lat, &w->lat);
+		stats_merge(&out->lat_read, &w->lat[0]);
+		stats_merge(&out->lat_write, &w->lat[1]);
+		for (unsigned b = 0; b < BENCH_QD_BUCKETS; b++)
+			out->qd_hist[b] += w->qd_hist[b];
 		out->bytes += w->bytes;
 		out->ios += w->ios;
 		out->writes += w->writes;
@@ -277,6 +461,8 @@ static void collect(struct worker *workers, unsigned n, struct bench_outcome *ou
 			out->failed_offset = w->failed_offset;
 		}
 	}
+	stats_merge(&out->lat, &out->lat_read);
+	stats_merge(&out->lat, &out->lat_write);
 	out->seconds = end > start ? (double)(end - start) / 1e9 : 0.0;
 }
 
@@ -285,11 +471,24 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 {
 	struct start_gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER,
 				   .cond = PTHREAD_COND_INITIALIZER };
-	struct worker *workers = calloc(job->threads, sizeof(*workers));
-	if (!workers)
-		return -1;
+	const struct engine_ops *ops = job->engine ? job->engine : &engine_sync;
+	unsigned qd = job->qd ? job->qd : 1;
 	memset(out, 0, sizeof(*out));
 	stats_init(&out->lat);
+	stats_init(&out->lat_read);
+	stats_init(&out->lat_write);
+	out->engine_name = ops->name;
+	if (qd > ops->max_qd || qd > ENGINE_MAX_QD) {
+		out->error = EINVAL;
+		out->failed_op = "queue depth";
+		return -1;
+	}
+	struct worker *workers = calloc(job->threads, sizeof(*workers));
+	if (!workers) {
+		out->error = errno;
+		out->failed_op = "allocate";
+		return -1;
+	}
 	atomic_init(&gate.abort, 0);
 	atomic_init(&gate.running, 0);
 
@@ -299,7 +498,12 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 		w->job = job;
 		w->gate = &gate;
 		w->index = started;
-		stats_init(&w->lat);
+		/* only the directions the job uses: the other histogram's pages
+		 * stay untouched (zero from calloc, which merges as empty) */
+		if (job->dir == IO_READ || job->write_pct > 0)
+			stats_init(&w->lat[0]);
+		if (job->dir == IO_WRITE || job->write_pct > 0)
+			stats_init(&w->lat[1]);
 		atomic_init(&w->progress, 0);
 		atomic_init(&w->progress_ios, 0);
 		atomic_fetch_add(&gate.running, 1);

@@ -1,0 +1,95 @@
+/* I/O engines: how one worker thread moves blocks.  The timed loop
+ * (bench.c) hands an engine whole-block requests and reaps them once they
+ * are complete; it owns the clock, the offsets and the statistics, and an
+ * engine knows nothing of them nor of the command line.
+ *
+ * Engines: sync (pread/pwrite, one block at a time), aio (Linux native AIO)
+ * and uring (io_uring), the last two through syscall(2), libc only.
+ * Adding one: a file src/engine_NAME.c ending in a `struct engine_ops`, a
+ * line in engine.c's table, a row in the equivalence test. */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most requests one engine may hold in flight (per thread). */
+#define ENGINE_MAX_QD 4096u
+
+/* One request, owned by the loop; an engine only moves its bytes. */
+struct engine_io {
+	void *buf;          /* inside buffer `slot` of the ones given at open */
+	uint64_t offset;
+	uint32_t len;       /* bytes asked */
+	uint32_t done;      /* bytes moved so far: a short completion is resumed */
+	uint32_t slot;
+	uint16_t depth;     /* requests in flight when it was submitted (the loop's) */
+	uint16_t retries;   /* -EAGAIN in a row, so a stuck request cannot spin forever */
+	bool write;
+	uint64_t t_submit;  /* the loop's clock at submission */
+	int64_t result;     /* once reaped: len; fewer bytes at end of file; or -errno */
+};
+
+struct engine;
+
+struct engine_ops {
+	const char *name;   /* as on the command line and in JSON: "sync", "aio", "uring" */
+	const char *label;  /* as people write it: "sync", "libaio", "io_uring" */
+	unsigned max_qd;    /* 1 for an engine that waits for each request */
+	/* 0 if this kernel lets the engine run here; else -1 with errno and a
+	 * one-line reason in why ("io_uring unavailable: …"). */
+	int (*probe)(char *why, size_t why_len);
+	/* An engine for requests on fd, at most qd at a time, whose data lie
+	 * in bufs[0..qd), each buf_len bytes (an engine may register them with
+	 * the kernel; it falls back quietly if the kernel refuses).  NULL with
+	 * errno and a reason in why. */
+	struct engine *(*open)(int fd, unsigned qd, void *const bufs[], size_t buf_len,
+			       char *why, size_t why_len);
+	/* Starts n requests.  The system call may wait for the next reap, which
+	 * the loop always makes after a submit.  A request the kernel refuses
+	 * comes back from reap with its -errno.  Returns 0 or -errno. */
+	int (*submit)(struct engine *e, struct engine_io *const ios[], unsigned n);
+	/* Waits until at least min requests are complete and returns how many
+	 * (at most max) it put in done[], each with its result; or -errno if the
+	 * engine itself failed. */
+	int (*reap)(struct engine *e, struct engine_io *done[], unsigned min, unsigned max);
+	/* Waits for what is still in flight, then frees the engine. */
+	void (*close)(struct engine *e);
+};
+
+extern const struct engine_ops engine_sync;
+
+/* What a completion means for its request, decided in one place for every
+ * engine: ENGINE_DONE (io->result is final: the whole block, the bytes
+ * before end of file, or -errno) or ENGINE_AGAIN (a short transfer or
+ * -EAGAIN/-EINTR: submit the rest again, from engine_io_buf/offset/len). */
+enum engine_verdict { ENGINE_DONE, ENGINE_AGAIN };
+enum engine_verdict engine_complete(struct engine_io *io, int64_t res);
+
+/* Where the remainder of a partly done request goes. */
+static inline void *engine_io_buf(const struct engine_io *io)
+{
+	return (char *)io->buf + io->done;
+}
+static inline uint64_t engine_io_offset(const struct engine_io *io)
+{
+	return io->offset + io->done;
+}
+static inline uint32_t engine_io_left(const struct engine_io *io)
+{
+	return io->len - io->done;
+}
+
+/* "sync", "aio", "uring" (also "io_uring", "libaio") -> its engine; NULL
+ * otherwise ("auto" included: that is engine_pick's to resolve). */
+const struct engine_ops *engine_parse_name(const char *name);
+
+/* Resolves want ("auto", or an engine name) to an engine that works here.
+ * auto: io_uring, else aio, else sync; note then says why each better one
+ * was passed over ("io_uring unavailable: …; using aio"), and is empty when
+ * the first choice works.  An explicit engine that cannot run: -1 with
+ * errno and the reason in note.  An unknown name: -1, EINVAL. */
+int engine_pick(const char *want, const struct engine_ops **ops, char *note, size_t note_len);
+
+#endif

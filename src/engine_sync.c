@@ -1,0 +1,79 @@
+/* The synchronous engine: one pread/pwrite at a time, done inside submit,
+ * so at queue depth 1 the timed loop is still: offset, clock, pread or
+ * pwrite, clock.  io_pread_full/io_pwrite_full already resume short
+ * transfers and retry EINTR. */
+#define _POSIX_C_SOURCE 200809L
+#include "engine.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "io.h"
+
+struct engine {
+	int fd;
+	struct engine_io *finished; /* the one request done, not yet reaped */
+};
+
+static int sync_probe(char *why, size_t why_len)
+{
+	(void)why;
+	(void)why_len;
+	return 0;
+}
+
+static struct engine *sync_open(int fd, unsigned qd, void *const bufs[], size_t buf_len,
+				char *why, size_t why_len)
+{
+	(void)bufs;
+	(void)buf_len;
+	(void)why;
+	(void)why_len;
+	if (qd != 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct engine *e = calloc(1, sizeof(*e));
+	if (e)
+		e->fd = fd;
+	return e;
+}
+
+static int sync_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
+{
+	if (n != 1 || e->finished)
+		return -EINVAL; /* one at a time: qd is 1 */
+	struct engine_io *io = ios[0];
+	ssize_t moved = io->write ? io_pwrite_full(e->fd, io->buf, io->len, io->offset)
+				  : io_pread_full(e->fd, io->buf, io->len, io->offset);
+	io->done = moved > 0 ? (uint32_t)moved : 0;
+	io->result = moved < 0 ? -(int64_t)errno : (int64_t)moved;
+	e->finished = io;
+	return 0;
+}
+
+static int sync_reap(struct engine *e, struct engine_io *done[], unsigned min, unsigned max)
+{
+	(void)min;
+	if (!e->finished || max == 0)
+		return 0;
+	done[0] = e->finished;
+	e->finished = NULL;
+	return 1;
+}
+
+static void sync_close(struct engine *e)
+{
+	free(e);
+}
+
+const struct engine_ops engine_sync = {
+	.name = "sync",
+	.label = "sync",
+	.max_qd = 1,
+	.probe = sync_probe,
+	.open = sync_open,
+	.submit = sync_submit,
+	.reap = sync_reap,
+	.close = sync_close,
+};
