@@ -45,6 +45,7 @@ enum opt_bit {
 	OPT_SWEEP = 1u << 12, /* --run, --levels, --large-*, --point-time, --budget, … */
 	OPT_WRITE_MIX = 1u << 13,
 	OPT_GROW = 1u << 14,
+	OPT_WARMUP = 1u << 15,
 };
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
@@ -71,6 +72,7 @@ struct options {
 	enum drop_mode drop;
 	bool zeros;
 	unsigned threads;
+	unsigned warmup_ios; /* per thread, before the clock starts (O_DIRECT runs) */
 	uint64_t seed;
 	bool histogram, keep, force, grow, quiet;
 	enum out_format format;
@@ -95,6 +97,7 @@ struct result {
 	enum io_dir dir;
 	bool primed;          /* the region was read into the page cache on purpose first */
 	uint64_t region;      /* bytes of the file the I/O ranges over */
+	unsigned warmup_ios;  /* per thread, before the clock started */
 	uint64_t bytes, ios;
 	double seconds;
 	struct stats lat;     /* merged latency of every I/O */

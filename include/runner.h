@@ -46,6 +46,9 @@ int run_check_data(struct target *t, const struct options *opt, struct result *r
  * with the part's figures. */
 void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pattern,
 		      const struct options *opt, uint64_t region);
+/* Warm-up I/Os per thread the job gets: --warmup for O_DIRECT runs, none
+ * through the page cache. */
+unsigned run_warmup_ios(const struct options *opt);
 /* Makes job run for its time limit alone, starting over at the region's end. */
 void run_job_by_time(struct bench_job *job);
 /* Runs the timed loop on t->fd and fills r (or r->error). */

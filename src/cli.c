@@ -12,7 +12,7 @@
 
 enum opt_id {
 	ID_BS, ID_SIZE, ID_TIME, ID_SYNC, ID_NODIRECT, ID_DROP, ID_NODROP, ID_ZEROS,
-	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE, ID_GROW,
+	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE, ID_GROW, ID_WARMUP,
 	ID_RUN, ID_LEVELS, ID_LARGE_LEVELS, ID_LARGE_BS, ID_POINT_TIME, ID_BUDGET, ID_MAX_LATENCY,
 	ID_WRITE,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
@@ -39,6 +39,8 @@ static const struct optdef optdefs[] = {
 	{ "no-drop-caches", 0, NULL, OPT_DROP, ID_NODROP, "same as --drop-caches=none" },
 	{ "zeros", 0, NULL, OPT_ZEROS, ID_ZEROS, "write zeros, not incompressible random data" },
 	{ "threads", 'j', "N", OPT_THREADS, ID_THREADS, "N threads, each its own buffer (queue depth N)" },
+	{ "warmup", 0, "N", OPT_WARMUP, ID_WARMUP,
+	  "I/Os per thread done before the clock starts, not counted (default 1; O_DIRECT only)" },
 	{ "seed", 0, "N", OPT_SEED, ID_SEED, "seed of the offset generator, for reproducible runs" },
 	{ "histogram", 0, NULL, OPT_HIST, ID_HIST, "print the latency distribution as a bar chart" },
 	{ "keep", 0, NULL, OPT_KEEP, ID_KEEP, "keep the test file diskbench created" },
@@ -187,6 +189,11 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 	case ID_SEED:
 		if (parse_uint(v, 0, UINT64_MAX, &o->seed, &reason) != 0)
 			goto bad;
+		break;
+	case ID_WARMUP:
+		if (parse_uint(v, 0, 1000000, &n, &reason) != 0)
+			goto bad;
+		o->warmup_ios = (unsigned)n;
 		break;
 	default:
 		return apply_sweep_value(&o->sweep, d, v, why, len);

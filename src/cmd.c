@@ -8,8 +8,8 @@
 #define GiB (1024ull * MiB)
 
 #define OPTS_COMMON (OPT_BS | OPT_SIZE | OPT_TIME | OPT_NODIRECT | OPT_THREADS | OPT_HIST | OPT_KEEP)
-#define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW)
-#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE)
+#define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW | OPT_WARMUP)
+#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE | OPT_WARMUP)
 
 const struct command commands[] = {
 	{ .name = "seqwrite", .run = cmd_run_io,
@@ -22,7 +22,8 @@ const struct command commands[] = {
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1 },
 	{ .name = "buffered", .run = cmd_run_io,
 	  .summary = "sequential reads through the page cache, cache evicted first (hdparm -t)",
-	  .options = (OPTS_READ & ~(unsigned)OPT_NODIRECT), .dir = IO_READ, .pattern = PAT_SEQ,
+	  .options = (OPTS_READ & ~(unsigned)(OPT_NODIRECT | OPT_WARMUP)), .dir = IO_READ,
+	  .pattern = PAT_SEQ,
 	  .direct = false, .bs = 2 * MiB, .size = GiB, .time_s = 3, .threads = 1 },
 	{ .name = "cached", .run = cmd_run_cached,
 	  .summary = "reads served from the page cache alone, no disk access (hdparm -T)",
@@ -75,6 +76,7 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->drop = DROP_FILE;
 	opt->threads = cmd->threads;
 	opt->accepts = cmd->options;
+	opt->warmup_ios = 1;
 	opt->sweep.large_bs = MiB;
 	opt->sweep.point_s = 3;
 	opt->sweep.budget_s = 60;

@@ -93,6 +93,7 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	job.fd = t->fd;
 	job.warmup_s = sw->plan.ramp_s;
 	job.write_pct = sw->write_pct;
+	r->warmup_ios = job.warmup_ios;
 	progress_label(opt, "sweep: %s, %u outstanding", s->workload, level);
 	double resident = -1;
 	if (!opt->direct) /* each point from the disk, not from the last one's cache */

@@ -158,6 +158,7 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 		json_string(j, r->evicted && !r->primed ? drop_mode_name(o->drop) : NULL);
 	json_key(j, "data"), json_string(j, o->zeros ? "zeros" : "random");
 	json_key(j, "seed"), json_uint(j, o->seed);
+	json_key(j, "warmup_ios"), json_uint(j, r->warmup_ios);
 	json_key(j, "file_state"), json_string(j, r->file_state);
 	json_key(j, "region"), json_uint(j, r->region);
 	json_key(j, "buffer"), json_string(j, r->huge_buffers ? "huge pages" : "pages");

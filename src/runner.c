@@ -195,6 +195,14 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->seed = opt->seed;
 	job->zeros = opt->zeros;
 	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
+	job->warmup_ios = run_warmup_ios(opt);
+}
+
+unsigned run_warmup_ios(const struct options *opt)
+{
+	/* through the page cache a warm-up read would warm (and read ahead of)
+	 * the very cache the test measures */
+	return opt->direct ? opt->warmup_ios : 0;
 }
 
 void run_job_by_time(struct bench_job *job)
@@ -248,6 +256,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	struct bench_sampler progress;
 	progress_sampler(&progress, r->test);
 	job->fd = t->fd;
+	r->warmup_ios = job->warmup_ios;
 	int rc = bench_run(job, out, show_progress ? &progress : NULL);
 	progress_clear();
 	fill_result(out, r);

@@ -1738,6 +1738,18 @@ t_edge_quick_nodirect() {
 	umount_fs "$m"
 }
 
+t_edge_warmup() {
+	local d; d=$(new_dir warmup)
+	check "randread: one warm-up I/O by default, in params.warmup_ios, not counted" 0 -- "$DB" --json randread -s 4M -t 0 --seed 7 "$d"
+	[ "$(json_get params.warmup_ios)" = 1 ] || fail "params.warmup_ios = $(json_get params.warmup_ios), expected 1"
+	[ "$(json_get result.ios)" = 1024 ] || fail "result.ios = $(json_get result.ios), expected 1024 (-s 4M of 4 KiB: the warm-up is not counted)"
+	check "--warmup 0: none" 0 -- "$DB" --json randread --warmup 0 -s 4M -t 0 "$d"
+	[ "$(json_get params.warmup_ios)" = 0 ] || fail "params.warmup_ios = $(json_get params.warmup_ios), expected 0"
+	check "--no-direct: no warm-up (it would warm the cache it measures)" 0 -- "$DB" --json seqread --no-direct --warmup 3 -s 4M -t 0 "$d"
+	[ "$(json_get params.warmup_ios)" = 0 ] || fail "params.warmup_ios = $(json_get params.warmup_ios), expected 0"
+	check "--warmup on buffered: refused (exit 2)" 2 -- "$DB" buffered --warmup 1 "$d"
+}
+
 # =================================================================================
 main() {
 	echo "# diskbench CLI tests: $DB_ORIG (run from a copy: $DB)"
@@ -1768,6 +1780,7 @@ main() {
 		t_edge_inuse
 		t_edge_alloc
 		t_edge_quick_nodirect
+		t_edge_warmup
 	fi
 	finish
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
