@@ -1,15 +1,19 @@
 /* libFuzzer target: devinfo over a generated sysfs tree.  A fake /sys is
  * built once in a temp dir (under $TMPDIR, else /tmp; removed at exit): a
- * SATA disk sda behind libata port 3 / SCSI host 2, its partition sda1, and
- * an md0 over sda1, laid out as tests/unit/test_devinfo.c lays them out.  Each
- * input is split at NUL bytes into the fake mountinfo and the contents of the
- * attribute files in `parts` below (the last part takes the rest, NULs and
- * all, being binary); a missing part removes its file.  Then one probe:
- * devinfo_probe of a directory of the temp dir (whose st_dev leads to md0
- * when that is a block device) for an input of even length, else
- * devinfo_probe_devnum of md0 (9:0, the number for mountinfo lines to name);
- * both walk md0 -> sda1 -> sda.  The result is rendered as JSON and text into
- * /dev/null. */
+ * SATA disk sda behind libata port 3 / SCSI host 2, its partition sda1, an
+ * md0 over sda1 and a btrfs over sda1 and md0, laid out as
+ * tests/unit/test_devinfo.c lays them out.  Each input is split at NUL bytes
+ * into the fake mountinfo and the contents of the attribute files in `parts`
+ * below (the last part takes the rest, NULs and all, being binary); a
+ * missing part removes its file.  Then one probe, by the input's length
+ * modulo 3:
+ *   0  devinfo_probe of a directory of the temp dir, whose st_dev leads to
+ *      md0 when it is a block device;
+ *   1  devinfo_probe_devnum of md0 (9:0, the number for mountinfo lines to name);
+ *   2  devinfo_probe of /proc: an anonymous device, so that the mount's type
+ *      and source decide (a bcachefs "/dev/sda1:/dev/md0" found by name in
+ *      class/block/, a btrfs in fs/btrfs/, an overlay's upper directory).
+ * The result is rendered as JSON and text into /dev/null. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <ftw.h>
@@ -148,6 +152,12 @@ static void build_tree(void)
 	lnk("dev/block/9:0", MD0);
 	lnk("block/sda", SDA);
 	lnk("block/md0", MD0);
+	lnk("class/block/sda", SDA);
+	lnk("class/block/sda1", SDA1);
+	lnk("class/block/md0", MD0);
+	/* a multi-device btrfs over sda1 and md0 (itself over sda1) */
+	lnk("fs/btrfs/5e1f3c2a-7d4e-4b8a-9c0f-0123456789ab/devices/sda1", SDA1);
+	lnk("fs/btrfs/5e1f3c2a-7d4e-4b8a-9c0f-0123456789ab/devices/md0", MD0);
 	/* the temp dir's own device leads to md0, for devinfo_probe of a path */
 	struct stat st;
 	char rel[64];
@@ -216,10 +226,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 		put(parts[i], input + start, end - start);
 		start = end + 1;
 	}
-	/* one probe per input (each costs a few hundred system calls): by path
-	 * for inputs of even length, by device number for odd ones */
-	if (size % 2 == 0 ? devinfo_probe(data, &roots, &info) == 0
-			  : devinfo_probe_devnum(9, 0, &roots, &info) == 0)
+	/* one probe per input (each costs a few hundred system calls), chosen by
+	 * the length of the input */
+	int rc = size % 3 == 0 ? devinfo_probe(data, &roots, &info)
+		 : size % 3 == 1 ? devinfo_probe_devnum(9, 0, &roots, &info)
+		 : devinfo_probe("/proc", &roots, &info);
+	if (rc == 0)
 		render(&info);
 	return 0;
 }
