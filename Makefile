@@ -2,6 +2,7 @@
 #   make                 build ./diskbench
 #   make check           unit tests (cmocka) and CLI/end-to-end tests
 #   make sanitize        the same suite under ASan + UBSan
+#   make fuzz            each libFuzzer target in tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make install         PREFIX, MANPREFIX and DESTDIR are honoured
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -80,4 +81,40 @@ memcheck: diskbench
 			--error-exitcode=99 ./diskbench $$t -s 16M -q "$$d" || exit 1; \
 	done && echo "memcheck: no leak, no error"
 
-.PHONY: all clean install uninstall unit cli check test sanitize memcheck
+# ---- fuzzing ---------------------------------------------------------------
+# tests/fuzz/fuzz_NAME.c: a libFuzzer target, linked with the core objects
+# built by clang under ASan + UBSan in build/fuzz/ (apart from the normal
+# objects); each runs FUZZ_SECONDS from the seeds in tests/fuzz/corpus/NAME/,
+# writing what it adds to a temp dir, and any crash, leak or timeout fails.
+FUZZ_SECONDS ?= 60
+FUZZ_CC = clang
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = $(WARNFLAGS) -Iinclude -O1 -g $(FUZZ_SAN)
+FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(SRC_CORE))
+FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN = $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_NAMES))
+.SECONDARY: $(FUZZ_OBJ)
+
+build/fuzz/%.o: src/%.c $(HDR)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ) $(HDR)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+fuzz: $(FUZZ_BIN)
+	@set -e; for t in $(FUZZ_NAMES); do \
+		d=$$(mktemp -d /tmp/diskbench-fuzz.XXXXXX); mkdir $$d/new; \
+		echo "== fuzz_$$t: $(FUZZ_SECONDS) s"; \
+		if ! TMPDIR=$$d build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=build/fuzz/$$t- \
+			$$d/new tests/fuzz/corpus/$$t >$$d/log 2>&1; then \
+			tail -n 60 $$d/log; rm -rf $$d; \
+			echo "fuzz_$$t failed: the input is in build/fuzz/$$t-*" >&2; exit 1; \
+		fi; \
+		echo "fuzz_$$t: $$(sed -n 's/^stat::number_of_executed_units: *//p' $$d/log) runs," \
+			"$$(ls $$d/new | wc -l) new inputs"; \
+		rm -rf $$d; \
+	done
+
+.PHONY: all clean install uninstall unit cli check test sanitize memcheck fuzz

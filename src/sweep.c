@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,6 +189,8 @@ int sweep_parse_max_latency(const char *text, double *limit_ns, double *pct, con
 	if (!isdigit((unsigned char)text[0]))
 		return -1;
 	double v = strtod(text, &end);
+	if (strspn(text, "0123456789.eE+-") < (size_t)(end - text))
+		return -1; /* strtod also reads hexadecimal ("0x1ms") */
 	size_t unit_len = strcspn(end, ",");
 	double scale = 0;
 	for (size_t i = 0; i < sizeof(latency_units) / sizeof(latency_units[0]); i++)
@@ -199,6 +202,10 @@ int sweep_parse_max_latency(const char *text, double *limit_ns, double *pct, con
 		return -1;
 	}
 	*limit_ns = v * scale;
+	if (!isfinite(*limit_ns)) {
+		*why = "too large";
+		return -1;
+	}
 	*pct = 99;
 	const char *which = end + unit_len;
 	if (*which == '\0')

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,9 @@ int parse_seconds(const char *text, double *out, const char **why)
 	}
 	errno = 0;
 	double value = strtod(text, &end);
-	if (end == text || errno != 0 || !isfinite(value)) {
+	/* decimal only: strtod would also read hexadecimal ("0x10") */
+	bool decimal = strspn(text, "0123456789.eE+-") >= (size_t)(end - text);
+	if (end == text || errno != 0 || !isfinite(value) || !decimal) {
 		*why = "not a number of seconds";
 		return -1;
 	}

@@ -175,6 +175,24 @@ static void test_parse_max_latency(void **state)
 		assert_int_equal(sweep_parse_max_latency(bad[i], &ns, &pct, &why), -1);
 }
 
+/* Found by tests/fuzz/fuzz_units: a value past DBL_MAX ("5E459s") or one
+ * that overflows once scaled to ns ("1e308s") became an infinite limit, and
+ * strtod read hexadecimal ("0x1ms"). */
+static void test_parse_max_latency_finite_decimal(void **state)
+{
+	(void)state;
+	double ns = 7, pct = 7;
+	const char *why = NULL;
+	const char *bad[] = { "5E459s", "1e308s", "1e400ns,p99", "0x1ms", "0X1P-2s", "0x10us,max" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		assert_int_equal(sweep_parse_max_latency(bad[i], &ns, &pct, &why), -1);
+		assert_non_null(why);
+	}
+	assert_int_equal(sweep_parse_max_latency("1e3us", &ns, &pct, &why), 0);
+	assert_true(ns == 1e6 && pct == 99);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_budget_drops_top_levels),
 		cmocka_unit_test(test_parse_levels),
 		cmocka_unit_test(test_parse_max_latency),
+		cmocka_unit_test(test_parse_max_latency_finite_decimal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,6 +156,19 @@ static void test_seconds(void **state)
 	seconds_bad("1ms");
 }
 
+/* Found by tests/fuzz/fuzz_units: strtod also reads hexadecimal, so "-t 0x10"
+ * ran for 16 s; seconds are decimal only. */
+static void test_seconds_decimal_only(void **state)
+{
+	(void)state;
+	seconds_bad("0x10");
+	seconds_bad("0x1p4");
+	seconds_bad("0X1P-2s");
+	seconds_bad("0x.8");
+	assert_true(seconds_ok("1e2") == 100.0);
+	assert_true(seconds_ok("0.5E1s") == 5.0);
+}
+
 static uint64_t uint_ok(const char *text, uint64_t min, uint64_t max)
 {
 	uint64_t v = 0;
@@ -438,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_size_si),
 		cmocka_unit_test(test_size_rejected),
 		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_seconds_decimal_only),
 		cmocka_unit_test(test_uint),
 		cmocka_unit_test(test_bytes_si),
 		cmocka_unit_test(test_bytes_iec),
