@@ -17,7 +17,8 @@ SRC_CORE = src/bench.c src/cli.c src/clock.c src/cmd.c src/cmd_cached.c src/cmd_
 	   src/io.c src/json.c src/output.c src/platform_linux.c src/rng.c src/runner.c \
 	   src/stats.c src/sweep.c src/cmd_sweep.c src/output_sweep.c src/target.c \
 	   src/units.c src/util.c src/classify.c src/devinfo.c src/cmd_info.c \
-	   src/cmd_quick.c src/output_quick.c src/engine.c src/engine_sync.c
+	   src/cmd_quick.c src/output_quick.c src/engine.c src/engine_sync.c \
+	   src/engine_aio.c src/engine_uring.c
 OBJ_CORE = $(SRC_CORE:.c=.o)
 OBJ = src/main.o $(OBJ_CORE)
 HDR = $(wildcard include/*.h)
