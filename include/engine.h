@@ -58,7 +58,17 @@ struct engine_ops {
 	void (*close)(struct engine *e);
 };
 
-extern const struct engine_ops engine_sync;
+extern const struct engine_ops engine_sync, engine_aio, engine_uring;
+
+/* An engine file ends with its descriptor, built from functions named
+ * PREFIX_probe, PREFIX_open, PREFIX_submit, PREFIX_reap and PREFIX_close. */
+#define ENGINE_OPS(prefix, name_, label_, max_qd_)                                 \
+	{                                                                          \
+		.name = name_, .label = label_, .max_qd = max_qd_,                 \
+		.probe = prefix##_probe, .open = prefix##_open,                    \
+		.submit = prefix##_submit, .reap = prefix##_reap,                  \
+		.close = prefix##_close,                                           \
+	}
 
 /* What a completion means for its request, decided in one place for every
  * engine: ENGINE_DONE (io->result is final: the whole block, the bytes

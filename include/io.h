@@ -16,9 +16,12 @@ ssize_t io_pwrite_full(int fd, const void *buf, size_t len, uint64_t offset);
 
 /* Incompressible pseudo-random data, or zeros as from /dev/zero. */
 void io_fill(void *buf, size_t len, bool zeros, struct rng *r);
-/* Makes every 4 KiB block of buf unique to (offset, salt), so storage that
- * deduplicates cannot fold repeated writes of one buffer.  Cheap: one
- * 8-byte store per 4 KiB. */
+/* Makes every 512-byte sector of buf unique to (offset, salt), so storage
+ * that deduplicates or compresses at 512 B cannot fold repeated writes of
+ * one buffer: its first 8 bytes become (offset of the sector) ^ salt.
+ * Cheap: one 8-byte store per 512 B.  Written data then depend only on
+ * (offset, salt) and the buffer's base pattern. */
+#define IO_STAMP_EVERY 512
 void io_stamp(void *buf, size_t len, uint64_t offset, uint64_t salt);
 
 /* Writes len bytes of fresh data to fd from offset 0 in chunks of chunk bytes

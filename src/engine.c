@@ -35,7 +35,7 @@ enum engine_verdict engine_complete(struct engine_io *io, int64_t res)
 }
 
 /* Best first: the order auto tries them in. */
-static const struct engine_ops *const engines[] = { &engine_sync };
+static const struct engine_ops *const engines[] = { &engine_uring, &engine_aio, &engine_sync };
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))
 
 const struct engine_ops *engine_parse_name(const char *name)

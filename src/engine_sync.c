@@ -67,13 +67,4 @@ static void sync_close(struct engine *e)
 	free(e);
 }
 
-const struct engine_ops engine_sync = {
-	.name = "sync",
-	.label = "sync",
-	.max_qd = 1,
-	.probe = sync_probe,
-	.open = sync_open,
-	.submit = sync_submit,
-	.reap = sync_reap,
-	.close = sync_close,
-};
+const struct engine_ops engine_sync = ENGINE_OPS(sync, "sync", "sync", 1);

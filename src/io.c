@@ -54,7 +54,7 @@ void io_fill(void *buf, size_t len, bool zeros, struct rng *r)
 
 void io_stamp(void *buf, size_t len, uint64_t offset, uint64_t salt)
 {
-	for (size_t at = 0; at + sizeof(uint64_t) <= len; at += 4096) {
+	for (size_t at = 0; at + sizeof(uint64_t) <= len; at += IO_STAMP_EVERY) {
 		uint64_t tag = (offset + at) ^ salt;
 		memcpy((char *)buf + at, &tag, sizeof(tag));
 	}

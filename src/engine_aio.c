@@ -1,0 +1,206 @@
+/* The Linux native AIO engine (io_setup/io_submit/io_getevents through
+ * syscall(2), no libaio): the fallback where io_uring is refused.  One
+ * context per worker thread, sized to its queue depth; one iocb per buffer
+ * slot, since a slot carries at most one request at a time.  AIO is only
+ * asynchronous with O_DIRECT; on buffered files io_submit does the I/O
+ * itself, which is still correct, only not deep. */
+#define _GNU_SOURCE
+#include "engine.h"
+
+#include <errno.h>
+#include <linux/aio_abi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct engine {
+	aio_context_t ctx;
+	int fd;
+	unsigned qd;
+	struct iocb *cbs;       /* cbs[slot] */
+	struct iocb **pending;  /* prepared, not yet taken by io_submit */
+	unsigned npending;
+	struct engine_io **refused; /* io_submit said no: reaped with the error */
+	unsigned nrefused;
+	struct io_event *events;
+	unsigned in_kernel;
+};
+
+static long aio_getevents(aio_context_t ctx, long min, long max, struct io_event *ev)
+{
+#ifdef __NR_io_getevents
+	return syscall(__NR_io_getevents, ctx, min, max, ev, NULL);
+#else
+	return syscall(__NR_io_pgetevents, ctx, min, max, ev, NULL, NULL);
+#endif
+}
+
+static const char *aio_hint(int err)
+{
+	if (err == EPERM)
+		return " (a seccomp profile)";
+	if (err == ENOSYS)
+		return " (a kernel built without CONFIG_AIO, or a sandbox that hides it)";
+	if (err == EAGAIN)
+		return " (fs.aio-max-nr reached: too many AIO requests system-wide)";
+	return "";
+}
+
+static int aio_unavailable(char *why, size_t why_len, int err)
+{
+	snprintf(why, why_len, "aio unavailable: %s%s", strerror(err), aio_hint(err));
+	errno = err;
+	return -1;
+}
+
+static int aio_probe(char *why, size_t why_len)
+{
+	aio_context_t ctx = 0;
+	if (syscall(__NR_io_setup, 1, &ctx) != 0)
+		return aio_unavailable(why, why_len, errno);
+	syscall(__NR_io_destroy, ctx);
+	return 0;
+}
+
+static void aio_free(struct engine *e)
+{
+	int saved = errno;
+	if (e->ctx)
+		syscall(__NR_io_destroy, e->ctx); /* waits for anything left */
+	free(e->cbs);
+	free(e->pending);
+	free(e->refused);
+	free(e->events);
+	free(e);
+	errno = saved;
+}
+
+static struct engine *aio_open(int fd, unsigned qd, void *const bufs[], size_t buf_len,
+			       char *why, size_t why_len)
+{
+	(void)bufs;
+	(void)buf_len;
+	struct engine *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->fd = fd;
+	e->qd = qd;
+	e->cbs = calloc(qd, sizeof(*e->cbs));
+	e->pending = calloc(qd, sizeof(*e->pending));
+	e->refused = calloc(qd, sizeof(*e->refused));
+	e->events = calloc(qd, sizeof(*e->events));
+	if (!e->cbs || !e->pending || !e->refused || !e->events) {
+		aio_free(e);
+		snprintf(why, why_len, "aio: %s", strerror(ENOMEM));
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (syscall(__NR_io_setup, qd, &e->ctx) != 0) {
+		int err = errno;
+		e->ctx = 0;
+		aio_unavailable(why, why_len, err);
+		aio_free(e);
+		errno = err;
+		return NULL;
+	}
+	return e;
+}
+
+/* Prepares slot's iocb for what is left of io. */
+static void aio_prep(struct engine *e, struct engine_io *io)
+{
+	struct iocb *cb = &e->cbs[io->slot];
+	memset(cb, 0, sizeof(*cb));
+	cb->aio_data = (uint64_t)(uintptr_t)io;
+	cb->aio_lio_opcode = io->write ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD;
+	cb->aio_fildes = (uint32_t)e->fd;
+	cb->aio_buf = (uint64_t)(uintptr_t)engine_io_buf(io);
+	cb->aio_nbytes = engine_io_left(io);
+	cb->aio_offset = (int64_t)engine_io_offset(io);
+	e->pending[e->npending++] = cb;
+}
+
+/* Hands the kernel what is pending.  A request it refuses comes back from
+ * reap with the error; EAGAIN (no room) leaves the rest for later. */
+static void aio_flush(struct engine *e)
+{
+	unsigned taken = 0;
+	while (taken < e->npending) {
+		long n = syscall(__NR_io_submit, e->ctx, (long)(e->npending - taken), e->pending + taken);
+		if (n > 0) {
+			taken += (unsigned)n;
+			e->in_kernel += (unsigned)n;
+			continue;
+		}
+		int err = n == 0 ? EAGAIN : errno;
+		if (err == EINTR)
+			continue;
+		if (err == EAGAIN && e->in_kernel > 0)
+			break; /* retried once something completes */
+		struct engine_io *io = (struct engine_io *)(uintptr_t)e->pending[taken]->aio_data;
+		io->result = -err;
+		e->refused[e->nrefused++] = io;
+		taken++;
+	}
+	memmove(e->pending, e->pending + taken, (e->npending - taken) * sizeof(*e->pending));
+	e->npending -= taken;
+}
+
+static int aio_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		aio_prep(e, ios[i]);
+	aio_flush(e);
+	return 0;
+}
+
+/* The events in e->events[0..n): finished ones into done, the rest back
+ * into pending. */
+static unsigned aio_sort(struct engine *e, unsigned n, struct engine_io *done[])
+{
+	unsigned got = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct engine_io *io = (struct engine_io *)(uintptr_t)e->events[i].data;
+		e->in_kernel--;
+		if (engine_complete(io, e->events[i].res) == ENGINE_DONE)
+			done[got++] = io;
+		else
+			aio_prep(e, io);
+	}
+	return got;
+}
+
+static int aio_reap(struct engine *e, struct engine_io *done[], unsigned min, unsigned max)
+{
+	unsigned got = 0;
+	for (;;) {
+		if (e->npending > 0)
+			aio_flush(e); /* after it, either nothing pending or something in flight */
+		while (e->nrefused > 0 && got < max)
+			done[got++] = e->refused[--e->nrefused];
+		unsigned room = max - got < e->in_kernel ? max - got : e->in_kernel;
+		unsigned want = got < min ? min - got : 0;
+		if (e->npending > 0 && want == 0)
+			want = 1; /* the kernel is full: wait for room */
+		if (want > room)
+			want = room;
+		if (want == 0)
+			return (int)got;
+		long n = aio_getevents(e->ctx, want, room, e->events);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		got += aio_sort(e, (unsigned)n, done + got);
+	}
+}
+
+static void aio_close(struct engine *e)
+{
+	aio_free(e); /* io_destroy waits for what is in flight */
+}
+
+const struct engine_ops engine_aio = ENGINE_OPS(aio, "aio", "libaio", ENGINE_MAX_QD);

@@ -1,0 +1,232 @@
+/* Unit tests of engine selection when the kernel refuses an engine
+ * (src/engine.c and the engines' probes): auto falls back, io_uring to aio
+ * to sync, with a one-line reason; an explicit engine that cannot run
+ * fails with that reason.
+ *
+ * Refusals are made real: kernel.io_uring_disabled=2 (root only, for a
+ * few milliseconds, the old value restored even on failure) and a seccomp
+ * filter that answers EPERM to io_uring_setup and io_setup, installed in a
+ * forked child, as Docker's default profile does. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup 425
+#endif
+
+#define SYSCTL "/proc/sys/kernel/io_uring_disabled"
+
+struct choice {
+	int rc, err;
+	const struct engine_ops *ops;
+	char note[512];
+};
+
+static void pick(const char *want, struct choice *c)
+{
+	memset(c, 0, sizeof(*c));
+	errno = 0;
+	c->rc = engine_pick(want, &c->ops, c->note, sizeof(c->note));
+	c->err = errno;
+}
+
+/* ---- refused by a seccomp filter, in a child ------------------------------- */
+
+/* Answers EPERM to the system calls in nrs[], allows everything else. */
+static int deny(const long *nrs, unsigned n)
+{
+	struct sock_filter prog[16];
+	unsigned k = 0;
+	prog[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						 offsetof(struct seccomp_data, nr));
+	for (unsigned i = 0; i < n; i++)
+		prog[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nrs[i],
+							 (uint8_t)(n - i), 0);
+	prog[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	prog[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						 SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA));
+	struct sock_fprog fprog = { .len = (unsigned short)k, .filter = prog };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
+}
+
+/* Runs auto, uring and aio in a child, under a filter denying nrs[] if
+ * n > 0; the results come back through a pipe.  0, or -1 if the child
+ * failed (the caller asserts, after any clean-up). */
+static int in_child(const long *nrs, unsigned n, struct choice out[3])
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(fds[0]);
+		struct choice c[3];
+		if (n > 0 && deny(nrs, n) != 0)
+			_exit(3);
+		pick("auto", &c[0]);
+		pick("uring", &c[1]);
+		pick("aio", &c[2]);
+		_exit(write(fds[1], c, sizeof(c)) == (ssize_t)sizeof(c) ? 0 : 4);
+	}
+	close(fds[1]);
+	ssize_t got = read(fds[0], out, 3 * sizeof(*out));
+	close(fds[0]);
+	int status;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	return got == (ssize_t)(3 * sizeof(*out)) ? 0 : -1;
+}
+
+static void under_filter(const long *nrs, unsigned n, struct choice out[3])
+{
+	assert_int_equal(in_child(nrs, n, out), 0);
+}
+
+/* ---- io_uring refused by the sysctl --------------------------------------- */
+
+static int read_sysctl(char *buf, size_t len)
+{
+	int fd = open(SYSCTL, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int write_sysctl(const char *value)
+{
+	int fd = open(SYSCTL, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, value, strlen(value));
+	close(fd);
+	return n == (ssize_t)strlen(value) ? 0 : -1;
+}
+
+static void test_sysctl_disabled(void **state)
+{
+	(void)state;
+	char old[16];
+	if (geteuid() != 0 || read_sysctl(old, sizeof(old)) != 0) {
+		print_message("skipping: needs root and " SYSCTL " (Linux 6.6+)\n");
+		return;
+	}
+	struct choice c[3];
+	if (write_sysctl("2") != 0) {
+		print_message("skipping: cannot write " SYSCTL ": %s\n", strerror(errno));
+		return;
+	}
+	/* the window is this short (other programs on the machine may use
+	 * io_uring too), and the picks run in a child so that nothing, not even
+	 * a crash, comes between the change and the restore */
+	int rc = in_child(NULL, 0, c);
+	int restored = write_sysctl(old);
+	assert_int_equal(restored, 0);
+	assert_int_equal(rc, 0);
+	struct choice autom = c[0], uring = c[1], aio = c[2];
+
+	assert_int_equal(autom.rc, 0);
+	assert_ptr_equal(autom.ops, &engine_aio);
+	assert_string_equal(autom.note, "io_uring unavailable: Operation not permitted "
+					 "(kernel.io_uring_disabled=2); using aio");
+	assert_int_equal(uring.rc, -1);
+	assert_int_equal(uring.err, EPERM);
+	assert_null(uring.ops);
+	assert_string_equal(uring.note, "io_uring unavailable: Operation not permitted "
+					 "(kernel.io_uring_disabled=2)");
+	assert_int_equal(aio.rc, 0);
+	assert_ptr_equal(aio.ops, &engine_aio);
+	assert_string_equal(aio.note, "");
+
+	/* and back: io_uring again */
+	pick("auto", &autom);
+	assert_int_equal(autom.rc, 0);
+	assert_ptr_equal(autom.ops, &engine_uring);
+	assert_string_equal(autom.note, "");
+}
+
+static bool io_uring_sysctl_clear(void)
+{
+	char v[16];
+	return read_sysctl(v, sizeof(v)) != 0 || atoi(v) == 0;
+}
+
+static void test_seccomp_uring(void **state)
+{
+	(void)state;
+	char why[256];
+	if (engine_aio.probe(why, sizeof(why)) != 0 || !io_uring_sysctl_clear()) {
+		print_message("skipping: %s\n", engine_aio.probe(why, sizeof(why)) != 0
+						? why : "io_uring is disabled by sysctl here");
+		return;
+	}
+	static const long nrs[] = { __NR_io_uring_setup };
+	struct choice c[3];
+	under_filter(nrs, 1, c);
+	assert_int_equal(c[0].rc, 0);
+	assert_ptr_equal(c[0].ops, &engine_aio);
+	assert_string_equal(c[0].note, "io_uring unavailable: Operation not permitted "
+				       "(kernel.io_uring_disabled or a seccomp profile, as in "
+				       "Docker's default); using aio");
+	assert_int_equal(c[1].rc, -1);
+	assert_int_equal(c[1].err, EPERM);
+	assert_non_null(strstr(c[1].note, "io_uring unavailable: Operation not permitted"));
+	assert_int_equal(c[2].rc, 0);
+	assert_ptr_equal(c[2].ops, &engine_aio);
+}
+
+static void test_seccomp_both(void **state)
+{
+	(void)state;
+	static const long nrs[] = { __NR_io_uring_setup, __NR_io_setup };
+	struct choice c[3];
+	under_filter(nrs, 2, c);
+	assert_int_equal(c[0].rc, 0);
+	assert_ptr_equal(c[0].ops, &engine_sync);
+	assert_non_null(strstr(c[0].note, "io_uring unavailable: Operation not permitted"));
+	assert_non_null(strstr(c[0].note, "; aio unavailable: Operation not permitted "
+					  "(a seccomp profile); using sync"));
+	assert_null(strchr(c[0].note, '\n'));
+	assert_int_equal(c[1].rc, -1);
+	assert_int_equal(c[1].err, EPERM);
+	assert_int_equal(c[2].rc, -1);
+	assert_int_equal(c[2].err, EPERM);
+	assert_null(c[2].ops);
+	assert_string_equal(c[2].note, "aio unavailable: Operation not permitted (a seccomp profile)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sysctl_disabled),
+		cmocka_unit_test(test_seccomp_uring),
+		cmocka_unit_test(test_seccomp_both),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
