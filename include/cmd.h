@@ -43,6 +43,7 @@ struct command {
 	double time_s;
 	unsigned threads;
 	enum sync_mode sync;
+	const char *engine;   /* fixed engine (page-cache tests: "sync"); NULL: auto */
 	const struct renderers *render; /* NULL: a single-test result */
 };
 

@@ -46,6 +46,8 @@ enum opt_bit {
 	OPT_WRITE_MIX = 1u << 13,
 	OPT_GROW = 1u << 14,
 	OPT_WARMUP = 1u << 15,
+	OPT_QD = 1u << 16,
+	OPT_ENGINE = 1u << 17,
 };
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
@@ -72,6 +74,8 @@ struct options {
 	enum drop_mode drop;
 	bool zeros;
 	unsigned threads;
+	unsigned qd;          /* requests in flight per thread (fio's iodepth) */
+	const char *engine;   /* "auto", "uring", "aio", "sync" */
 	unsigned warmup_ios; /* per thread, before the clock starts (O_DIRECT runs) */
 	uint64_t seed;
 	bool histogram, keep, force, grow, quiet;
@@ -83,6 +87,8 @@ struct options {
 };
 
 #define MAX_WARNINGS 16
+/* How often 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64+ requests were in flight. */
+#define RESULT_QD_BUCKETS 7
 #define MSG_LEN 512
 
 /* What a test measured, filled by the command and rendered by the command's
@@ -98,6 +104,9 @@ struct result {
 	bool primed;          /* the region was read into the page cache on purpose first */
 	uint64_t region;      /* bytes of the file the I/O ranges over */
 	unsigned warmup_ios;  /* per thread, before the clock started */
+	const char *engine;   /* the engine that ran: "uring", "aio", "sync"; NULL: none ran */
+	const char *engine_label; /* as people write it: "io_uring", "libaio", "sync" */
+	uint64_t qd_hist[RESULT_QD_BUCKETS];
 	uint64_t bytes, ios;
 	double seconds;
 	struct stats lat;     /* merged latency of every I/O */

@@ -40,7 +40,7 @@ void out_json_test(struct json *j, const struct result *r);
 void out_json_file_device(struct json *j, const struct result *r);
 /* "params"; keys flagged here are null because the command sets them per
  * part of its run rather than once. */
-enum { PARAMS_NO_TIME_LIMIT = 1, PARAMS_NO_THREADS = 2 };
+enum { PARAMS_NO_TIME_LIMIT = 1, PARAMS_NO_THREADS = 2, PARAMS_NO_QD = 4 };
 void out_json_params(struct json *j, const struct result *r, unsigned flags);
 /* "cache": {evicted, resident_before_pct}. */
 void out_json_cache(struct json *j, const struct result *r);
@@ -48,6 +48,9 @@ void out_json_cache(struct json *j, const struct result *r);
  * "lat_hist": [{le_ns, count}], for every document that carries latency. */
 void out_json_lat(struct json *j, const struct stats_summary *s);
 void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS]);
+/* "qd_hist": {"1": n, "2-3": n, …, "64+": n}: counted requests by how many
+ * were in flight when each was submitted (fio's "IO depths"). */
+void out_json_qd_hist(struct json *j, const uint64_t hist[RESULT_QD_BUCKETS]);
 
 /* ---- CSV ---- */
 /* One field, quoted where it must be; NULL writes nothing. */

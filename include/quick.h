@@ -12,7 +12,11 @@
 struct quick_report {
 	struct result steps[QUICK_MAX_STEPS];
 	struct options opts[QUICK_MAX_STEPS];
-	const char *labels[QUICK_MAX_STEPS];
+	const char *labels[QUICK_MAX_STEPS];      /* "SEQ1M Q8T1 read" */
+	char names[QUICK_MAX_STEPS][24];          /* "SEQ1M Q8T1", as CrystalDiskMark names it */
+	char label_text[QUICK_MAX_STEPS][32];
+	const char *engine;       /* resolved once for every step */
+	unsigned max_qd;          /* what that engine holds per thread */
 	unsigned nsteps;
 	uint64_t span;            /* bytes of the file the steps range over */
 	double measure_s;         /* the -t budget split over the steps */

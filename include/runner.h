@@ -46,6 +46,12 @@ int run_check_data(struct target *t, const struct options *opt, struct result *r
  * with the part's figures. */
 void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pattern,
 		      const struct options *opt, uint64_t region);
+/* The engine for opt->engine ("auto": io_uring, else aio, else sync, with a
+ * warning saying why a better one was passed over); an explicit engine
+ * that cannot run here, or qd beyond what the engine holds, fails (exit 1)
+ * with the reason.  Records the engine in r. */
+int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
+		    const struct engine_ops **ops);
 /* Warm-up I/Os per thread the job gets: --warmup for O_DIRECT runs, none
  * through the page cache. */
 unsigned run_warmup_ios(const struct options *opt);

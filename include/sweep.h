@@ -13,12 +13,16 @@
 #define SWEEP_MAX_LEVELS 32
 
 struct sweep_point {
-	unsigned level;         /* outstanding I/Os (threads in a closed loop) */
+	unsigned level;         /* outstanding I/Os: threads x qd, in a closed loop */
+	unsigned threads, qd;   /* how the level was made */
 	uint64_t ios, bytes, writes;
 	double seconds;
 	struct stats_summary lat;
 	uint64_t hist[STATS_LOG2_BUCKETS];
 	double resident_before_pct; /* through the page cache only; < 0: not measured */
+	/* a mixed point (write_pct > 0): reads and writes apart, as fio keeps them */
+	struct stats_summary lat_read, lat_write;
+	uint64_t hist_read[STATS_LOG2_BUCKETS], hist_write[STATS_LOG2_BUCKETS];
 };
 
 struct sweep_series {
@@ -47,6 +51,7 @@ struct sweep_result {
 	double max_latency_ns, max_latency_pct; /* ns 0: not asked */
 	unsigned write_pct;
 	unsigned dropped[2];                    /* levels dropped per series by the budget */
+	unsigned max_qd;                        /* per thread, of the engine that runs it */
 };
 
 double sweep_iops(const struct sweep_point *p);
@@ -63,6 +68,10 @@ int sweep_min_latency(const struct sweep_series *s); /* by mean latency */
 int sweep_knee(const struct sweep_series *s);
 /* Most IOPS among points whose percentile pct of latency is <= limit_ns. */
 int sweep_max_iops_within(const struct sweep_series *s, double limit_ns, double pct);
+/* How a level of outstanding I/Os is made: one thread per 32 in flight at
+ * most (threads dividing the level), each with the rest as its queue; with
+ * an engine that holds one request per thread (max_qd 1), level threads. */
+void sweep_split_level(unsigned level, unsigned max_qd, unsigned *threads, unsigned *qd);
 /* True when each of the last two steps added less than 5 % (IOPS, or MB/s
  * for a large series). */
 bool sweep_saturated(const struct sweep_series *s);

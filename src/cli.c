@@ -6,13 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "names.h"
 #include "sweep.h"
 #include "units.h"
 
 enum opt_id {
 	ID_BS, ID_SIZE, ID_TIME, ID_SYNC, ID_NODIRECT, ID_DROP, ID_NODROP, ID_ZEROS,
-	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE, ID_GROW, ID_WARMUP,
+	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE, ID_GROW, ID_WARMUP, ID_QD, ID_ENGINE,
 	ID_RUN, ID_LEVELS, ID_LARGE_LEVELS, ID_LARGE_BS, ID_POINT_TIME, ID_BUDGET, ID_MAX_LATENCY,
 	ID_WRITE,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
@@ -38,7 +39,12 @@ static const struct optdef optdefs[] = {
 	  "before reading: file (evict the test file, default), all (also drop_caches, root), none" },
 	{ "no-drop-caches", 0, NULL, OPT_DROP, ID_NODROP, "same as --drop-caches=none" },
 	{ "zeros", 0, NULL, OPT_ZEROS, ID_ZEROS, "write zeros, not incompressible random data" },
-	{ "threads", 'j', "N", OPT_THREADS, ID_THREADS, "N threads, each its own buffer (queue depth N)" },
+	{ "threads", 'j', "N", OPT_THREADS, ID_THREADS,
+	  "N threads, each with its own buffers and requests (in flight: N x --qd)" },
+	{ "qd", 0, "N", OPT_QD, ID_QD,
+	  "requests in flight per thread, fio's iodepth (default 1; above 1 needs io_uring or aio)" },
+	{ "engine", 0, "NAME", OPT_ENGINE, ID_ENGINE,
+	  "auto (io_uring, else aio, else sync; default), uring, aio or sync" },
 	{ "warmup", 0, "N", OPT_WARMUP, ID_WARMUP,
 	  "I/Os per thread done before the clock starts, not counted (default 1; O_DIRECT only)" },
 	{ "seed", 0, "N", OPT_SEED, ID_SEED, "seed of the offset generator, for reproducible runs" },
@@ -190,6 +196,16 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		if (parse_uint(v, 0, UINT64_MAX, &o->seed, &reason) != 0)
 			goto bad;
 		break;
+	case ID_QD:
+		if (parse_uint(v, 1, ENGINE_MAX_QD, &n, &reason) != 0)
+			goto bad;
+		o->qd = (unsigned)n;
+		break;
+	case ID_ENGINE:
+		if (strcmp(v, "auto") != 0 && !engine_parse_name(v))
+			return usage_error(why, len, "--engine '%s': use auto, uring, aio or sync", v);
+		o->engine = v;
+		break;
 	case ID_WARMUP:
 		if (parse_uint(v, 0, 1000000, &n, &reason) != 0)
 			goto bad;
@@ -303,8 +319,12 @@ static int check_limits(const struct options *o, char *why, size_t len)
 		fmt_size_exact(limit, sizeof(limit), max_bs);
 		return usage_error(why, len, "block size is larger than %s", limit);
 	}
-	if (o->bs * o->threads > max_buffers)
-		return usage_error(why, len, "block size x threads needs more than 4 GiB of buffers");
+	if (o->qd > 1 && strcmp(o->engine, "sync") == 0)
+		return usage_error(why, len, "--qd %u needs an asynchronous engine (--engine=uring or "
+				   "aio); the sync engine keeps one request in flight per thread", o->qd);
+	if (o->bs * o->threads * o->qd > max_buffers)
+		return usage_error(why, len, "block size x threads x qd needs more than 4 GiB of "
+				   "buffers");
 	const struct sweep_options *sw = &o->sweep;
 	if (sw->large_bs > max_bs) {
 		fmt_size_exact(limit, sizeof(limit), max_bs);

@@ -7,7 +7,8 @@
 #define MiB (1024ull * 1024)
 #define GiB (1024ull * MiB)
 
-#define OPTS_COMMON (OPT_BS | OPT_SIZE | OPT_TIME | OPT_NODIRECT | OPT_THREADS | OPT_HIST | OPT_KEEP)
+#define OPTS_COMMON (OPT_BS | OPT_SIZE | OPT_TIME | OPT_NODIRECT | OPT_THREADS | OPT_HIST | OPT_KEEP | \
+		     OPT_QD | OPT_ENGINE)
 #define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW | OPT_WARMUP)
 #define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE | OPT_WARMUP)
 
@@ -22,13 +23,13 @@ const struct command commands[] = {
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1 },
 	{ .name = "buffered", .run = cmd_run_io,
 	  .summary = "sequential reads through the page cache, cache evicted first (hdparm -t)",
-	  .options = (OPTS_READ & ~(unsigned)(OPT_NODIRECT | OPT_WARMUP)), .dir = IO_READ,
-	  .pattern = PAT_SEQ,
+	  .options = (OPTS_READ & ~(unsigned)(OPT_NODIRECT | OPT_WARMUP | OPT_QD | OPT_ENGINE)),
+	  .dir = IO_READ, .pattern = PAT_SEQ, .engine = "sync",
 	  .direct = false, .bs = 2 * MiB, .size = GiB, .time_s = 3, .threads = 1 },
 	{ .name = "cached", .run = cmd_run_cached,
 	  .summary = "reads served from the page cache alone, no disk access (hdparm -T)",
 	  .options = OPT_BS | OPT_SIZE | OPT_TIME | OPT_THREADS | OPT_HIST | OPT_KEEP | OPT_ZEROS,
-	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = false,
+	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = false, .engine = "sync",
 	  .bs = 2 * MiB, .size = 2 * MiB, .time_s = 2, .threads = 1 },
 	{ .name = "randread", .run = cmd_run_io,
 	  .summary = "random O_DIRECT reads: IOPS and latency",
@@ -43,14 +44,14 @@ const struct command commands[] = {
 	  .options = 0, .dir = IO_READ, .render = &render_info },
 	{ .name = "quick", .run = cmd_run_quick,
 	  .summary = "one-minute check: info, reads (and writes on its own file), a verdict",
-	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS,
+	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS | OPT_ENGINE,
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 17, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_quick },
 	{ .name = "sweep", .run = cmd_run_sweep,
 	  .summary = "Orion-style load sweep: max IOPS, min latency, the knee, max MB/s",
 	  .options = OPT_BS | OPT_SIZE | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_HIST |
-		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC,
+		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC | OPT_ENGINE,
 	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_sweep },
@@ -77,6 +78,8 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->threads = cmd->threads;
 	opt->accepts = cmd->options;
 	opt->warmup_ios = 1;
+	opt->qd = 1;
+	opt->engine = cmd->engine ? cmd->engine : "auto";
 	opt->sweep.large_bs = MiB;
 	opt->sweep.point_s = 3;
 	opt->sweep.budget_s = 60;

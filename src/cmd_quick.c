@@ -19,31 +19,41 @@
 
 #define LAYOUT_MAX_S 20.0
 
+/* The four figures people compare (CrystalDiskMark's and KDiskMark's
+ * presets, named as they name them), read and, on diskbench's own file,
+ * written with O_DSYNC.  in_flight is Q x T: one thread with a deep queue
+ * where an asynchronous engine runs, else as many threads. */
 struct quick_step {
-	const char *test, *label;
+	const char *test, *preset;
 	enum io_dir dir;
 	enum io_pattern pattern;
 	uint64_t bs;
-	unsigned threads;
+	unsigned in_flight;
 	double share; /* of the default 17 s */
 };
 
 static const struct quick_step quick_steps[] = {
-	{ "seqread", "seq read 1 MiB, 1 in flight", IO_READ, PAT_SEQ, 1u << 20, 1, 5 },
-	{ "randread", "random read 4 KiB, 1 in flight", IO_READ, PAT_RAND, 4096, 1, 3 },
-	{ "randread", "random read 4 KiB, 32 in flight", IO_READ, PAT_RAND, 4096, 32, 3 },
-	{ "seqwrite", "seq write 1 MiB, O_DSYNC", IO_WRITE, PAT_SEQ, 1u << 20, 1, 3 },
-	{ "seqwrite", "seq write 8 KiB, O_DSYNC", IO_WRITE, PAT_SEQ, 8192, 1, 3 },
+	{ "seqread", "SEQ1M", IO_READ, PAT_SEQ, 1u << 20, 8, 2.5 },
+	{ "seqread", "SEQ1M", IO_READ, PAT_SEQ, 1u << 20, 1, 3 },
+	{ "randread", "RND4K", IO_READ, PAT_RAND, 4096, 32, 2.5 },
+	{ "randread", "RND4K", IO_READ, PAT_RAND, 4096, 1, 3 },
+	{ "seqwrite", "SEQ1M", IO_WRITE, PAT_SEQ, 1u << 20, 8, 1.5 },
+	{ "seqwrite", "SEQ1M", IO_WRITE, PAT_SEQ, 1u << 20, 1, 1.5 },
+	{ "randwrite", "RND4K", IO_WRITE, PAT_RAND, 4096, 32, 1.5 },
+	{ "randwrite", "RND4K", IO_WRITE, PAT_RAND, 4096, 1, 1.5 },
 };
 #define NSTEPS (sizeof(quick_steps) / sizeof(quick_steps[0]))
 #define TOTAL_SHARE 17.0
+_Static_assert(NSTEPS <= QUICK_MAX_STEPS, "quick_report holds every step");
 
 static void step_options(struct options *so, const struct options *opt, const struct quick_step *s,
 			 const struct quick_report *q)
 {
 	*so = *opt;
 	so->bs = s->bs;
-	so->threads = s->threads;
+	so->qd = s->in_flight <= q->max_qd ? s->in_flight : 1;
+	so->threads = s->in_flight / so->qd;
+	so->engine = q->engine; /* resolved once, so a fallback is said once */
 	so->time_s = q->measure_s * s->share / TOTAL_SHARE;
 	so->size = q->span;
 	so->sync = SYNC_DSYNC;
@@ -74,8 +84,14 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	struct bench_job job;
 	step_options(so, r->opt, s, q);
 	step_result(sr, r, s, so);
-	q->labels[n] = s->label;
-	progress_label(r->opt, "quick: %s", s->label);
+	char name[sizeof(q->names[n])];
+	snprintf(name, sizeof(name), "%s Q%uT%u", s->preset, so->qd, so->threads);
+	memcpy(q->names[n], name, sizeof(name));
+	snprintf(q->label_text[n], sizeof(q->label_text[n]), "%s %s", name,
+		 s->dir == IO_READ ? "read" : "write");
+	q->labels[n] = q->label_text[n];
+	const char *label = q->labels[n];
+	progress_label(r->opt, "quick: %s", label);
 	int flags = s->dir == IO_READ ? O_RDONLY : O_WRONLY | O_DSYNC;
 	int code = target_open(t, flags, true, sr);
 	if (code == EXIT_OK) {
@@ -87,10 +103,10 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	}
 	q->nsteps++;
 	for (unsigned i = 0; i < sr->nwarnings; i++)
-		warn(r, "%s: %s", s->label, sr->warnings[i]);
+		warn(r, "%s: %s", label, sr->warnings[i]);
 	if (code != EXIT_OK) {
 		r->interrupted = sr->interrupted;
-		return fail(r, code, "%s: %s", s->label, sr->error);
+		return fail(r, code, "%s: %s", label, sr->error);
 	}
 	return EXIT_OK;
 }
@@ -102,24 +118,37 @@ static double step_p50(const struct result *sr)
 	return (double)s.p50;
 }
 
-/* The figures and the identity that the classifier weighs. */
+/* The step of this test with this many in flight, or NULL. */
+static const struct result *step_of(const struct quick_report *q, const char *test, unsigned in_flight)
+{
+	for (unsigned i = 0; i < q->nsteps; i++)
+		if (strcmp(q->steps[i].test, test) == 0 &&
+		    q->opts[i].qd * q->opts[i].threads == in_flight)
+			return &q->steps[i];
+	return NULL;
+}
+
+/* The figures and the identity that the classifier weighs: its ranges are
+ * those of one request at a time for sequential figures, and of 32 in
+ * flight for small random reads. */
 static void gather_figures(struct quick_report *q, const struct devinfo *d)
 {
 	struct quick_figures *f = &q->figures;
+	const struct result *s;
 	memset(f, 0, sizeof(*f));
 	f->rotational = -1;
-	if (q->nsteps > 0)
-		f->seq_read_bps = result_rate(&q->steps[0]);
-	if (q->nsteps > 1) {
-		f->qd1_lat_p50_ns = step_p50(&q->steps[1]);
-		f->qd1_iops = result_iops(&q->steps[1]);
+	if ((s = step_of(q, "seqread", 1)))
+		f->seq_read_bps = result_rate(s);
+	if ((s = step_of(q, "randread", 1))) {
+		f->qd1_lat_p50_ns = step_p50(s);
+		f->qd1_iops = result_iops(s);
 	}
-	if (q->nsteps > 2) {
-		f->qd32_iops = result_iops(&q->steps[2]);
-		f->qd32_lat_p50_ns = step_p50(&q->steps[2]);
+	if ((s = step_of(q, "randread", 32))) {
+		f->qd32_iops = result_iops(s);
+		f->qd32_lat_p50_ns = step_p50(s);
 	}
-	if (q->nsteps > 3)
-		f->seq_write_bps = result_rate(&q->steps[3]);
+	if ((s = step_of(q, "seqwrite", 1)))
+		f->seq_write_bps = result_rate(s);
 	if (!d)
 		return;
 	f->fs_class = d->fs_class;
@@ -152,6 +181,17 @@ static int no_direct_advice(struct result *r, int code)
 		    "'diskbench buffered' and 'diskbench cached' instead", why);
 }
 
+static int pick_engine(const struct options *opt, struct quick_report *q, struct result *r)
+{
+	const struct engine_ops *ops;
+	int code = run_pick_engine(opt, 1, r, &ops);
+	if (code != EXIT_OK)
+		return code;
+	q->engine = ops->name;
+	q->max_qd = ops->max_qd;
+	return EXIT_OK;
+}
+
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	static struct quick_report q;
@@ -177,6 +217,8 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	if (code == EXIT_OK && t.created)
 		code = run_layout(&t, opt, LAYOUT_MAX_S, r, &q.layout_s);
 	q.span = r->region;
+	if (code == EXIT_OK)
+		code = pick_engine(opt, &q, r);
 	if (code == EXIT_OK)
 		code = target_open(&t, O_RDONLY, false, r);
 	if (code == EXIT_OK)

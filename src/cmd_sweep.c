@@ -76,6 +76,9 @@ static int plan_sweep(struct sweep_result *sw, const struct options *opt, struct
 	return EXIT_OK;
 }
 
+/* The engine every point uses, picked once (so a fallback is said once). */
+static const struct engine_ops *sweep_engine;
+
 static int measure_point(const struct target *t, struct sweep_result *sw, struct sweep_series *s,
 			 unsigned level, const struct options *opt, struct result *r)
 {
@@ -83,8 +86,11 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	struct bench_outcome *out = &outcome;
 	struct bench_job job;
 	struct options point = *opt;
+	unsigned threads, qd;
+	sweep_split_level(level, sw->max_qd, &threads, &qd);
 	point.bs = s->bs;
-	point.threads = level;
+	point.threads = threads;
+	point.qd = qd;
 	point.time_s = sw->plan.point_s;
 	point.seed = opt->seed + level;
 	run_describe_job(&job, IO_READ, s->large ? PAT_SEQ : PAT_RAND, &point,
@@ -93,6 +99,7 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	job.fd = t->fd;
 	job.warmup_s = sw->plan.ramp_s;
 	job.write_pct = sw->write_pct;
+	job.engine = sweep_engine;
 	r->warmup_ios = job.warmup_ios;
 	progress_label(opt, "sweep: %s, %u outstanding", s->workload, level);
 	double resident = -1;
@@ -102,6 +109,8 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	struct sweep_point *p = &s->points[s->npoints];
 	memset(p, 0, sizeof(*p));
 	p->level = level;
+	p->threads = threads;
+	p->qd = qd;
 	p->resident_before_pct = resident;
 	p->ios = out->ios;
 	p->bytes = out->bytes;
@@ -109,6 +118,10 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	p->seconds = out->seconds;
 	stats_summarize(&out->lat, &p->lat);
 	stats_log2_counts(&out->lat, p->hist);
+	stats_summarize(&out->lat_read, &p->lat_read);
+	stats_log2_counts(&out->lat_read, p->hist_read);
+	stats_summarize(&out->lat_write, &p->lat_write);
+	stats_log2_counts(&out->lat_write, p->hist_write);
 	r->bytes += out->bytes;
 	r->ios += out->ios;
 	r->seconds += out->seconds;
@@ -172,7 +185,7 @@ static int open_for_sweep(struct target *t, const struct options *opt, struct re
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	static struct sweep_result sw;
-	struct target t;
+	struct target t = { .fd = -1 };
 	bool writes = opt->sweep.write_pct > 0;
 	memset(&sw, 0, sizeof(sw));
 	(void)cmd; /* one row, no variants */
@@ -186,7 +199,10 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 		return code;
 	if (writes)
 		r->dir = IO_WRITE; /* safety rules and reporting of writes apply */
-	code = run_prepare(&t, opt, r);
+	code = run_pick_engine(opt, 1, r, &sweep_engine);
+	sw.max_qd = code == EXIT_OK ? sweep_engine->max_qd : 1;
+	if (code == EXIT_OK)
+		code = run_prepare(&t, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, false, r); /* never past an existing file's end */
 	if (code == EXIT_OK)

@@ -29,8 +29,13 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 	char bs[32], region[32];
 	fmt_size_exact(bs, sizeof(bs), o->bs);
 	int n = snprintf(buf, len, "bs=%s", bs);
-	if (o->threads > 1)
+	if (o->qd > 1)
+		n += snprintf(buf + n, len - (size_t)n, ", qd %u \u00d7 %u thread%s = %u in flight",
+			      o->qd, o->threads, o->threads == 1 ? "" : "s", o->qd * o->threads);
+	else if (o->threads > 1)
 		n += snprintf(buf + n, len - (size_t)n, ", %u threads", o->threads);
+	if (r->engine_label && (o->accepts & OPT_ENGINE))
+		n += snprintf(buf + n, len - (size_t)n, ", %s", r->engine_label);
 	if (r->primed) {
 		fmt_size_exact(region, sizeof(region), r->region);
 		n += snprintf(buf + n, len - (size_t)n, ", region %s, page cache", region);
@@ -159,6 +164,9 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 	json_key(j, "data"), json_string(j, o->zeros ? "zeros" : "random");
 	json_key(j, "seed"), json_uint(j, o->seed);
 	json_key(j, "warmup_ios"), json_uint(j, r->warmup_ios);
+	json_key(j, "qd");
+	flags & PARAMS_NO_QD ? json_null(j) : json_uint(j, o->qd);
+	json_key(j, "engine"), json_string(j, r->engine);
 	json_key(j, "file_state"), json_string(j, r->file_state);
 	json_key(j, "region"), json_uint(j, r->region);
 	json_key(j, "buffer"), json_string(j, r->huge_buffers ? "huge pages" : "pages");
@@ -219,6 +227,18 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "bytes_per_sec"), json_double(j, result_rate(r), 1);
 	json_key(j, "iops"), json_double(j, result_iops(r), 2);
 	json_latency(j, &r->lat);
+	out_json_qd_hist(j, r->qd_hist);
+	json_object_end(j);
+}
+
+void out_json_qd_hist(struct json *j, const uint64_t hist[RESULT_QD_BUCKETS])
+{
+	static const char *const depth[RESULT_QD_BUCKETS] = { "1", "2-3", "4-7", "8-15", "16-31",
+							     "32-63", "64+" };
+	json_key(j, "qd_hist");
+	json_object_begin(j);
+	for (unsigned b = 0; b < RESULT_QD_BUCKETS; b++)
+		json_key(j, depth[b]), json_uint(j, hist[b]);
 	json_object_end(j);
 }
 

@@ -1,6 +1,7 @@
 /* Rendering of `quick`: identity lines, a table of its steps and its
  * verdict; a JSON document holding "device", "tests" and "verdict"; CSV with
  * a row per step. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -75,6 +76,38 @@ static void json_verdict(struct json *j, const struct quick_report *q)
 	json_object_end(j);
 }
 
+static void cdm_figures(struct json *j, const struct result *sr, const char *dir)
+{
+	char key[40];
+	snprintf(key, sizeof(key), "%s_bytes_per_sec", dir);
+	json_key(j, key);
+	sr && sr->measured ? json_double(j, result_rate(sr), 1) : json_null(j);
+	snprintf(key, sizeof(key), "%s_iops", dir);
+	json_key(j, key);
+	sr && sr->measured ? json_double(j, result_iops(sr), 2) : json_null(j);
+}
+
+/* "cdm": the four figures as CrystalDiskMark names them, read and write. */
+static void json_cdm(struct json *j, const struct quick_report *q)
+{
+	json_key(j, "cdm");
+	json_object_begin(j);
+	for (unsigned i = 0; i < q->nsteps; i++) {
+		if (q->steps[i].dir != IO_READ)
+			continue;
+		const struct result *w = NULL;
+		for (unsigned k = 0; k < q->nsteps; k++)
+			if (q->steps[k].dir == IO_WRITE && strcmp(q->names[k], q->names[i]) == 0)
+				w = &q->steps[k];
+		json_key(j, q->names[i]);
+		json_object_begin(j);
+		cdm_figures(j, &q->steps[i], "read");
+		cdm_figures(j, w, "write");
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
 static void quick_json(struct json *j, const struct result *r)
 {
 	const struct quick_report *q = r->detail;
@@ -87,6 +120,8 @@ static void quick_json(struct json *j, const struct result *r)
 	for (unsigned i = 0; i < q->nsteps; i++)
 		out_json_test(j, &q->steps[i]);
 	json_array_end(j);
+	json_key(j, "engine"), json_string(j, q->engine);
+	json_cdm(j, q);
 	if (r->measured)
 		json_verdict(j, q);
 }

@@ -23,8 +23,9 @@ static void text_header(FILE *f, const struct result *r, const struct sweep_seri
 	char bs[32], region[32];
 	fmt_size_exact(bs, sizeof(bs), s->bs);
 	fmt_size_exact(region, sizeof(region), r->region);
-	fprintf(f, "sweep: %s, bs=%s, %s, region %s%s, %.2f s per point after %.2f s warm-up\n",
-		s->workload, bs, r->opt->direct ? "O_DIRECT" : "page cache", region,
+	fprintf(f, "sweep: %s, bs=%s, %s, %s, region %s%s, %.2f s per point after %.2f s warm-up\n",
+		s->workload, bs, r->engine_label ? r->engine_label : "sync",
+		r->opt->direct ? "O_DIRECT" : "page cache", region,
 		sweep_of(r)->write_pct ? ", with writes" : "", sweep_of(r)->plan.point_s,
 		sweep_of(r)->plan.ramp_s);
 	fprintf(f, "%12s %10s %10s %10s %10s %10s %10s %6s\n", level_word(s), "IOPS", "MB/s",
@@ -42,6 +43,17 @@ static void text_point(FILE *f, const struct sweep_point *p)
 	fprintf(f, "%12u %10s %10.1f %10s %10s %10s %10s %6.2f\n", p->level, iops,
 		sweep_rate(p) / 1e6, lat[0], lat[1], lat[2], lat[3],
 		sweep_littles_outstanding(p) / p->level);
+	if (p->writes == 0)
+		return;
+	/* a mixed point: reads and writes are told apart, never averaged */
+	char rd[2][24], wr[2][24];
+	fmt_ns(rd[0], sizeof(rd[0]), (double)p->lat_read.p50);
+	fmt_ns(rd[1], sizeof(rd[1]), (double)p->lat_read.p99);
+	fmt_ns(wr[0], sizeof(wr[0]), (double)p->lat_write.p50);
+	fmt_ns(wr[1], sizeof(wr[1]), (double)p->lat_write.p99);
+	fprintf(f, "%12s reads p50 %s p99 %s (%llu), writes p50 %s p99 %s (%llu)\n", "", rd[0],
+		rd[1], (unsigned long long)p->lat_read.count, wr[0], wr[1],
+		(unsigned long long)p->lat_write.count);
 }
 
 static void text_summary_small(FILE *f, const struct sweep_result *sw, const struct sweep_series *s)
@@ -120,10 +132,25 @@ static void sweep_text(FILE *f, const struct result *r, bool quiet, bool histogr
 	}
 }
 
+/* A mixed point's reads or writes alone: their own latency, never one
+ * histogram for both (fio keeps them apart too). */
+static void json_direction(struct json *j, const char *key, const struct stats_summary *lat,
+			   const uint64_t hist[STATS_LOG2_BUCKETS])
+{
+	json_key(j, key);
+	json_object_begin(j);
+	json_key(j, "ios"), json_uint(j, lat->count);
+	out_json_lat(j, lat);
+	out_json_lat_hist(j, hist);
+	json_object_end(j);
+}
+
 static void json_point(struct json *j, const struct sweep_point *p)
 {
 	json_object_begin(j);
 	json_key(j, "outstanding"), json_uint(j, p->level);
+	json_key(j, "threads"), json_uint(j, p->threads);
+	json_key(j, "qd"), json_uint(j, p->qd);
 	json_key(j, "seconds"), json_double(j, p->seconds, 6);
 	json_key(j, "ios"), json_uint(j, p->ios);
 	json_key(j, "writes"), json_uint(j, p->writes);
@@ -136,6 +163,9 @@ static void json_point(struct json *j, const struct sweep_point *p)
 	json_key(j, "resident_before_pct");
 	p->resident_before_pct >= 0 ? json_double(j, p->resident_before_pct, 2) : json_null(j);
 	out_json_lat_hist(j, p->hist);
+	if (p->writes > 0)
+		json_direction(j, "read", &p->lat_read, p->hist_read),
+		json_direction(j, "write", &p->lat_write, p->hist_write);
 	json_object_end(j);
 }
 
@@ -255,7 +285,7 @@ static void sweep_csv(FILE *f, const struct result *r)
 static void sweep_json(struct json *j, const struct result *r)
 {
 	out_json_file_device(j, r);
-	out_json_params(j, r, PARAMS_NO_TIME_LIMIT | PARAMS_NO_THREADS);
+	out_json_params(j, r, PARAMS_NO_TIME_LIMIT | PARAMS_NO_THREADS | PARAMS_NO_QD);
 	json_key(j, "result");
 	if (r->measured)
 		sweep_result_json(j, r);

@@ -196,6 +196,24 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->zeros = opt->zeros;
 	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
 	job->warmup_ios = run_warmup_ios(opt);
+	job->qd = opt->qd ? opt->qd : 1;
+}
+
+int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
+		    const struct engine_ops **ops)
+{
+	char note[MSG_LEN];
+	if (engine_pick(opt->engine ? opt->engine : "auto", ops, note, sizeof(note)) != 0)
+		return fail(r, EXIT_RUN, "--engine=%s: %s", opt->engine, note[0] ? note : "unavailable");
+	if (note[0])
+		warn(r, "%s", note);
+	if (qd > (*ops)->max_qd)
+		return fail(r, EXIT_RUN, "%u requests in flight per thread need an asynchronous engine, "
+			    "and %s keeps %u%s", qd, (*ops)->label, (*ops)->max_qd,
+			    opt_hint(opt, OPT_THREADS, "; use -j for more in flight"));
+	r->engine = (*ops)->name;
+	r->engine_label = (*ops)->label;
+	return EXIT_OK;
 }
 
 unsigned run_warmup_ios(const struct options *opt)
@@ -211,8 +229,11 @@ void run_job_by_time(struct bench_job *job)
 	job->bytes_limit = UINT64_MAX;
 }
 
+_Static_assert(RESULT_QD_BUCKETS == BENCH_QD_BUCKETS, "one qd_hist scheme");
+
 static void fill_result(const struct bench_outcome *out, struct result *r)
 {
+	memcpy(r->qd_hist, out->qd_hist, sizeof(r->qd_hist));
 	r->lat = out->lat;
 	r->bytes = out->bytes;
 	r->ios = out->ios;
@@ -247,6 +268,9 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r)
 {
+	int code = run_pick_engine(opt, job->qd, r, &job->engine);
+	if (code != EXIT_OK)
+		return code;
 	struct bench_outcome *out = calloc(1, sizeof(*out));
 	if (!out) {
 		errno = ENOMEM;
@@ -260,7 +284,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	int rc = bench_run(job, out, show_progress ? &progress : NULL);
 	progress_clear();
 	fill_result(out, r);
-	int code = rc != 0 ? run_failure(t, job, out, opt, r) : EXIT_OK;
+	code = rc != 0 ? run_failure(t, job, out, opt, r) : EXIT_OK;
 	free(out);
 	if (code != EXIT_OK)
 		return code;

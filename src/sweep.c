@@ -225,3 +225,14 @@ int sweep_parse_max_latency(const char *text, double *limit_ns, double *pct, con
 	*why = "the figure after the comma must be mean, p50, p90, p99, p99.9 or max";
 	return -1;
 }
+
+void sweep_split_level(unsigned level, unsigned max_qd, unsigned *threads, unsigned *qd)
+{
+	unsigned t = max_qd > 1 ? (level + 31) / 32 : level;
+	if (t == 0)
+		t = 1;
+	while (level % t != 0 || level / t > max_qd)
+		t++;
+	*threads = t;
+	*qd = level / t;
+}

@@ -359,6 +359,8 @@ def paths(s):
     s = s.replace(S, "<S>")
     s = re.sub(r"\.diskbench-[A-Za-z0-9]{6}", ".diskbench-XXXXXX", s)
     s = re.sub(r"\bloop[0-9]+\b", "loopN", s)
+    # the engine auto picks depends on the kernel and its sandbox
+    s = re.sub(r", (?:io_uring|libaio)([,\]])", r", <engine>\1", s)
     s = re.sub(r"\[[0-9]+:[0-9]+\]", "[N:N]", s)
     return re.sub(r"st_dev [0-9]+:[0-9]+", "st_dev N:N", s)
 
@@ -371,6 +373,9 @@ DROP = [re.compile(p) for p in (
     r"link-bound: [^;]*; the device may be faster than its link",
     r"[^;]* is impossible: a cache was measured[^;]*",
     r"the [^;]* link runs below what the device supports[^;]*",
+    # quick's steps run for shares of -t: whether a short one ends under 0.2 s is timing
+    r"(?:SEQ|RND)\w+ Q\d+T\d+ (?:read|write): the run took only [^;]*",
+    r"(?:[^;]*: )?(?:io_uring|aio) unavailable: [^;]*(?:; [^;]*unavailable[^;]*)*; using \w+",
 )]
 # numbers inside a message that come from timing, free space or the disk
 MSG = [(re.compile(p), r) for p, r in (
@@ -507,7 +512,10 @@ def dump(v, indent=None, level=0):
 N = "<n>"
 VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "samples", "lat_ns",
             "littles_law_outstanding", "bdp_outstanding", "lat_ns_mean", "lat_ns_p99", "seed",
-            "layout_s", "resident_before_pct", "buffer", "majmin", "st_dev", "serial"}
+            "layout_s", "resident_before_pct", "buffer", "majmin", "st_dev", "serial",
+            "qd_hist", "cdm"}
+# which engine auto picks depends on the kernel and its sandbox
+ENGINE_KEYS = {"engine"}
 SUMMARIES = {"max_iops", "min_latency", "max_bytes_per_sec", "knee", "max_iops_within_latency"}
 MACHINE = "<machine>"
 
@@ -550,6 +558,8 @@ def walk(v, key, machine, keep_seed, parent=None):
         return v
     if key in VOLATILE or (key == "outstanding" and parent in SUMMARIES):
         return masked(v)
+    if key in ENGINE_KEYS and v in ("uring", "aio"):
+        return "<engine>"
     if key == "lat_hist" and isinstance(v, list):  # bucket count follows the figures
         return [{"le_ns": N, "count": N}] if v else []
     if key == "device" and machine:

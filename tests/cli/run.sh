@@ -44,8 +44,11 @@ MOUNTS=()   # mount points we mounted, unmounted in reverse order
 LOOPS=()    # loop devices we attached
 BGPIDS=()   # background processes we started
 
+URING_RESTORE=""   # kernel.io_uring_disabled to put back, if a case changed it
 cleanup() {
 	local i pid
+	[ -n "$URING_RESTORE" ] && echo "$URING_RESTORE" >/proc/sys/kernel/io_uring_disabled
+	URING_RESTORE=""
 	for pid in "${BGPIDS[@]}"; do
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
@@ -1717,9 +1720,14 @@ t_edge_inuse() {
 }
 
 t_edge_alloc() {
+	local name="allocation failure (ulimit -v): a clear message, exit 1"
+	if grep -qa __asan_init "$DB"; then
+		skip "$name" "the binary is built with AddressSanitizer, which cannot start under ulimit -v"
+		return
+	fi
 	local d; d=$(new_dir alloc)
 	randfile "$d/f" 8
-	check "allocation failure (ulimit -v): a clear message, exit 1" 1 -- bash -c 'ulimit -v 400000; exec "$0" randread -b 4M -j 200 -s 8M -t 0.5 "$1"' "$DB" "$d/f"
+	check "$name" 1 -- bash -c 'ulimit -v 400000; exec "$0" randread -b 4M -j 200 -s 8M -t 0.5 "$1"' "$DB" "$d/f"
 	expect_msg 'cannot (allocate|start)'
 	expect_err 'Cannot allocate memory|Resource temporarily unavailable'
 	expect_no_err 'at offset'
@@ -1748,6 +1756,76 @@ t_edge_warmup() {
 	check "--no-direct: no warm-up (it would warm the cache it measures)" 0 -- "$DB" --json seqread --no-direct --warmup 3 -s 4M -t 0 "$d"
 	[ "$(json_get params.warmup_ios)" = 0 ] || fail "params.warmup_ios = $(json_get params.warmup_ios), expected 0"
 	check "--warmup on buffered: refused (exit 2)" 2 -- "$DB" buffered --warmup 1 "$d"
+}
+
+t_engines() {
+	local d; d=$(new_dir engines)
+	check "randread --qd 16: the depth in the result line, params and qd_hist" 0 -- "$DB" randread --qd 16 -s 16M -t 0.5 "$d"
+	expect_out 'qd 16 × 1 thread = 16 in flight, (io_uring|libaio)'
+	check "randread --qd 8 -j 2 --json: params.qd, threads, engine; qd_hist reached 8" 0 -- "$DB" --json randread --qd 8 -j 2 -s 16M -t 0.5 "$d"
+	expect_json randread
+	python3 - "$OUT" <<'PYEOF' || fail "params.qd/threads/engine or qd_hist wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p, h = d["params"], d["result"]["qd_hist"]
+assert p["qd"] == 8 and p["threads"] == 2 and p["engine"] in ("uring", "aio"), p
+assert list(h) == ["1", "2-3", "4-7", "8-15", "16-31", "32-63", "64+"], h
+assert sum(h.values()) == d["result"]["ios"], (h, d["result"]["ios"])
+assert h["8-15"] > 0.9 * d["result"]["ios"], h
+PYEOF
+	check "--engine=sync --qd 4: usage error (exit 2)" 2 -- "$DB" randread --engine=sync --qd 4 "$d"
+	expect_msg 'asynchronous engine'
+	check "--engine=bogus: usage error (exit 2)" 2 -- "$DB" randread --engine=bogus "$d"
+	expect_msg 'auto, uring, aio or sync'
+	local e sums=()
+	for e in sync aio uring; do
+		run "$DB" randwrite --engine=$e --seed 77 -s 4M -b 4k -t 0 --keep "$d/eq-$e"
+		[ "$RC" = 0 ] || { case_begin "randwrite --seed: byte-identical files with sync, aio and uring"; fail "--engine=$e: exit $RC"; }
+		sums+=("$(sha "$d/eq-$e" 2>/dev/null)")
+	done
+	case_begin "randwrite --seed: byte-identical files with sync, aio and uring"
+	[ "${sums[0]}" = "${sums[1]}" ] && [ "${sums[1]}" = "${sums[2]}" ] || fail "files differ: ${sums[*]}"
+	check "sweep: each point's threads x qd is its outstanding count" 0 -- "$DB" --json sweep --run oltp --levels 1,8,64 --budget 3 --point-time 0.5 -s 16M "$d"
+	python3 - "$OUT" <<'PYEOF' || fail "a point's threads x qd differs from its level, or qd stayed 1 with an async engine"
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = d["result"]["series"][0]["points"]
+assert all(p["threads"] * p["qd"] == p["outstanding"] for p in pts), pts
+if d["params"]["engine"] in ("uring", "aio"):
+    assert [p["threads"] for p in pts] == [1, 1, 2], pts
+PYEOF
+	check "sweep --write: reads and writes kept apart per point" 0 -- "$DB" --json sweep --run oltp --levels 2 --write 50 --budget 2 --point-time 0.5 -s 16M "$d"
+	python3 - "$OUT" <<'PYEOF' || fail "a mixed point lacks separate read/write latency"
+import json, sys
+p = json.load(open(sys.argv[1]))["result"]["series"][0]["points"][0]
+assert p["read"]["ios"] + p["write"]["ios"] == p["ios"] and p["write"]["ios"] == p["writes"], p
+assert "lat_ns" in p["read"] and "lat_hist" in p["write"], p
+PYEOF
+	check "quick --json: the four CrystalDiskMark figures, read and write" 0 -- "$DB" --json quick -t 3 -s 16M "$d"
+	python3 - "$OUT" <<'PYEOF' || fail "quick's cdm figures missing"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["cdm"]
+if d["engine"] in ("uring", "aio"):
+    assert list(c) == ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"], list(c)
+assert len(c) == 4 and all(v["read_iops"] > 0 and v["write_iops"] > 0 for v in c.values()), c
+assert sum(t["params"]["time_limit_s"] for t in d["tests"]) <= 3.01
+PYEOF
+	local name="io_uring refused (kernel.io_uring_disabled=2): auto falls back, --engine=uring fails"
+	need_root "$name" || return
+	local f=/proc/sys/kernel/io_uring_disabled old
+	if [ ! -w $f ]; then skip "$name" "no writable $f"; return; fi
+	old=$(cat $f)
+	URING_RESTORE=$old
+	echo 2 >$f
+	check "$name: auto says why and uses aio" 0 -- "$DB" randread --qd 4 -s 16M -t 0.3 "$d"
+	expect_err 'warning: io_uring unavailable: .*using aio'
+	expect_out 'libaio'
+	check "$name: --engine=uring exits 1 with the reason" 1 -- "$DB" --json randread --engine=uring -s 16M -t 0.3 "$d"
+	expect_json_error
+	json_get error | grep -q 'io_uring' || fail "the JSON error does not name io_uring"
+	echo "$old" >$f
+	URING_RESTORE=""
 }
 
 # =================================================================================
@@ -1781,6 +1859,7 @@ main() {
 		t_edge_alloc
 		t_edge_quick_nodirect
 		t_edge_warmup
+		t_engines
 	fi
 	finish
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
