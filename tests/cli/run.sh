@@ -1828,6 +1828,49 @@ PYEOF
 	URING_RESTORE=""
 }
 
+t_edge_signal_while_printing() {
+	local d; d=$(new_dir sigprint)
+	case_begin "a signal while the result is being written does not turn a good run into a write error"
+	local res
+	res=$(python3 - "$DB" "$d" <<'PYEOF' 2>&1
+import fcntl, json, os, signal, subprocess, sys, time
+db, d = sys.argv[1], sys.argv[2]
+r, w = os.pipe()
+fcntl.fcntl(w, 1031, 4096)  # F_SETPIPE_SZ: a small pipe, so writing the document blocks
+p = subprocess.Popen([db, "--json", "quick", "-t", "1", "-s", "8M", d], stdout=w,
+                     stderr=subprocess.DEVNULL)
+os.close(w)
+blocked = False
+for _ in range(600):  # until it waits on the full pipe, at most 60 s
+    try:
+        if "pipe_write" in open("/proc/%d/wchan" % p.pid).read():
+            blocked = True
+            break
+    except OSError:
+        break
+    time.sleep(0.1)
+if not blocked:
+    p.kill(); print("never blocked writing its result"); sys.exit(1)
+p.send_signal(signal.SIGINT)
+time.sleep(0.2)
+data = b""
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    data += chunk
+rc = p.wait()
+try:
+    doc = json.loads(data)
+except ValueError:
+    print("exit %d, stdout is not one JSON document (%d bytes)" % (rc, len(data))); sys.exit(1)
+if rc != 0 or "error" in doc:
+    print("exit %d, error %r" % (rc, doc.get("error"))); sys.exit(1)
+PYEOF
+) || fail "$res"
+	expect_clean "$d"
+}
+
 # =================================================================================
 main() {
 	echo "# diskbench CLI tests: $DB_ORIG (run from a copy: $DB)"
@@ -1860,6 +1903,7 @@ main() {
 		t_edge_quick_nodirect
 		t_edge_warmup
 		t_engines
+		t_edge_signal_while_printing
 	fi
 	finish
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
