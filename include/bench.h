@@ -55,6 +55,8 @@ struct bench_outcome {
 	int error;              /* errno of the first failure, 0 if none */
 	const char *failed_op;  /* "read", "write", "fsync" */
 	uint64_t failed_offset;
+	char failed_why[160];   /* when the engine could not start: its reason
+				 * ("aio unavailable: … (fs.aio-max-nr reached …)") */
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */
@@ -77,8 +79,10 @@ struct bench_sampler {
 
 /* Runs the job; sampler may be NULL.  -1 with out->error set when the
  * run failed (out->failed_op says what: "read", "write", "fsync", or the
- * engine's label when the engine itself failed) or the job is invalid
- * (qd above what its engine allows: EINVAL, failed_op "queue depth"). */
+ * engine's label when the engine itself failed, with failed_why when it
+ * could not start) or the job is invalid (qd above what its engine
+ * allows: EINVAL, failed_op "queue depth"; a block over 4 GiB: "block
+ * size"). */
 int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	      const struct bench_sampler *sampler);
 

@@ -40,6 +40,7 @@ struct worker {
 	int error;
 	const char *failed_op;
 	uint64_t failed_offset;
+	char failed_why[160];
 	bool stopped;
 	bool huge_buffer;
 };
@@ -168,7 +169,6 @@ static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64
 static int lane_open(struct lane *l, struct worker *w)
 {
 	const struct bench_job *job = w->job;
-	char why[256];
 	struct rng data_rng;
 	memset(l, 0, sizeof(*l));
 	l->ops = job->engine ? job->engine : &engine_sync;
@@ -197,7 +197,8 @@ static int lane_open(struct lane *l, struct worker *w)
 		l->free[l->nfree++] = &l->ios[l->qd - 1 - i]; /* slot 0 on top */
 	}
 	w->huge_buffer = plat_buffer_is_huge(l->slab, l->slab_len);
-	l->eng = l->ops->open(job->fd, l->qd, l->bufs, job->bs, why, sizeof(why));
+	l->eng = l->ops->open(job->fd, l->qd, l->bufs, job->bs, w->failed_why,
+			      sizeof(w->failed_why));
 	if (!l->eng) {
 		record_failure(w, l->ops->label, 0, errno);
 		return -1;
@@ -459,6 +460,7 @@ static void collect(struct worker *workers, unsigned n, struct bench_outcome *ou
 			out->error = w->error;
 			out->failed_op = w->failed_op;
 			out->failed_offset = w->failed_offset;
+			memcpy(out->failed_why, w->failed_why, sizeof(out->failed_why));
 		}
 	}
 	stats_merge(&out->lat, &out->lat_read);
@@ -478,9 +480,9 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	stats_init(&out->lat_read);
 	stats_init(&out->lat_write);
 	out->engine_name = ops->name;
-	if (qd > ops->max_qd || qd > ENGINE_MAX_QD) {
+	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX) {
 		out->error = EINVAL;
-		out->failed_op = "queue depth";
+		out->failed_op = job->bs > UINT32_MAX ? "block size" : "queue depth";
 		return -1;
 	}
 	struct worker *workers = calloc(job->threads, sizeof(*workers));

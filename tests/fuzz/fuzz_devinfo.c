@@ -13,7 +13,9 @@
  *   2  devinfo_probe of /proc: an anonymous device, so that the mount's type
  *      and source decide (a bcachefs "/dev/sda1:/dev/md0" found by name in
  *      class/block/, a btrfs in fs/btrfs/, an overlay's upper directory).
- * The result is rendered as JSON and text into /dev/null. */
+ * The result is rendered as text into /dev/null and as JSON into memory,
+ * where it must be one valid JSON value (UTF-8 included) whatever the
+ * files held. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <ftw.h>
@@ -196,13 +198,157 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* ---- the JSON must stay JSON, whatever sysfs and mountinfo hold ---------- */
+
+static const char *json_value(const char *p, int depth);
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* Length of the UTF-8 sequence at p (RFC 3629: no overlongs, no
+ * surrogates, at most U+10FFFF), 0 if it is not one. */
+static int utf8_seq(const unsigned char *p)
+{
+	int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
+	unsigned lo = 0x80, hi = 0xbf;
+	if (p[0] == 0xe0) lo = 0xa0;
+	if (p[0] == 0xed) hi = 0x9f;
+	if (p[0] == 0xf0) lo = 0x90;
+	if (p[0] == 0xf4) hi = 0x8f;
+	if (n == 0 || p[1] < lo || p[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+static const char *json_str(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p != '"') {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20)
+			return NULL;
+		if (c >= 0x80) {
+			int n = utf8_seq((const unsigned char *)p);
+			if (n == 0)
+				return NULL;
+			p += n;
+			continue;
+		}
+		if (c == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i]))
+						return NULL;
+				p += 4;
+			} else if (!*p || !strchr("\"\\/bfnrt", *p)) {
+				return NULL;
+			}
+		}
+		p++;
+	}
+	return p + 1;
+}
+
+static const char *json_num(const char *p)
+{
+	const char *start = p;
+	p += *p == '-';
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		p += strspn(p, "0123456789");
+	else
+		return NULL;
+	if (*p == '.') {
+		size_t n = strspn(p + 1, "0123456789");
+		if (n == 0)
+			return NULL;
+		p += 1 + n;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		p += *p == '+' || *p == '-';
+		size_t n = strspn(p, "0123456789");
+		if (n == 0)
+			return NULL;
+		p += n;
+	}
+	return p > start ? p : NULL;
+}
+
+static const char *json_container(const char *p, int depth, char close, bool object)
+{
+	p = skip_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (object) {
+			if (!(p = json_str(skip_ws(p))))
+				return NULL;
+			p = skip_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		if (!(p = json_value(p, depth + 1)))
+			return NULL;
+		p = skip_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+static const char *json_value(const char *p, int depth)
+{
+	if (depth > 64)
+		return NULL;
+	p = skip_ws(p);
+	switch (*p) {
+	case '{': return json_container(p, depth, '}', true);
+	case '[': return json_container(p, depth, ']', false);
+	case '"': return json_str(p);
+	case 't': return strncmp(p, "true", 4) == 0 ? p + 4 : NULL;
+	case 'f': return strncmp(p, "false", 5) == 0 ? p + 5 : NULL;
+	case 'n': return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
+	default: return json_num(p);
+	}
+}
+
+/* Writes one rendering of d to memory and checks it is one JSON value. */
+static void check_json(const struct devinfo *d, void (*write)(struct json *, const struct devinfo *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		abort();
+	struct json j;
+	json_init(&j, f);
+	write(&j, d);
+	if (fclose(f) != 0)
+		abort();
+	const char *end = json_value(buf, 0);
+	if (!end || *skip_ws(end) != '\0' || strlen(buf) != len) {
+		fprintf(stderr, "invalid JSON:\n%s\n", buf);
+		abort();
+	}
+	free(buf);
+}
+
 static void render(const struct devinfo *d)
 {
-	struct json j;
-	json_init(&j, devnull);
-	devinfo_json(&j, d);
-	json_init(&j, devnull);
-	devinfo_json_device(&j, d);
+	check_json(d, devinfo_json);
+	check_json(d, devinfo_json_device);
 	devinfo_text(devnull, d);
 	(void)devinfo_ceiling(d);
 }

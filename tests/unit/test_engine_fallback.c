@@ -22,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "engine.h"
 
 #ifndef __NR_io_uring_setup
@@ -221,12 +223,78 @@ static void test_seccomp_both(void **state)
 	assert_string_equal(c[2].note, "aio unavailable: Operation not permitted (a seccomp profile)");
 }
 
+/* What the child reports of a run (a whole outcome is more than a pipe
+ * holds). */
+struct refusal {
+	int error;
+	uint64_t ios;
+	char op[32];
+	char why[160];
+};
+
+/* An engine refused when the run starts (the probe passed, the world
+ * changed): the run fails before any I/O, naming the engine and its
+ * reason. */
+static void test_open_refused(void **state)
+{
+	(void)state;
+	char path[] = "/var/tmp/diskbench-test-fallback-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	int pipefd[2];
+	assert_int_equal(pipe(pipefd), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static const long nrs[] = { __NR_io_uring_setup, __NR_io_setup };
+		static struct bench_outcome outcome;
+		struct refusal out[2];
+		if (deny(nrs, 2) != 0)
+			_exit(3);
+		for (int i = 0; i < 2; i++) {
+			struct bench_job job = { .fd = fd, .dir = IO_WRITE, .pattern = PAT_SEQ,
+						 .bs = 4096, .region = 1 << 20, .bytes_limit = 1 << 20,
+						 .threads = 2, .seed = 1, .qd = 4 };
+			job.engine = i == 0 ? &engine_uring : &engine_aio;
+			bench_run(&job, &outcome, NULL);
+			out[i].error = outcome.error;
+			out[i].ios = outcome.ios;
+			snprintf(out[i].op, sizeof(out[i].op), "%s", outcome.failed_op);
+			memcpy(out[i].why, outcome.failed_why, sizeof(out[i].why));
+		}
+		_exit(write(pipefd[1], out, sizeof(out)) == (ssize_t)sizeof(out) ? 0 : 4);
+	}
+	close(pipefd[1]);
+	struct refusal out[2];
+	ssize_t got = read(pipefd[0], out, sizeof(out));
+	close(pipefd[0]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	close(fd);
+	unlink(path);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(got, (ssize_t)sizeof(out));
+	assert_int_equal(st.st_size, 0); /* not one write */
+	assert_int_equal(out[0].error, EPERM);
+	assert_string_equal(out[0].op, "io_uring");
+	assert_non_null(strstr(out[0].why, "io_uring unavailable: Operation not permitted"));
+	assert_int_equal(out[0].ios, 0);
+	assert_int_equal(out[1].error, EPERM);
+	assert_string_equal(out[1].op, "libaio");
+	assert_string_equal(out[1].why,
+			    "aio unavailable: Operation not permitted (a seccomp profile)");
+	assert_int_equal(out[1].ios, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sysctl_disabled),
 		cmocka_unit_test(test_seccomp_uring),
 		cmocka_unit_test(test_seccomp_both),
+		cmocka_unit_test(test_open_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
