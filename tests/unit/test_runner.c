@@ -82,8 +82,9 @@ static void run_failing_read(int err, bool direct, unsigned accepts, struct resu
 	t.fd = fd;
 	t.kind = TARGET_FILE;
 	snprintf(t.path, sizeof(t.path), "%s", path);
+	/* the sync engine: the wrapped pread is the one it calls */
 	struct options opt = { .bs = 4096, .size = 16384, .threads = 1, .direct = direct,
-			       .accepts = accepts };
+			       .accepts = accepts, .engine = "sync", .qd = 1 };
 	struct bench_job job;
 	memset(r, 0, sizeof(*r));
 	r->opt = &opt;
