@@ -254,6 +254,8 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 		return fail(r, EXIT_RUN, "cannot allocate the I/O buffers (%u x %s):", job->threads, bs);
 	if (strcmp(op, "start thread") == 0)
 		return fail(r, EXIT_RUN, "cannot start %u threads:", job->threads);
+	if (out->failed_why[0]) /* the engine could not start: its own reason */
+		return fail(r, EXIT_RUN, "%s", out->failed_why);
 	if (out->error == EINVAL && opt->direct)
 		return fail(r, EXIT_RUN, "%s '%s' at offset %llu: the kernel refused the O_DIRECT "
 			    "request (Invalid argument): the block size %s or the offset does not meet "
