@@ -13,6 +13,7 @@
 #   ONLY="wl ..."          run only these workloads:
 #                          seqwrite seqread buffered cached buffered_dev
 #                          randread_j1 randread_j32 randwrite_j1
+#                          randread_qd1 randread_qd32 seqread_qd8 (the async engine)
 #   DEV_PAIRS=7            minimum (diskbench, hdparm -t) pairs for buffered_dev
 #   SETTLE=3               seconds diskbench waits before `buffered` on the
 #                          loop device (hdparm -t sleeps 3 s on its own)
@@ -49,6 +50,7 @@ DEV_PAIRS=${DEV_PAIRS:-7}
 SETTLE=${SETTLE:-3}
 VERBOSE=${VERBOSE:-0}
 ALL_WL="seqwrite seqread buffered cached buffered_dev randread_j1 randread_j32 randwrite_j1"
+ALL_WL+=" randread_qd1 randread_qd32 seqread_qd8"
 
 die() { echo "compare.sh: $*" >&2; exit 1; }
 log() { echo "[compare] $*" >&2; }
@@ -450,10 +452,11 @@ cr_hd()  { hdparm_run -T; }
 bd_db()  { sleep "$SETTLE"; db bw buffered "$LOOPDEV"; }
 bd_hd()  { hdparm_run -t; }
 # 5. random 4 KiB, O_DIRECT
-rr1_db()   { db iops randread -b 4k -s "$S" -t "$RUNTIME" -j 1 "$READF"; }
+# the synchronous engine beside fio's psync; the asynchronous ones below
+rr1_db()   { db iops randread -b 4k -s "$S" -t "$RUNTIME" -j 1 --engine=sync "$READF"; }
 rr1_fio()  { fio_job 1 iops --filename="$(fe "$READF")" --ioengine=psync --size="${FILE_MB}m" \
                --rw=randread --bs=4k --direct=1 --time_based --runtime="$RUNTIME"; }
-rr32_db()  { db iops randread -b 4k -s "$S" -t "$RUNTIME" -j 32 "$READF"; }
+rr32_db()  { db iops randread -b 4k -s "$S" -t "$RUNTIME" -j 32 --engine=sync "$READF"; }
 rr32_ps()  { fio_job 32 iops --filename="$(fe "$READF")" --ioengine=psync --numjobs=32 --thread \
                --size="${FILE_MB}m" --rw=randread --bs=4k --direct=1 --time_based --runtime="$RUNTIME"; }
 rr32_aio() { fio_job 1 iops --filename="$(fe "$READF")" --ioengine=libaio --iodepth=32 \
@@ -461,6 +464,16 @@ rr32_aio() { fio_job 1 iops --filename="$(fe "$READF")" --ioengine=libaio --iode
 rw1_db()   { db iops randwrite -b 4k -s "$S" -t "$RUNTIME" -j 1 --sync=none --force "$WRITEF"; }
 rw1_fio()  { fio_job 1 iops --filename="$(fe "$WRITEF")" --ioengine=psync --size="${FILE_MB}m" \
                --rw=randwrite --bs=4k --direct=1 --time_based --runtime="$RUNTIME"; }
+# 6. the asynchronous engine: one thread, a deep queue, against fio's io_uring
+#    and libaio at the same depth; and at depth 1 against the sync engine
+ra1_uring() { db iops randread -b 4k -s "$S" -t "$RUNTIME" --engine=uring "$READF"; }
+ra1_sync()  { db iops randread -b 4k -s "$S" -t "$RUNTIME" --engine=sync "$READF"; }
+ra32_db()   { db iops randread -b 4k -s "$S" -t "$RUNTIME" --qd 32 "$READF"; }
+ra32_fu()   { fio_job 1 iops --filename="$(fe "$READF")" --ioengine=io_uring --iodepth=32 \
+                --size="${FILE_MB}m" --rw=randread --bs=4k --direct=1 --time_based --runtime="$RUNTIME"; }
+sq8_db()    { db bw seqread -b 1M -s "$S" -t "$RUNTIME" --qd 8 "$READF"; }
+sq8_fu()    { fio_job 1 bw --filename="$(fe "$READF")" --ioengine=io_uring --iodepth=8 \
+                --size="${FILE_MB}m" --rw=read --bs=1m --direct=1 --time_based --runtime="$RUNTIME"; }
 do_sync() { sync; }
 
 # ------------------------------------------------------------------ main --
@@ -505,6 +518,9 @@ run_wl buffered_dev "$DEV_REPS" drop_caches "diskbench|bd_db" "hdparm-t|bd_hd"
 run_wl randread_j1  "$REPS" drop_caches "diskbench|rr1_db" "fio|rr1_fio"
 run_wl randread_j32 "$REPS" drop_caches "diskbench|rr32_db" "fio-psync-j32|rr32_ps" "fio-libaio-qd32|rr32_aio"
 run_wl randwrite_j1 "$REPS" do_sync     "diskbench|rw1_db" "fio|rw1_fio"
+run_wl randread_qd1  "$REPS" drop_caches "diskbench|ra1_uring" "diskbench-sync|ra1_sync"
+run_wl randread_qd32 "$REPS" drop_caches "diskbench|ra32_db" "fio-io_uring-qd32|ra32_fu" "fio-libaio-qd32|rr32_aio"
+run_wl seqread_qd8   "$REPS" drop_caches "diskbench|sq8_db" "fio-io_uring-qd8|sq8_fu"
 
 py agg "$SAMPLES"
 read -r CPU_T1 STEAL_T1 < <(awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $9}' /proc/stat)
