@@ -161,62 +161,46 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
 			     char *why, size_t len);
 
+/* A count option (threads, qd, warm-up I/Os) within [min, max]. */
+static int parse_count(const char *v, uint64_t min, uint64_t max, unsigned *out, const char **reason)
+{
+	uint64_t n;
+	if (parse_uint(v, min, max, &n, reason) != 0)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
 static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		       char *why, size_t len)
 {
 	const char *reason = NULL;
-	uint64_t n;
+	int rc;
 	switch (d->id) {
-	case ID_BS:
-		if (parse_size(v, &o->bs, &reason) != 0)
-			goto bad;
-		break;
-	case ID_SIZE:
-		if (parse_size(v, &o->size, &reason) != 0)
-			goto bad;
-		break;
-	case ID_TIME:
-		if (parse_seconds(v, &o->time_s, &reason) != 0)
-			goto bad;
-		break;
+	case ID_BS: rc = parse_size(v, &o->bs, &reason); break;
+	case ID_SIZE: rc = parse_size(v, &o->size, &reason); break;
+	case ID_TIME: rc = parse_seconds(v, &o->time_s, &reason); break;
+	case ID_THREADS: rc = parse_count(v, 1, OPT_MAX_THREADS, &o->threads, &reason); break;
+	case ID_QD: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->qd, &reason); break;
+	case ID_WARMUP: rc = parse_count(v, 0, 1000000, &o->warmup_ios, &reason); break;
+	case ID_SEED: rc = parse_uint(v, 0, UINT64_MAX, &o->seed, &reason); break;
 	case ID_SYNC:
 		if (sync_mode_parse(v, &o->sync) != 0)
 			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);
-		break;
+		return EXIT_OK;
 	case ID_DROP:
 		if (drop_mode_parse(v, &o->drop) != 0)
 			return usage_error(why, len, "--drop-caches '%s': use file, all or none", v);
-		break;
-	case ID_THREADS:
-		if (parse_uint(v, 1, OPT_MAX_THREADS, &n, &reason) != 0)
-			goto bad;
-		o->threads = (unsigned)n;
-		break;
-	case ID_SEED:
-		if (parse_uint(v, 0, UINT64_MAX, &o->seed, &reason) != 0)
-			goto bad;
-		break;
-	case ID_QD:
-		if (parse_uint(v, 1, ENGINE_MAX_QD, &n, &reason) != 0)
-			goto bad;
-		o->qd = (unsigned)n;
-		break;
+		return EXIT_OK;
 	case ID_ENGINE:
 		if (strcmp(v, "auto") != 0 && !engine_parse_name(v))
 			return usage_error(why, len, "--engine '%s': use auto, uring, aio or sync", v);
 		o->engine = v;
-		break;
-	case ID_WARMUP:
-		if (parse_uint(v, 0, 1000000, &n, &reason) != 0)
-			goto bad;
-		o->warmup_ios = (unsigned)n;
-		break;
+		return EXIT_OK;
 	default:
 		return apply_sweep_value(&o->sweep, d, v, why, len);
 	}
-	return EXIT_OK;
-bad:
-	return usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
+	return rc == 0 ? EXIT_OK : usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
 }
 
 static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
