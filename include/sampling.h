@@ -1,0 +1,39 @@
+/* The main thread's side of a measured run: one sampler that feeds both the
+ * progress line (about once a second) and the per-interval series (every
+ * --interval), and, after the run, what the series shows (detect.h) turned
+ * into warnings and findings.  A runner room: runner.c's run_measure calls it. */
+#ifndef SAMPLING_H
+#define SAMPLING_H
+
+#include <stdbool.h>
+
+#include "bench.h"
+#include "diskbench.h"
+
+#define SAMPLING_INTERVAL_DEFAULT 1.0
+#define SAMPLING_INTERVAL_MIN 0.1
+#define SAMPLING_INTERVAL_MAX 60.0
+
+struct sampling {
+	struct bench_sampler sampler;  /* what bench_run gets */
+	struct bench_sampler progress; /* progress.c's printer, when shown */
+	bool show_progress;
+	double next_progress_s;
+	struct series *series;         /* NULL: the command keeps no series */
+	unsigned per_sample, calls;    /* sampler calls per series interval */
+};
+
+/* Sets sm up for the run of r->test and points r->series at the series (for
+ * commands that take --interval); returns the sampler to give bench_run, or
+ * NULL when neither progress nor a series is wanted. */
+const struct bench_sampler *sampling_begin(struct sampling *sm, const struct options *opt,
+					   struct result *r, bool show_progress);
+/* After a run that measured: the cliff and unsteady checks over the series,
+ * each a warning in r and a finding. */
+void sampling_findings(const struct options *opt, struct result *r);
+/* A finding with key in r (NULL when r holds MAX_FINDINGS already), and a
+ * figure added to it. */
+struct finding *finding_add(struct result *r, const char *key);
+void finding_figure(struct finding *f, const char *name, double value, int decimals);
+
+#endif

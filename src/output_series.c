@@ -1,0 +1,99 @@
+#define _POSIX_C_SOURCE 200809L
+#include "output_series.h"
+
+#include <unistd.h>
+
+#include "json.h"
+#include "output.h"
+#include "series.h"
+#include "units.h"
+
+#define SPARK_WIDTH 60
+
+/* MB/s with as many decimals as a small figure needs. */
+static void mb_per_s(char *buf, size_t len, double bytes_per_sec)
+{
+	double mb = bytes_per_sec / 1e6;
+	snprintf(buf, len, "%.*f", mb >= 100 ? 0 : mb >= 10 ? 1 : 2, mb);
+}
+
+void out_text_series(FILE *f, const struct result *r)
+{
+	const struct series *s = r->series;
+	struct series_summary sum;
+	char v[4][32];
+	if (!s || s->n < 2)
+		return;
+	series_summarize(s, 0, s->n, &sum);
+	mb_per_s(v[0], sizeof(v[0]), sum.min);
+	mb_per_s(v[1], sizeof(v[1]), sum.max);
+	mb_per_s(v[2], sizeof(v[2]), sum.avg);
+	mb_per_s(v[3], sizeof(v[3]), sum.stdev);
+	fprintf(f, "bw (MB/s): min %s, max %s, avg %s, stdev %s (per %g s, %u samples)\n", v[0],
+		v[1], v[2], v[3], s->interval_s, sum.n);
+	if (!isatty(fileno(f)))
+		return;
+	char line[SPARK_WIDTH * 3 + 1], top[32];
+	series_sparkline(s, SPARK_WIDTH, line, sizeof(line));
+	fmt_rate_si(top, sizeof(top), sum.max);
+	fprintf(f, "bw over time: %s (full bar %s)\n", line, top);
+}
+
+void out_json_series(struct json *j, const struct result *r)
+{
+	const struct series *s = r->series;
+	if (!s)
+		return;
+	json_key(j, "series");
+	json_object_begin(j);
+	json_key(j, "interval_s"), json_double(j, s->interval_s, 3);
+	json_key(j, "t_s");
+	json_array_begin(j);
+	for (unsigned i = 0; i < s->n; i++)
+		json_double(j, s->s[i].t_s, 3);
+	json_array_end(j);
+	json_key(j, "bytes");
+	json_array_begin(j);
+	for (unsigned i = 0; i < s->n; i++)
+		json_uint(j, s->s[i].bytes);
+	json_array_end(j);
+	json_key(j, "ios");
+	json_array_begin(j);
+	for (unsigned i = 0; i < s->n; i++)
+		json_uint(j, s->s[i].ios);
+	json_array_end(j);
+	json_key(j, "merged"), json_bool(j, s->merged);
+	json_object_end(j);
+}
+
+void out_json_findings(struct json *j, const struct result *r)
+{
+	json_key(j, "findings");
+	json_array_begin(j);
+	for (unsigned i = 0; i < r->nfindings; i++) {
+		const struct finding *fd = &r->findings[i];
+		json_object_begin(j);
+		json_key(j, "key"), json_string(j, fd->key);
+		for (unsigned k = 0; k < fd->nfigures; k++) {
+			json_key(j, fd->figures[k].name);
+			json_double(j, fd->figures[k].value, fd->figures[k].decimals);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+void out_csv_series(FILE *f, const struct result *r)
+{
+	const struct series *s = r->measured ? r->series : NULL;
+	fputs("test,target,t_s,bytes,ios,bytes_per_sec,iops\n", f);
+	for (unsigned i = 0; s && i < s->n; i++) {
+		double span = series_span(s, i);
+		out_csv_field(f, r->test);
+		fputc(',', f);
+		out_csv_field(f, r->target);
+		fprintf(f, ",%.3f,%llu,%llu,%.1f,%.2f\n", s->s[i].t_s,
+			(unsigned long long)s->s[i].bytes, (unsigned long long)s->s[i].ios,
+			series_rate(s, i), span > 0 ? (double)s->s[i].ios / span : 0.0);
+	}
+}

@@ -1,0 +1,120 @@
+#include "sampling.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "detect.h"
+#include "progress.h"
+#include "series.h"
+#include "units.h"
+#include "util.h"
+
+static void on_sample(void *ctx, const struct bench_sample *b)
+{
+	struct sampling *sm = ctx;
+	if (sm->series && ++sm->calls % sm->per_sample == 0)
+		series_add_cumulative(sm->series, b->elapsed_s, b->bytes, b->ios);
+	if (sm->show_progress && b->elapsed_s >= sm->next_progress_s) {
+		sm->progress.fn(sm->progress.ctx, b);
+		sm->next_progress_s = floor(b->elapsed_s) + 1.0;
+	}
+}
+
+const struct bench_sampler *sampling_begin(struct sampling *sm, const struct options *opt,
+					   struct result *r, bool show_progress)
+{
+	/* one run per process keeps a series: it lives here, not in the result,
+	 * so the result stays small and the memory fixed however long the run */
+	static struct series series;
+	double interval = opt->interval_s > 0 ? opt->interval_s : SAMPLING_INTERVAL_DEFAULT;
+	*sm = (struct sampling){ .show_progress = show_progress, .next_progress_s = 1.0,
+				 .per_sample = 1 };
+	progress_sampler(&sm->progress, r->test);
+	if (opt->accepts & OPT_INTERVAL) {
+		series_init(&series, interval);
+		sm->series = &series;
+		r->series = &series;
+	}
+	if (!sm->series && !show_progress)
+		return NULL;
+	/* the sampler ticks at least once a second for the progress line; a
+	 * longer interval is that many ticks */
+	sm->per_sample = sm->series ? (unsigned)ceil(interval / 1.0 - 1e-9) : 1;
+	sm->sampler.interval_s = sm->series ? interval / sm->per_sample : 1.0;
+	sm->sampler.fn = on_sample;
+	sm->sampler.ctx = sm;
+	return &sm->sampler;
+}
+
+struct finding *finding_add(struct result *r, const char *key)
+{
+	if (r->nfindings >= MAX_FINDINGS)
+		return NULL;
+	struct finding *f = &r->findings[r->nfindings++];
+	f->key = key;
+	f->nfigures = 0;
+	return f;
+}
+
+void finding_figure(struct finding *f, const char *name, double value, int decimals)
+{
+	if (!f || f->nfigures >= FINDING_FIGURES)
+		return;
+	f->figures[f->nfigures++] = (struct finding_figure){ name, value, decimals };
+}
+
+static void report_cliff(const struct cliff *c, struct result *r)
+{
+	char from[32], to[32], moved[32];
+	bool write = r->dir == IO_WRITE;
+	fmt_rate_si(from, sizeof(from), c->burst_rate);
+	fmt_rate_si(to, sizeof(to), c->sustained_rate);
+	fmt_bytes_si(moved, sizeof(moved), c->at_bytes);
+	warn(r, "throughput fell from %s to %s after %s %s (t = %.*f s): %s; the sustained "
+	     "figure is %s", from, to, moved, write ? "written" : "read",
+	     r->series->interval_s < 1 ? 1 : 0, c->at_s,
+	     write ? "a write cache (SLC) or burst credits ran out"
+		   : "burst credits ran out, or a cache or throttle in front of the disk took over",
+	     to);
+	struct finding *f = finding_add(r, "cliff");
+	finding_figure(f, "at_s", c->at_s, 3);
+	finding_figure(f, "at_bytes", (double)c->at_bytes, 0);
+	finding_figure(f, "burst_bytes_per_sec", c->burst_rate, 1);
+	finding_figure(f, "sustained_bytes_per_sec", c->sustained_rate, 1);
+	finding_figure(f, "baseline_bytes_per_sec", c->baseline, 1);
+}
+
+static void report_unsteady(const struct series *s, unsigned from, double cv,
+			    const struct options *opt, struct result *r)
+{
+	struct series_summary sum;
+	char lo[32], hi[32];
+	series_summarize(s, from, s->n, &sum);
+	fmt_rate_si(lo, sizeof(lo), sum.min);
+	fmt_rate_si(hi, sizeof(hi), sum.max);
+	warn(r, "throughput was unsteady: from %s to %s per %g s (coefficient of variation "
+	     "%.0f %% over %u intervals%s): one run is not a figure to bet on; measure for "
+	     "longer%s or repeat the run", lo, hi, s->interval_s, cv * 100, sum.n,
+	     from > 0 ? ", after the drop" : "", opt_hint(opt, OPT_TIME, " (-t)"));
+	struct finding *f = finding_add(r, "unsteady");
+	finding_figure(f, "cv", cv, 3);
+	finding_figure(f, "intervals", sum.n, 0);
+	finding_figure(f, "interval_s", s->interval_s, 3);
+	finding_figure(f, "min_bytes_per_sec", sum.min, 1);
+	finding_figure(f, "max_bytes_per_sec", sum.max, 1);
+}
+
+void sampling_findings(const struct options *opt, struct result *r)
+{
+	struct cliff c;
+	double cv;
+	if (!r->series)
+		return;
+	bool cliff = detect_cliff(r->series, &c);
+	if (cliff)
+		report_cliff(&c, r);
+	/* after a cliff, the variation the drop explains is not unsteadiness */
+	unsigned from = cliff ? c.at : 0;
+	if (detect_unsteady(r->series, from, &cv))
+		report_unsteady(r->series, from, cv, opt, r);
+}
