@@ -33,8 +33,9 @@ struct cliff {
  * decline, noise or a short dip is not a cliff. */
 bool detect_cliff(const struct series *s, struct cliff *c);
 /* The coefficient of variation (stdev / mean) of the rates of samples
- * [from, n) in *cv; true when it is above DETECT_UNSTEADY_CV over at least
- * DETECT_UNSTEADY_MIN samples. */
+ * [from, n) in *cv; true when, over at least DETECT_UNSTEADY_MIN samples,
+ * it is above DETECT_UNSTEADY_CV beyond what counting few I/Os per interval
+ * explains (cv^2 - 1/(mean I/Os per interval) > bound^2). */
 bool detect_unsteady(const struct series *s, unsigned from, double *cv);
 
 #endif

@@ -28,9 +28,10 @@ struct sampling {
  * NULL when neither progress nor a series is wanted. */
 const struct bench_sampler *sampling_begin(struct sampling *sm, const struct options *opt,
 					   struct result *r, bool show_progress);
-/* After a run that measured: the cliff and unsteady checks over the series,
- * each a warning in r and a finding. */
-void sampling_findings(const struct options *opt, struct result *r);
+/* After a run that measured: drops an interval the run ended in (the
+ * sampler may tick once more while the threads finish), then the cliff and
+ * unsteady checks over the series, each a warning in r and a finding. */
+void sampling_finish(const struct options *opt, struct result *r);
 /* A finding with key in r (NULL when r holds MAX_FINDINGS already), and a
  * figure added to it. */
 struct finding *finding_add(struct result *r, const char *key);

@@ -41,6 +41,9 @@ void series_init(struct series *s, double interval_s);
 /* One raw interval ending at elapsed_s, given the cumulative bytes and I/Os
  * since the run began (what the bench sampler reports). */
 void series_add_cumulative(struct series *s, double elapsed_s, uint64_t bytes, uint64_t ios);
+/* Drops the samples that ended after end_s: the run stopped during them, so
+ * they are partial. */
+void series_trim(struct series *s, double end_s);
 /* Seconds sample i spans: from the end of the one before (or the start). */
 double series_span(const struct series *s, unsigned i);
 /* Bytes per second of sample i. */

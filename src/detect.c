@@ -90,7 +90,16 @@ bool detect_cliff(const struct series *s, struct cliff *c)
 bool detect_unsteady(const struct series *s, unsigned from, double *cv)
 {
 	struct series_summary sum;
+	uint64_t ios = 0;
 	series_summarize(s, from, s->n, &sum);
 	*cv = sum.avg > 0 ? sum.stdev / sum.avg : 0.0;
-	return sum.n >= DETECT_UNSTEADY_MIN && *cv > DETECT_UNSTEADY_CV;
+	if (sum.n < DETECT_UNSTEADY_MIN)
+		return false;
+	for (unsigned i = from; i < s->n; i++)
+		ios += s->s[i].ios;
+	/* I/Os completing at random moments vary from interval to interval by
+	 * about 1/sqrt(I/Os per interval) on their own (a Poisson count): only
+	 * the variation beyond that says the device was unsteady */
+	double counting = ios > 0 ? (double)sum.n / (double)ios : 1.0;
+	return *cv * *cv - counting > DETECT_UNSTEADY_CV * DETECT_UNSTEADY_CV;
 }

@@ -268,7 +268,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	if (r->interrupted)
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
-	sampling_findings(opt, r);
+	sampling_finish(opt, r);
 	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
 		     "requests from scattered pages can be much slower than the device allows");

@@ -9,6 +9,10 @@
 #include "units.h"
 #include "util.h"
 
+/* one run per process keeps a series: it lives here, not in the result,
+ * so the result stays small and the memory fixed however long the run */
+static struct series sampling_series;
+
 static void on_sample(void *ctx, const struct bench_sample *b)
 {
 	struct sampling *sm = ctx;
@@ -23,17 +27,14 @@ static void on_sample(void *ctx, const struct bench_sample *b)
 const struct bench_sampler *sampling_begin(struct sampling *sm, const struct options *opt,
 					   struct result *r, bool show_progress)
 {
-	/* one run per process keeps a series: it lives here, not in the result,
-	 * so the result stays small and the memory fixed however long the run */
-	static struct series series;
 	double interval = opt->interval_s > 0 ? opt->interval_s : SAMPLING_INTERVAL_DEFAULT;
 	*sm = (struct sampling){ .show_progress = show_progress, .next_progress_s = 1.0,
 				 .per_sample = 1 };
 	progress_sampler(&sm->progress, r->test);
 	if (opt->accepts & OPT_INTERVAL) {
-		series_init(&series, interval);
-		sm->series = &series;
-		r->series = &series;
+		series_init(&sampling_series, interval);
+		sm->series = &sampling_series;
+		r->series = &sampling_series;
 	}
 	if (!sm->series && !show_progress)
 		return NULL;
@@ -104,12 +105,15 @@ static void report_unsteady(const struct series *s, unsigned from, double cv,
 	finding_figure(f, "max_bytes_per_sec", sum.max, 1);
 }
 
-void sampling_findings(const struct options *opt, struct result *r)
+void sampling_finish(const struct options *opt, struct result *r)
 {
+	/* the run's clock starts at the first I/O, a little after the sampler's */
+	static const double slack_s = 0.005;
 	struct cliff c;
 	double cv;
 	if (!r->series)
 		return;
+	series_trim(&sampling_series, r->seconds + slack_s);
 	bool cliff = detect_cliff(r->series, &c);
 	if (cliff)
 		report_cliff(&c, r);

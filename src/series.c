@@ -50,6 +50,12 @@ void series_add_cumulative(struct series *s, double elapsed_s, uint64_t bytes, u
 	s->pending_count = 0;
 }
 
+void series_trim(struct series *s, double end_s)
+{
+	while (s->n > 0 && s->s[s->n - 1].t_s > end_s)
+		s->n--;
+}
+
 double series_span(const struct series *s, unsigned i)
 {
 	double start = i > 0 ? s->s[i - 1].t_s : 0.0;

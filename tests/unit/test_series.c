@@ -27,6 +27,10 @@ static void test_deltas_and_rates(void **state)
 	assert_true(series_rate(&s, 2) == 50.0);
 	assert_int_equal(series_bytes_before(&s, 2), 300);
 	assert_false(s.merged);
+	series_trim(&s, 3.5);
+	assert_int_equal(s.n, 2);
+	series_trim(&s, 2.0);
+	assert_int_equal(s.n, 2);
 }
 
 static void test_summary(void **state)
