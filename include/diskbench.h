@@ -93,6 +93,7 @@ struct options {
 #define FINDING_FIGURES 8
 
 struct series;
+struct devio;
 
 /* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
  * its figures by name; the same finding is also a warning in words. */
@@ -133,6 +134,7 @@ struct result {
 	char error[MSG_LEN];  /* empty unless the test failed */
 	const struct devinfo *device; /* what sysfs says of the target, or NULL */
 	const struct series *series;  /* throughput per interval, or NULL when not sampled */
+	const struct devio *device_io; /* what the disks below did during the run, or NULL */
 	struct finding findings[MAX_FINDINGS];
 	unsigned nfindings;
 	void *detail;         /* the command's own figures (a sweep's series, quick's

@@ -23,14 +23,25 @@ struct sampling {
 	unsigned per_sample, calls;    /* sampler calls per series interval */
 };
 
-/* Sets sm up for the run of r->test and points r->series at the series (for
- * commands that take --interval); returns the sampler to give bench_run, or
+/* Runs that moved fewer bytes are not compared with the disks' counters
+ * (metadata and other processes' I/O would swamp them). */
+#define SAMPLING_DEVICE_MIN_BYTES (8u << 20)
+/* A read test warns below this share reaching the disks; a write test
+ * above this many times the bytes per disk. */
+#define SAMPLING_DEVICE_READ_SHARE 0.5
+#define SAMPLING_DEVICE_WRITE_TIMES 3.0
+
+/* Sets sm up for the run of r->test and, for commands that take --interval,
+ * points r->series at the series and reads the counters of the disks under
+ * the target (r->device's leaves); returns the sampler to give bench_run, or
  * NULL when neither progress nor a series is wanted. */
 const struct bench_sampler *sampling_begin(struct sampling *sm, const struct options *opt,
 					   struct result *r, bool show_progress);
 /* After a run that measured: drops an interval the run ended in (the
  * sampler may tick once more while the threads finish), then the cliff and
- * unsteady checks over the series, each a warning in r and a finding. */
+ * unsteady checks over the series, and the disks' counters read again into
+ * r->device_io and compared with what diskbench moved; each check that
+ * fires is a warning in r and a finding. */
 void sampling_finish(const struct options *opt, struct result *r);
 /* A finding with key in r (NULL when r holds MAX_FINDINGS already), and a
  * figure added to it. */

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include "devinfo_stat.h"
 #include "json.h"
 #include "output.h"
 #include "series.h"
@@ -17,11 +18,38 @@ static void mb_per_s(char *buf, size_t len, double bytes_per_sec)
 	snprintf(buf, len, "%.*f", mb >= 100 ? 0 : mb >= 10 ? 1 : 2, mb);
 }
 
+/* "device: vda 99 % busy, 8.2k reads, 1.0 GiB" (writes for a write test). */
+static void text_device_io(FILE *f, const struct result *r)
+{
+	const struct devio *io = r->device_io;
+	bool write = r->dir == IO_WRITE;
+	if (!io || devio_count(io) == 0)
+		return;
+	fputs("device:", f);
+	for (unsigned i = 0, shown = 0; i < io->n; i++) {
+		const struct devio_leaf *l = &io->leaf[i];
+		char ios[32], bytes[32];
+		if (!l->ok)
+			continue;
+		uint64_t n = write ? l->delta.writes : l->delta.reads;
+		if (n < 1000)
+			snprintf(ios, sizeof(ios), "%llu", (unsigned long long)n);
+		else
+			fmt_count(ios, sizeof(ios), (double)n);
+		fmt_bytes_iec(bytes, sizeof(bytes),
+			      (write ? l->delta.write_sectors : l->delta.read_sectors) * 512);
+		fprintf(f, "%s %s %.0f %% busy, %s %s, %s", shown++ ? ";" : "", l->name,
+			devio_util_pct(io, i), ios, write ? "writes" : "reads", bytes);
+	}
+	fputc('\n', f);
+}
+
 void out_text_series(FILE *f, const struct result *r)
 {
 	const struct series *s = r->series;
 	struct series_summary sum;
 	char v[4][32];
+	text_device_io(f, r);
 	if (!s || s->n < 2)
 		return;
 	series_summarize(s, 0, s->n, &sum);
@@ -37,6 +65,35 @@ void out_text_series(FILE *f, const struct result *r)
 	series_sparkline(s, SPARK_WIDTH, line, sizeof(line));
 	fmt_rate_si(top, sizeof(top), sum.max);
 	fprintf(f, "bw over time: %s (full bar %s)\n", line, top);
+}
+
+static void json_device_io(struct json *j, const struct result *r)
+{
+	const struct devio *io = r->device_io;
+	json_key(j, "device_io");
+	if (!io || devio_count(io) == 0) {
+		json_null(j);
+		return;
+	}
+	json_array_begin(j);
+	for (unsigned i = 0; i < io->n; i++) {
+		const struct devio_leaf *l = &io->leaf[i];
+		if (!l->ok)
+			continue;
+		json_object_begin(j);
+		json_key(j, "name"), json_string(j, l->name);
+		json_key(j, "reads"), json_uint(j, l->delta.reads);
+		json_key(j, "read_bytes"), json_uint(j, l->delta.read_sectors * 512);
+		json_key(j, "read_merges"), json_uint(j, l->delta.read_merges);
+		json_key(j, "writes"), json_uint(j, l->delta.writes);
+		json_key(j, "write_bytes"), json_uint(j, l->delta.write_sectors * 512);
+		json_key(j, "write_merges"), json_uint(j, l->delta.write_merges);
+		json_key(j, "busy_ms"), json_uint(j, l->delta.busy_ms);
+		json_key(j, "util_pct"), json_double(j, devio_util_pct(io, i), 1);
+		json_key(j, "avg_in_flight"), json_double(j, devio_avg_in_flight(io, i), 2);
+		json_object_end(j);
+	}
+	json_array_end(j);
 }
 
 void out_json_series(struct json *j, const struct result *r)
@@ -64,6 +121,7 @@ void out_json_series(struct json *j, const struct result *r)
 	json_array_end(j);
 	json_key(j, "merged"), json_bool(j, s->merged);
 	json_object_end(j);
+	json_device_io(j, r);
 }
 
 void out_json_findings(struct json *j, const struct result *r)

@@ -2,8 +2,11 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "clock.h"
 #include "detect.h"
+#include "devinfo_stat.h"
 #include "progress.h"
 #include "series.h"
 #include "units.h"
@@ -12,6 +15,8 @@
 /* one run per process keeps a series: it lives here, not in the result,
  * so the result stays small and the memory fixed however long the run */
 static struct series sampling_series;
+static struct devio sampling_devio;
+static uint64_t devio_t0;
 
 static void on_sample(void *ctx, const struct bench_sample *b)
 {
@@ -35,6 +40,8 @@ const struct bench_sampler *sampling_begin(struct sampling *sm, const struct opt
 		series_init(&sampling_series, interval);
 		sm->series = &sampling_series;
 		r->series = &sampling_series;
+		devio_begin(&sampling_devio, r->device, devinfo_default_roots()->sysfs);
+		devio_t0 = clock_ns();
 	}
 	if (!sm->series && !show_progress)
 		return NULL;
@@ -105,6 +112,49 @@ static void report_unsteady(const struct series *s, unsigned from, double cv,
 	finding_figure(f, "max_bytes_per_sec", sum.max, 1);
 }
 
+static void join_leaves(const struct devio *io, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < io->n && used < len; i++)
+		if (io->leaf[i].ok)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 io->leaf[i].name);
+}
+
+/* What the disks below saw against what diskbench moved: far less on a read
+ * means a cache served it; far more on a write means amplification. */
+static void check_device(const struct devio *io, struct result *r)
+{
+	char names[256], moved[32], seen[32];
+	bool write = r->dir == IO_WRITE;
+	uint64_t dev = write ? devio_write_bytes(io) : devio_read_bytes(io);
+	double ratio = r->bytes > 0 ? (double)dev / (double)r->bytes : 0;
+	unsigned leaves = devio_count(io);
+	if (leaves == 0 || r->bytes < SAMPLING_DEVICE_MIN_BYTES)
+		return;
+	join_leaves(io, names, sizeof(names));
+	fmt_bytes_si(moved, sizeof(moved), r->bytes);
+	fmt_bytes_si(seen, sizeof(seen), dev);
+	if (!write && ratio < SAMPLING_DEVICE_READ_SHARE) {
+		warn(r, "only %.*f %% of the bytes read reached %s (%s of %s): a cache between "
+		     "diskbench and the disk served the rest", ratio < 0.1 ? 1 : 0, ratio * 100, names,
+		     seen, moved);
+		struct finding *f = finding_add(r, "device_saw_less");
+		finding_figure(f, "device_bytes", (double)dev, 0);
+		finding_figure(f, "bytes", (double)r->bytes, 0);
+		finding_figure(f, "share", ratio, 3);
+	} else if (write && ratio > SAMPLING_DEVICE_WRITE_TIMES * leaves) {
+		warn(r, "%s wrote %.1f times the bytes diskbench wrote (%s for %s): journaling, "
+		     "copy-on-write, RAID parity or other writers on the disk", names, ratio, seen,
+		     moved);
+		struct finding *f = finding_add(r, "device_wrote_more");
+		finding_figure(f, "device_bytes", (double)dev, 0);
+		finding_figure(f, "bytes", (double)r->bytes, 0);
+		finding_figure(f, "ratio", ratio, 3);
+	}
+}
+
 void sampling_finish(const struct options *opt, struct result *r)
 {
 	/* the run's clock starts at the first I/O, a little after the sampler's */
@@ -121,4 +171,10 @@ void sampling_finish(const struct options *opt, struct result *r)
 	unsigned from = cliff ? c.at : 0;
 	if (detect_unsteady(r->series, from, &cv))
 		report_unsteady(r->series, from, cv, opt, r);
+	devio_end(&sampling_devio, devinfo_default_roots()->sysfs,
+		  (double)(clock_ns() - devio_t0) / 1e9);
+	if (devio_count(&sampling_devio) > 0) {
+		r->device_io = &sampling_devio;
+		check_device(&sampling_devio, r);
+	}
 }

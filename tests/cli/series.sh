@@ -12,6 +12,10 @@
 #   8 MB/s part-way: the cliff warning fires with its time within one interval
 #   of the change, and does not fire when the limit stays.  Needs root and the
 #   controller; skipped, saying why, otherwise.
+# - Device-side proof: a read of a file already in the page cache
+#   (--no-direct --drop-caches=none) reaches the disk for ~0 % of its bytes
+#   and says so; a cold O_DIRECT read ~100 %.  Skipped where the disk's stat
+#   file cannot be read (JSON device_io null).
 # Everything lives in a scratch directory under /var/tmp, a loop device over
 # a file in it and a child cgroup, all removed on exit.
 set -u
@@ -186,8 +190,44 @@ t_cliff() {
 	fi
 }
 
+# Prints the share of the bytes read that reached the disks, and the finding keys.
+device_share() {
+	"$DB" --json seqread -s 32M "$@" "$S/data32" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+io = d["result"]["device_io"]
+if io is None:
+    print("unread")
+else:
+    print("%.3f" % (sum(l["read_bytes"] for l in io) / d["result"]["bytes"]),
+          " ".join(f["key"] for f in d["findings"]))'
+}
+
+t_device() {
+	dd if=/dev/urandom of="$S/data32" bs=1M count=32 status=none
+	cat "$S/data32" >/dev/null
+	local hot cold
+	hot=$(device_share --no-direct --drop-caches=none)
+	if [ "$hot" = unread ]; then
+		skip "device: a read from the page cache reaches the disk for ~0 %" "no readable stat file"
+		return
+	fi
+	if awk -v s="${hot%% *}" 'BEGIN { exit !(s < 0.05) }' && [[ $hot == *device_saw_less* ]]; then
+		ok "device: a read from the page cache reaches the disk for ~0 % ($hot)"
+	else
+		not_ok "device: a read from the page cache reaches the disk for ~0 %" "got: $hot"
+	fi
+	cold=$(device_share)
+	if awk -v s="${cold%% *}" 'BEGIN { exit !(s > 0.9) }' && [[ $cold != *device_saw_less* ]]; then
+		ok "device: a cold O_DIRECT read reaches the disk for ~100 % ($cold)"
+	else
+		not_ok "device: a cold O_DIRECT read reaches the disk for ~100 %" "got: $cold"
+	fi
+}
+
 t_json
 t_csv
+t_device
 t_text
 t_usage
 t_cliff
