@@ -459,8 +459,8 @@ def mask_text(text, machine):
         elif line.startswith(("latency: ", "cache: ")):
             out.append(figures(line))
         elif re.match(r"^device: \S+ [0-9]+ % busy", line):  # the disks under the target
-            out.append(re.sub(r"(device:|;) \S+ N % busy, N (reads|writes), N (xi?B)",
-                              r"\1 <dev> N % busy, N \2, N \3", figures(line)))
+            out.append(re.sub(r"(device:|;) \S+ N % busy, N (reads|writes), N xi?B",
+                              r"\1 <dev> N % busy, N \2, <bytes>", figures(line)))
         elif line.startswith("quick: over "):
             out.append(re.sub(r"laid out in [0-9.]+ s", "laid out in N s", line))
         elif line.startswith("  step "):
