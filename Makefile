@@ -62,6 +62,7 @@ cli: diskbench
 	bash tests/cli/commands.sh ./diskbench
 	python3 tests/cli/option_hints.py src ./diskbench
 	bash tests/cli/golden.sh ./diskbench
+	bash tests/cli/series.sh ./diskbench
 
 check: unit cli
 

@@ -48,6 +48,9 @@ enum opt_bit {
 	OPT_WARMUP = 1u << 15,
 	OPT_QD = 1u << 16,
 	OPT_ENGINE = 1u << 17,
+	/* the per-interval series (kept apart from the bits above) */
+	OPT_INTERVAL = 1u << 24, /* --interval */
+	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
 };
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
@@ -84,12 +87,31 @@ struct options {
 	unsigned given;   /* OPT_* bits set on the command line */
 	unsigned accepts; /* OPT_* bits the command takes: a message suggests only these */
 	struct sweep_options sweep;
+	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
+	bool series_rows;    /* --series: CSV prints the intervals, not the summary */
 };
 
 #define MAX_WARNINGS 16
 /* How often 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64+ requests were in flight. */
 #define RESULT_QD_BUCKETS 7
 #define MSG_LEN 512
+#define MAX_FINDINGS 8
+#define FINDING_FIGURES 8
+
+struct series;
+struct devio;
+
+/* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
+ * its figures by name; the same finding is also a warning in words. */
+struct finding {
+	const char *key;
+	unsigned nfigures;
+	struct finding_figure {
+		const char *name;
+		double value;
+		int decimals;
+	} figures[FINDING_FIGURES];
+};
 
 /* What a test measured, filled by the command and rendered by the command's
  * renderers (the command row's, else output.c's single-test ones).  Nothing
@@ -120,6 +142,10 @@ struct result {
 	unsigned nwarnings;
 	char error[MSG_LEN];  /* empty unless the test failed */
 	const struct devinfo *device; /* what sysfs says of the target, or NULL */
+	const struct series *series;  /* throughput per interval, or NULL when not sampled */
+	const struct devio *device_io; /* what the disks below did during the run, or NULL */
+	struct finding findings[MAX_FINDINGS];
+	unsigned nfindings;
 	void *detail;         /* the command's own figures (a sweep's series, quick's
 			       * steps), read only by that command's renderers */
 };

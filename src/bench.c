@@ -411,12 +411,14 @@ static void wait_sampling(struct start_gate *gate, struct worker *workers, unsig
 			  const struct bench_sampler *sampler)
 {
 	uint64_t begin = clock_ns(), every = (uint64_t)(sampler->interval_s * 1e9);
-	uint64_t next = begin + every, nap = every < 100000000u ? every : 100000000u;
+	uint64_t next = begin + every, now = begin;
 	struct bench_sample s;
 	while (atomic_load(&gate->running) > 0) {
+		/* wake at the next sample, or every 100 ms to see the end of the run */
+		uint64_t nap = next > now && next - now < 100000000u ? next - now : 100000000u;
 		struct timespec step = { (time_t)(nap / 1000000000u), (long)(nap % 1000000000u) };
 		nanosleep(&step, NULL);
-		uint64_t now = clock_ns();
+		now = clock_ns();
 		if (now < next)
 			continue;
 		sample_counters(workers, n, &s);

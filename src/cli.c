@@ -16,6 +16,7 @@ enum opt_id {
 	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE, ID_GROW, ID_WARMUP, ID_QD, ID_ENGINE,
 	ID_RUN, ID_LEVELS, ID_LARGE_LEVELS, ID_LARGE_BS, ID_POINT_TIME, ID_BUDGET, ID_MAX_LATENCY,
 	ID_WRITE,
+	ID_INTERVAL, ID_SERIES,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
 };
 
@@ -68,6 +69,10 @@ static const struct optdef optdefs[] = {
 	{ "max-latency", 0, "LAT[,P]", OPT_SWEEP, ID_MAX_LATENCY,
 	  "also report the most IOPS with latency P (default p99) <= LAT, e.g. 1ms,p99" },
 	{ "write", 0, "PCT", OPT_WRITE_MIX, ID_WRITE, "make PCT % of the I/Os writes (own file, or --force)" },
+	{ "interval", 0, "SECONDS", OPT_INTERVAL, ID_INTERVAL,
+	  "throughput is sampled every SECONDS (0.1 to 60, default 1) for the series and its checks" },
+	{ "series", 0, NULL, OPT_SERIES, ID_SERIES,
+	  "with --csv: one row per interval instead of the summary row" },
 	{ "json", 0, NULL, 0, ID_JSON, "print one JSON document on stdout" },
 	{ "csv", 0, NULL, 0, ID_CSV, "print a CSV header and one row per test" },
 	{ "quiet", 'q', NULL, 0, ID_QUIET, "print only the result line" },
@@ -197,6 +202,13 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			return usage_error(why, len, "--engine '%s': use auto, uring, aio or sync", v);
 		o->engine = v;
 		return EXIT_OK;
+	case ID_INTERVAL:
+		rc = parse_seconds(v, &o->interval_s, &reason);
+		if (rc == 0 && (o->interval_s < 0.1 || o->interval_s > 60)) {
+			reason = "must be from 0.1 to 60 seconds";
+			rc = -1;
+		}
+		break;
 	default:
 		return apply_sweep_value(&o->sweep, d, v, why, len);
 	}
@@ -265,6 +277,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_KEEP: o->keep = true; break;
 	case ID_FORCE: o->force = true; break;
 	case ID_GROW: o->grow = true; break;
+	case ID_SERIES: o->series_rows = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_QUIET: o->quiet = true; break;
@@ -309,6 +322,8 @@ static int check_limits(const struct options *o, char *why, size_t len)
 	if (o->bs * o->threads * o->qd > max_buffers)
 		return usage_error(why, len, "block size x threads x qd needs more than 4 GiB of "
 				   "buffers");
+	if (o->series_rows && o->format != OUT_CSV)
+		return usage_error(why, len, "--series goes with --csv (JSON always has result.series)");
 	const struct sweep_options *sw = &o->sweep;
 	if (sw->large_bs > max_bs) {
 		fmt_size_exact(limit, sizeof(limit), max_bs);

@@ -5,6 +5,7 @@
 #include "devinfo.h"
 #include "json.h"
 #include "names.h"
+#include "output_series.h"
 #include "units.h"
 
 double result_rate(const struct result *r)
@@ -141,6 +142,7 @@ void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 		return;
 	if (r->lat.count > 0)
 		out_text_latency_line(f, &r->lat);
+	out_text_series(f, r);
 	out_text_cache_line(f, r);
 	if (histogram)
 		out_histogram(f, &r->lat);
@@ -228,6 +230,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "iops"), json_double(j, result_iops(r), 2);
 	json_latency(j, &r->lat);
 	out_json_qd_hist(j, r->qd_hist);
+	out_json_series(j, r);
 	json_object_end(j);
 }
 
@@ -264,6 +267,7 @@ static void json_warnings(struct json *j, const struct result *r)
 	for (unsigned i = 0; i < r->nwarnings; i++)
 		json_string(j, r->warnings[i]);
 	json_array_end(j);
+	out_json_findings(j, r);
 	json_key(j, "interrupted"), json_bool(j, r->interrupted);
 	if (r->error[0])
 		json_key(j, "error"), json_string(j, r->error);
@@ -403,6 +407,10 @@ void out_csv_row(FILE *f, const struct result *r)
 
 void out_csv(FILE *f, const struct result *r)
 {
+	if (r->opt && r->opt->series_rows) {
+		out_csv_series(f, r);
+		return;
+	}
 	out_csv_header(f);
 	out_csv_row(f, r);
 }

@@ -13,6 +13,7 @@
 #include "io.h"
 #include "names.h"
 #include "progress.h"
+#include "sampling.h"
 #include "units.h"
 #include "util.h"
 
@@ -279,11 +280,11 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		return fail(r, EXIT_RUN, "cannot allocate the result:");
 	}
 	bool show_progress = progress_wanted(opt) && (opt->time_s == 0 || opt->time_s > 1);
-	struct bench_sampler progress;
-	progress_sampler(&progress, r->test);
+	struct sampling sampling;
+	const struct bench_sampler *sampler = sampling_begin(&sampling, opt, r, show_progress);
 	job->fd = t->fd;
 	r->warmup_ios = job->warmup_ios;
-	int rc = bench_run(job, out, show_progress ? &progress : NULL);
+	int rc = bench_run(job, out, sampler);
 	progress_clear();
 	fill_result(out, r);
 	code = rc != 0 ? run_failure(t, job, out, opt, r) : EXIT_OK;
@@ -293,6 +294,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	if (r->interrupted)
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
+	sampling_finish(opt, r);
 	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
 		     "requests from scattered pages can be much slower than the device allows");

@@ -25,11 +25,13 @@
 #     loop device numbers, major:minor numbers, free-space figures, numbers in
 #     warnings that come from timing, the O_DIRECT alignment of the disk;
 #   - the identity of this machine's disk (cases marked `+m`: the JSON
-#     "device" object, info on the scratch directory, quick's verdict class):
-#     it is pinned instead on a tmpfs and on a loop device over a tmpfs file;
+#     "device" and "device_io" objects, info on the scratch directory, quick's
+#     verdict class): it is pinned instead on a tmpfs and on a loop device over
+#     a tmpfs file; the disk names of the text "device:" line;
 #   - warnings whose presence depends on the machine or on timing (I/O buffers
 #     not in huge pages, sweep points with few samples, quick's throttled/link
-#     warnings) are left out; JSON "buffer" (huge pages or not) is masked.
+#     warnings, what the disks' counters saw, an unsteady run) are left out, and
+#     so are their JSON findings; JSON "buffer" (huge pages or not) is masked.
 # Everything else is kept: JSON key names and their order, parameters, words,
 # units of non-measured sizes, messages and exit codes.  JSON is shown indented,
 # with a first line saying whether diskbench's own text is exactly the compact
@@ -374,7 +376,12 @@ DROP = [re.compile(p) for p in (
     r"[^;]* is impossible: a cache was measured[^;]*",
     r"the [^;]* link runs below what the device supports[^;]*",
     r"(?:[^;]*: )?(?:io_uring|aio) unavailable: [^;]*(?:; [^;]*unavailable[^;]*)*; using \w+",
+    r"only [0-9.]+ % of the bytes read reached [^;]*",
+    r"[^;]* wrote [0-9.]+ times the bytes diskbench wrote [^;]*",
+    r"throughput was unsteady: [^;]*",
 )]
+# findings that follow the machine or timing, as the warnings above
+DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady"}
 # numbers inside a message that come from timing, free space or the disk
 MSG = [(re.compile(p), r) for p, r in (
     (r"the run took only [0-9.]+ s \([0-9]+ I/Os\)", "the run took only N s (N I/Os)"),
@@ -460,6 +467,9 @@ def mask_text(text, machine):
             out.append("%s: %s%s" % (m.group(1), figures(m.group(2)), m.group(3) or ""))
         elif line.startswith(("latency: ", "cache: ")):
             out.append(figures(line))
+        elif re.match(r"^device: \S+ [0-9]+ % busy", line):  # the disks under the target
+            out.append(re.sub(r"(device:|;) \S+ N % busy, N (reads|writes), N xi?B",
+                              r"\1 <dev> N % busy, N \2, <bytes>", figures(line)))
         elif line.startswith("quick: over "):
             out.append(re.sub(r"laid out in [0-9.]+ s", "laid out in N s", line))
         elif line.startswith("  step "):
@@ -566,8 +576,12 @@ def walk(v, key, machine, keep_seed, parent=None):
         return "<engine>"
     if key == "lat_hist" and isinstance(v, list):  # bucket count follows the figures
         return [{"le_ns": N, "count": N}] if v else []
-    if key == "device" and machine:
+    if key in ("device", "device_io") and machine:
         return MACHINE
+    if key == "device_io":
+        return masked(v)
+    if key == "findings" and isinstance(v, list):
+        return [f for f in v if not (isinstance(f, dict) and f.get("key") in DROP_FINDINGS)]
     if key == "verdict" and isinstance(v, dict):
         return mask_verdict(v, machine)
     if key == "warnings" and isinstance(v, list):

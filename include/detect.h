@@ -1,0 +1,41 @@
+/* What the shape of a run's throughput over time tells: a cliff (a write
+ * cache or burst credits running out) and a run too unsteady to be one
+ * figure.  Pure functions over a series (series.h); the runner turns what
+ * they find into warnings and findings. */
+#ifndef DETECT_H
+#define DETECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "series.h"
+
+/* A drop counts when the rolling median falls below this share of the first
+ * samples' median, for DETECT_CLIFF_RUN samples in a row, and stays there. */
+#define DETECT_CLIFF_RATIO 0.7
+#define DETECT_CLIFF_RUN 3
+/* Fewest samples either detector looks at. */
+#define DETECT_MIN_SAMPLES 8
+#define DETECT_UNSTEADY_MIN 5
+/* The coefficient of variation above which one run is not a figure to bet on. */
+#define DETECT_UNSTEADY_CV 0.25
+
+struct cliff {
+	unsigned at;           /* the first sample at the lower level */
+	double at_s;           /* when that sample began */
+	uint64_t at_bytes;     /* bytes moved before it */
+	double baseline;       /* median rate of the first samples */
+	double burst_rate;     /* bytes/s before the drop */
+	double sustained_rate; /* bytes/s from the drop to the end */
+};
+
+/* True, filling c, when the series steps down and stays down; a gradual
+ * decline, noise or a short dip is not a cliff. */
+bool detect_cliff(const struct series *s, struct cliff *c);
+/* The coefficient of variation (stdev / mean) of the rates of samples
+ * [from, n) in *cv; true when, over at least DETECT_UNSTEADY_MIN samples,
+ * it is above DETECT_UNSTEADY_CV beyond what counting few I/Os per interval
+ * explains (cv^2 - 1/(mean I/Os per interval) > bound^2). */
+bool detect_unsteady(const struct series *s, unsigned from, double *cv);
+
+#endif

@@ -1,0 +1,63 @@
+/* Throughput over time in constant memory: a bounded array of per-interval
+ * samples (bytes and I/Os moved in each interval).  When the array is full,
+ * neighbours merge pairwise and later intervals are taken in pairs too, so
+ * every sample spans the same time however long the run; `merged` says it
+ * happened.  Pure: no I/O, no allocation. */
+#ifndef SERIES_H
+#define SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SERIES_CAP 512
+
+struct series_sample {
+	double t_s;      /* when the interval ended, seconds since the run began */
+	uint64_t bytes;  /* moved during the interval */
+	uint64_t ios;
+};
+
+struct series {
+	double interval_s;  /* what one sample spans (doubles at each merge) */
+	struct series_sample s[SERIES_CAP];
+	unsigned n;
+	bool merged;
+	/* the running state behind the samples */
+	unsigned factor;            /* raw intervals per sample: 1, 2, 4, ... */
+	unsigned pending_count;     /* raw intervals gathered towards the next sample */
+	struct series_sample pending;
+	double last_t;              /* cumulative figures at the last raw interval */
+	uint64_t last_bytes, last_ios;
+};
+
+/* Rate figures over the samples (bytes per second). */
+struct series_summary {
+	unsigned n;
+	double min, max, avg, stdev;
+};
+
+void series_init(struct series *s, double interval_s);
+/* One raw interval ending at elapsed_s, given the cumulative bytes and I/Os
+ * since the run began (what the bench sampler reports). */
+void series_add_cumulative(struct series *s, double elapsed_s, uint64_t bytes, uint64_t ios);
+/* Drops the samples that ended after end_s: the run stopped during them, so
+ * they are partial. */
+void series_trim(struct series *s, double end_s);
+/* Seconds sample i spans: from the end of the one before (or the start). */
+double series_span(const struct series *s, unsigned i);
+/* Bytes per second of sample i. */
+double series_rate(const struct series *s, unsigned i);
+/* Bytes moved before sample i began. */
+uint64_t series_bytes_before(const struct series *s, unsigned i);
+/* min, max, mean and standard deviation of the rates of samples [from, to). */
+void series_summarize(const struct series *s, unsigned from, unsigned to,
+		      struct series_summary *out);
+/* The rates as a line of at most width block characters (UTF-8, 3 bytes
+ * each; an interval that moved nothing is a space), scaled from 0 to the
+ * highest rate, each bar an eighth of it; several samples averaged per
+ * character when there are more than width.  Stops at what fits in len.
+ * Returns the characters written. */
+unsigned series_sparkline(const struct series *s, unsigned width, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,105 @@
+#include "detect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of the rates of samples [from, to); at most SERIES_CAP. */
+static double median_rate(const struct series *s, unsigned from, unsigned to)
+{
+	double v[SERIES_CAP];
+	unsigned n = 0;
+	for (unsigned i = from; i < to && n < SERIES_CAP; i++)
+		v[n++] = series_rate(s, i);
+	if (n == 0)
+		return 0.0;
+	qsort(v, n, sizeof(v[0]), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The rolling median of three centred on sample i (1 <= i <= n - 2): one
+ * odd interval never moves it. */
+static double median3(const struct series *s, unsigned i)
+{
+	return median_rate(s, i - 1, i + 2);
+}
+
+static unsigned clamp_u(unsigned v, unsigned lo, unsigned hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The first sample of DETECT_CLIFF_RUN in a row whose rolling medians are
+ * all below limit, searching from `from`; 0 when there is none. */
+static unsigned first_low_run(const struct series *s, unsigned from, double limit)
+{
+	for (unsigned k = from; k + DETECT_CLIFF_RUN <= s->n - 1; k++) {
+		unsigned run = 0;
+		while (run < DETECT_CLIFF_RUN && median3(s, k + run) < limit)
+			run++;
+		if (run == DETECT_CLIFF_RUN)
+			return k;
+	}
+	return 0;
+}
+
+/* A step, not a slide: the rolling median was near the baseline shortly
+ * before the drop. */
+static bool sudden(const struct series *s, unsigned k, double baseline)
+{
+	unsigned window = clamp_u(s->n / 20, 3, s->n);
+	for (unsigned j = k - 1; j >= 1 && k - j <= window; j--)
+		if (median3(s, j) >= 0.9 * baseline)
+			return true;
+	return false;
+}
+
+static double mean_rate(const struct series *s, unsigned from, unsigned to)
+{
+	double start = from > 0 ? s->s[from - 1].t_s : 0.0, span = s->s[to - 1].t_s - start;
+	uint64_t bytes = series_bytes_before(s, to) - series_bytes_before(s, from);
+	return span > 0 ? (double)bytes / span : 0.0;
+}
+
+bool detect_cliff(const struct series *s, struct cliff *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (s->n < DETECT_MIN_SAMPLES)
+		return false;
+	unsigned first = clamp_u(s->n / 10, 3, 10);
+	double baseline = median_rate(s, 0, first), limit = DETECT_CLIFF_RATIO * baseline;
+	if (baseline <= 0)
+		return false;
+	unsigned k = first_low_run(s, first, limit);
+	if (k == 0 || !sudden(s, k, baseline) || median_rate(s, k, s->n) >= limit)
+		return false;
+	c->at = k;
+	c->at_s = s->s[k - 1].t_s;
+	c->at_bytes = series_bytes_before(s, k);
+	c->baseline = baseline;
+	c->burst_rate = mean_rate(s, 0, k);
+	c->sustained_rate = mean_rate(s, k, s->n);
+	return true;
+}
+
+bool detect_unsteady(const struct series *s, unsigned from, double *cv)
+{
+	struct series_summary sum;
+	uint64_t ios = 0;
+	series_summarize(s, from, s->n, &sum);
+	*cv = sum.avg > 0 ? sum.stdev / sum.avg : 0.0;
+	if (sum.n < DETECT_UNSTEADY_MIN)
+		return false;
+	for (unsigned i = from; i < s->n; i++)
+		ios += s->s[i].ios;
+	/* I/Os completing at random moments vary from interval to interval by
+	 * about 1/sqrt(I/Os per interval) on their own (a Poisson count): only
+	 * the variation beyond that says the device was unsteady */
+	double counting = ios > 0 ? (double)sum.n / (double)ios : 1.0;
+	return *cv * *cv - counting > DETECT_UNSTEADY_CV * DETECT_UNSTEADY_CV;
+}

@@ -1,0 +1,157 @@
+#define _POSIX_C_SOURCE 200809L
+#include "output_series.h"
+
+#include <unistd.h>
+
+#include "devinfo_stat.h"
+#include "json.h"
+#include "output.h"
+#include "series.h"
+#include "units.h"
+
+#define SPARK_WIDTH 60
+
+/* MB/s with as many decimals as a small figure needs. */
+static void mb_per_s(char *buf, size_t len, double bytes_per_sec)
+{
+	double mb = bytes_per_sec / 1e6;
+	snprintf(buf, len, "%.*f", mb >= 100 ? 0 : mb >= 10 ? 1 : 2, mb);
+}
+
+/* "device: vda 99 % busy, 8.2k reads, 1.0 GiB" (writes for a write test). */
+static void text_device_io(FILE *f, const struct result *r)
+{
+	const struct devio *io = r->device_io;
+	bool write = r->dir == IO_WRITE;
+	if (!io || devio_count(io) == 0)
+		return;
+	fputs("device:", f);
+	for (unsigned i = 0, shown = 0; i < io->n; i++) {
+		const struct devio_leaf *l = &io->leaf[i];
+		char ios[32], bytes[32];
+		if (!l->ok)
+			continue;
+		uint64_t n = write ? l->delta.writes : l->delta.reads;
+		if (n < 1000)
+			snprintf(ios, sizeof(ios), "%llu", (unsigned long long)n);
+		else
+			fmt_count(ios, sizeof(ios), (double)n);
+		fmt_bytes_iec(bytes, sizeof(bytes),
+			      (write ? l->delta.write_sectors : l->delta.read_sectors) * 512);
+		fprintf(f, "%s %s %.0f %% busy, %s %s, %s", shown++ ? ";" : "", l->name,
+			devio_util_pct(io, i), ios, write ? "writes" : "reads", bytes);
+	}
+	fputc('\n', f);
+}
+
+void out_text_series(FILE *f, const struct result *r)
+{
+	const struct series *s = r->series;
+	struct series_summary sum;
+	char v[4][32];
+	text_device_io(f, r);
+	if (!s || s->n < 2)
+		return;
+	series_summarize(s, 0, s->n, &sum);
+	mb_per_s(v[0], sizeof(v[0]), sum.min);
+	mb_per_s(v[1], sizeof(v[1]), sum.max);
+	mb_per_s(v[2], sizeof(v[2]), sum.avg);
+	mb_per_s(v[3], sizeof(v[3]), sum.stdev);
+	fprintf(f, "bw (MB/s): min %s, max %s, avg %s, stdev %s (per %g s, %u samples)\n", v[0],
+		v[1], v[2], v[3], s->interval_s, sum.n);
+	if (!isatty(fileno(f)))
+		return;
+	char line[SPARK_WIDTH * 3 + 1], top[32];
+	series_sparkline(s, SPARK_WIDTH, line, sizeof(line));
+	fmt_rate_si(top, sizeof(top), sum.max);
+	fprintf(f, "bw over time: %s (full bar %s)\n", line, top);
+}
+
+static void json_device_io(struct json *j, const struct result *r)
+{
+	const struct devio *io = r->device_io;
+	json_key(j, "device_io");
+	if (!io || devio_count(io) == 0) {
+		json_null(j);
+		return;
+	}
+	json_array_begin(j);
+	for (unsigned i = 0; i < io->n; i++) {
+		const struct devio_leaf *l = &io->leaf[i];
+		if (!l->ok)
+			continue;
+		json_object_begin(j);
+		json_key(j, "name"), json_string(j, l->name);
+		json_key(j, "reads"), json_uint(j, l->delta.reads);
+		json_key(j, "read_bytes"), json_uint(j, l->delta.read_sectors * 512);
+		json_key(j, "read_merges"), json_uint(j, l->delta.read_merges);
+		json_key(j, "writes"), json_uint(j, l->delta.writes);
+		json_key(j, "write_bytes"), json_uint(j, l->delta.write_sectors * 512);
+		json_key(j, "write_merges"), json_uint(j, l->delta.write_merges);
+		json_key(j, "busy_ms"), json_uint(j, l->delta.busy_ms);
+		json_key(j, "util_pct"), json_double(j, devio_util_pct(io, i), 1);
+		json_key(j, "avg_in_flight"), json_double(j, devio_avg_in_flight(io, i), 2);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+void out_json_series(struct json *j, const struct result *r)
+{
+	const struct series *s = r->series;
+	if (!s)
+		return;
+	json_key(j, "series");
+	json_object_begin(j);
+	json_key(j, "interval_s"), json_double(j, s->interval_s, 3);
+	json_key(j, "t_s");
+	json_array_begin(j);
+	for (unsigned i = 0; i < s->n; i++)
+		json_double(j, s->s[i].t_s, 3);
+	json_array_end(j);
+	json_key(j, "bytes");
+	json_array_begin(j);
+	for (unsigned i = 0; i < s->n; i++)
+		json_uint(j, s->s[i].bytes);
+	json_array_end(j);
+	json_key(j, "ios");
+	json_array_begin(j);
+	for (unsigned i = 0; i < s->n; i++)
+		json_uint(j, s->s[i].ios);
+	json_array_end(j);
+	json_key(j, "merged"), json_bool(j, s->merged);
+	json_object_end(j);
+	json_device_io(j, r);
+}
+
+void out_json_findings(struct json *j, const struct result *r)
+{
+	json_key(j, "findings");
+	json_array_begin(j);
+	for (unsigned i = 0; i < r->nfindings; i++) {
+		const struct finding *fd = &r->findings[i];
+		json_object_begin(j);
+		json_key(j, "key"), json_string(j, fd->key);
+		for (unsigned k = 0; k < fd->nfigures; k++) {
+			json_key(j, fd->figures[k].name);
+			json_double(j, fd->figures[k].value, fd->figures[k].decimals);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+void out_csv_series(FILE *f, const struct result *r)
+{
+	const struct series *s = r->measured ? r->series : NULL;
+	fputs("test,target,t_s,bytes,ios,bytes_per_sec,iops\n", f);
+	for (unsigned i = 0; s && i < s->n; i++) {
+		double span = series_span(s, i);
+		out_csv_field(f, r->test);
+		fputc(',', f);
+		out_csv_field(f, r->target);
+		fprintf(f, ",%.3f,%llu,%llu,%.1f,%.2f\n", s->s[i].t_s,
+			(unsigned long long)s->s[i].bytes, (unsigned long long)s->s[i].ios,
+			series_rate(s, i), span > 0 ? (double)s->s[i].ios / span : 0.0);
+	}
+}

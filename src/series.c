@@ -1,0 +1,131 @@
+#include "series.h"
+
+#include <math.h>
+#include <string.h>
+
+_Static_assert(SERIES_CAP % 2 == 0, "samples merge in pairs");
+
+void series_init(struct series *s, double interval_s)
+{
+	memset(s, 0, sizeof(*s));
+	s->interval_s = interval_s;
+	s->factor = 1;
+}
+
+/* Halves the samples by adding neighbours; from now on each sample gathers
+ * twice as many raw intervals, so all of them span the same time. */
+static void merge_pairs(struct series *s)
+{
+	unsigned out = 0;
+	for (unsigned i = 0; i + 1 < s->n; i += 2, out++) {
+		s->s[out].t_s = s->s[i + 1].t_s;
+		s->s[out].bytes = s->s[i].bytes + s->s[i + 1].bytes;
+		s->s[out].ios = s->s[i].ios + s->s[i + 1].ios;
+	}
+	s->n = out;
+	s->factor *= 2;
+	s->interval_s *= 2;
+	s->merged = true;
+}
+
+void series_add_cumulative(struct series *s, double elapsed_s, uint64_t bytes, uint64_t ios)
+{
+	/* counters only grow; a reading that went backwards adds nothing */
+	uint64_t db = bytes > s->last_bytes ? bytes - s->last_bytes : 0;
+	uint64_t di = ios > s->last_ios ? ios - s->last_ios : 0;
+	s->last_bytes = bytes > s->last_bytes ? bytes : s->last_bytes;
+	s->last_ios = ios > s->last_ios ? ios : s->last_ios;
+	s->last_t = elapsed_s;
+	s->pending.t_s = elapsed_s;
+	s->pending.bytes += db;
+	s->pending.ios += di;
+	if (++s->pending_count < s->factor)
+		return;
+	if (s->n == SERIES_CAP)
+		merge_pairs(s);
+	if (s->pending_count < s->factor)
+		return;
+	s->s[s->n++] = s->pending;
+	memset(&s->pending, 0, sizeof(s->pending));
+	s->pending_count = 0;
+}
+
+void series_trim(struct series *s, double end_s)
+{
+	while (s->n > 0 && s->s[s->n - 1].t_s > end_s)
+		s->n--;
+}
+
+double series_span(const struct series *s, unsigned i)
+{
+	double start = i > 0 ? s->s[i - 1].t_s : 0.0;
+	return s->s[i].t_s - start;
+}
+
+double series_rate(const struct series *s, unsigned i)
+{
+	double span = series_span(s, i);
+	return span > 0 ? (double)s->s[i].bytes / span : 0.0;
+}
+
+uint64_t series_bytes_before(const struct series *s, unsigned i)
+{
+	uint64_t sum = 0;
+	for (unsigned k = 0; k < i && k < s->n; k++)
+		sum += s->s[k].bytes;
+	return sum;
+}
+
+void series_summarize(const struct series *s, unsigned from, unsigned to,
+		      struct series_summary *out)
+{
+	double mean = 0, m2 = 0;
+	memset(out, 0, sizeof(*out));
+	if (to > s->n)
+		to = s->n;
+	for (unsigned i = from; i < to; i++) {
+		double x = series_rate(s, i);
+		if (out->n == 0 || x < out->min)
+			out->min = x;
+		if (out->n == 0 || x > out->max)
+			out->max = x;
+		out->n++;
+		double d = x - mean; /* Welford */
+		mean += d / out->n;
+		m2 += d * (x - mean);
+	}
+	out->avg = mean;
+	out->stdev = out->n > 1 ? sqrt(m2 / (out->n - 1)) : 0.0;
+}
+
+unsigned series_sparkline(const struct series *s, unsigned width, char *buf, size_t len)
+{
+	static const char *const bars[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
+					     "\u2585", "\u2586", "\u2587", "\u2588" };
+	struct series_summary sum;
+	unsigned chars = s->n < width ? s->n : width, written = 0;
+	size_t used = 0;
+	series_summarize(s, 0, s->n, &sum);
+	if (len > 0)
+		buf[0] = '\0';
+	if (chars == 0 || sum.max <= 0)
+		return 0;
+	for (unsigned c = 0; c < chars; c++) {
+		/* the samples this character stands for, averaged */
+		unsigned from = c * s->n / chars, to = (c + 1) * s->n / chars;
+		double total = 0;
+		for (unsigned i = from; i < to; i++)
+			total += series_rate(s, i);
+		/* each bar stands for an eighth of the highest rate; a stall
+		 * (nothing moved) shows as a gap */
+		int level = (int)ceil(total / (to - from) / sum.max * 8) - 1;
+		const char *glyph = level < 0 ? " " : bars[level > 7 ? 7 : level];
+		size_t n = strlen(glyph);
+		if (used + n >= len)
+			break;
+		memcpy(buf + used, glyph, n + 1);
+		used += n;
+		written++;
+	}
+	return written;
+}

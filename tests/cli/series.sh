@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# The per-interval series and the checks over it, end to end:
+#
+#   bash tests/cli/series.sh ./diskbench          (part of `make cli`)
+#
+# - JSON result.series: arrays of one length, evenly spaced at --interval,
+#   adding up to no more than the result's bytes; CSV --series rows; the text
+#   bw line, and the sparkline only on a terminal; the option's limits.
+# - The cliff, on a real kernel: random reads of a loop device (over a 64 MiB
+#   file here) whose reads the block I/O controller throttles (cgroup v1
+#   blkio.throttle.read_bps_device, or v2 io.max) at 40 MB/s, lowered to
+#   8 MB/s part-way: the cliff warning fires with its time within one interval
+#   of the change, and does not fire when the limit stays.  Needs root and the
+#   controller; skipped, saying why, otherwise.
+# - Device-side proof: a read of a file already in the page cache
+#   (--no-direct --drop-caches=none) reaches the disk for ~0 % of its bytes
+#   and says so; a cold O_DIRECT read ~100 %.  Skipped where the disk's stat
+#   file cannot be read (JSON device_io null).
+# Everything lives in a scratch directory under /var/tmp, a loop device over
+# a file in it and a child cgroup, all removed on exit.
+set -u
+
+if [ $# -lt 1 ]; then
+	echo "usage: bash tests/cli/series.sh PATH/TO/diskbench" >&2
+	exit 2
+fi
+DB=$(realpath -- "$1") || exit 2
+S=$(mktemp -d -p /var/tmp diskbench-series.XXXXXX) || exit 2
+LOOP="" CG=""
+cleanup() {
+	[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG" 2>/dev/null
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -rf -- "$S"
+}
+trap cleanup EXIT
+trap 'cleanup; trap - EXIT; exit 130' INT TERM
+
+pass=0 failed=0 skipped=0
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+skip() { skipped=$((skipped + 1)); echo "ok - $1 # SKIP $2"; }
+
+# A 16 MiB file of data: random reads of it run for -t, since -s 10G is
+# clipped to the file for the region but not for the bytes to move.
+dd if=/dev/urandom of="$S/data" bs=1M count=16 status=none
+
+t_json() {
+	local out="$S/json.out"
+	"$DB" --json randread -s 10G -t 1.3 --interval 0.2 "$S/data" >"$out" 2>"$S/json.err"
+	local why
+	why=$(python3 - "$out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["result"]["series"]
+n = len(s["t_s"])
+if s["interval_s"] != 0.2: print("interval_s", s["interval_s"])
+if not (4 <= n <= 6): print("samples", n)
+if len(s["bytes"]) != n or len(s["ios"]) != n: print("array lengths differ")
+if s["merged"]: print("merged on a short run")
+if sum(s["bytes"]) > d["result"]["bytes"]: print("more bytes than the result")
+prev = 0.0
+for t in s["t_s"]:
+    if abs(t - prev - 0.2) > 0.05: print("spacing", prev, t)
+    prev = t
+if not all(b > 0 for b in s["bytes"]): print("an empty interval", s["bytes"])
+if not isinstance(d["findings"], list): print("findings is not a list")
+EOF
+)
+	if [ -z "$why" ]; then ok "JSON result.series at --interval 0.2"; else
+		not_ok "JSON result.series at --interval 0.2" "$why"; fi
+}
+
+t_csv() {
+	"$DB" --csv --series randread -s 10G -t 1.1 --interval 0.25 "$S/data" >"$S/csv.out" 2>/dev/null
+	local header rows bad
+	header=$(head -n 1 "$S/csv.out")
+	rows=$(tail -n +2 "$S/csv.out" | wc -l)
+	bad=$(tail -n +2 "$S/csv.out" | awk -F, 'NF != 7 || $1 != "randread" || $4 <= 0 || $6 <= 0' | head -n 1)
+	if [ "$header" = "test,target,t_s,bytes,ios,bytes_per_sec,iops" ] && [ "$rows" -ge 3 ] &&
+		[ "$rows" -le 5 ] && [ -z "$bad" ]; then
+		ok "--csv --series: one row per interval"
+	else
+		not_ok "--csv --series: one row per interval" "header: $header" "rows: $rows" "bad: $bad"
+	fi
+}
+
+t_text() {
+	local out
+	out=$("$DB" randread -s 10G -t 1.1 --interval 0.25 "$S/data" 2>/dev/null)
+	if grep -Eq '^bw \(MB/s\): min [0-9.]+, max [0-9.]+, avg [0-9.]+, stdev [0-9.]+ \(per 0.25 s, [3-5] samples\)$' <<<"$out" &&
+		! grep -q 'bw over time' <<<"$out"; then
+		ok "text: the bw line, no sparkline off a terminal"
+	else
+		not_ok "text: the bw line, no sparkline off a terminal" "$out"
+	fi
+	if ! command -v script >/dev/null; then
+		skip "text: a sparkline on a terminal" "no script(1)"
+		return
+	fi
+	out=$(script -qec "$DB randread -s 10G -t 1.1 --interval 0.25 $S/data" /dev/null 2>/dev/null)
+	if grep -q 'bw over time: .*(full bar ' <<<"$out"; then
+		ok "text: a sparkline on a terminal"
+	else
+		not_ok "text: a sparkline on a terminal" "$out"
+	fi
+}
+
+t_usage() {
+	local args rc
+	for args in "randread --interval 0.05" "randread --interval 61" "randread --series" \
+		"cached --interval 1" "quick --series --csv"; do
+		# shellcheck disable=SC2086  # words on purpose
+		"$DB" $args "$S/data" >/dev/null 2>&1
+		rc=$?
+		if [ "$rc" = 2 ]; then ok "usage error: $args"; else not_ok "usage error: $args" "exit $rc"; fi
+	done
+}
+
+# Prints the cgroup directory made for the limit on MAJ:MIN, or nothing.
+make_cgroup() {
+	local mm=$1 bps=$2 dir
+	if [ -w /sys/fs/cgroup/blkio ] && [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ]; then
+		dir=$(mktemp -d /sys/fs/cgroup/blkio/diskbench-series.XXXXXX 2>/dev/null) || return
+		echo "$mm $bps" >"$dir/blkio.throttle.read_bps_device" 2>/dev/null || { rmdir "$dir"; return; }
+	elif grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
+		grep -qw io /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		dir=$(mktemp -d /sys/fs/cgroup/diskbench-series.XXXXXX 2>/dev/null) || return
+		echo "$mm rbps=$bps" >"$dir/io.max" 2>/dev/null || { rmdir "$dir"; return; }
+	else
+		return
+	fi
+	echo "$dir"
+}
+
+set_limit() {
+	if [ -e "$CG/blkio.throttle.read_bps_device" ]; then
+		echo "$1 $2" >"$CG/blkio.throttle.read_bps_device"
+	else
+		echo "$1 rbps=$2" >"$CG/io.max"
+	fi
+}
+
+# Runs randread of the loop device in the cgroup for 7 s at 0.5 s intervals;
+# with $1 = yes, lowers the limit 3 s after the start.  Prints what the JSON
+# says: "cliff AT_S" or "none", and the seconds from launch to the change.
+throttled_run() {
+	local mm=$1 lower=$2 t0 t1
+	set_limit "$mm" 40000000
+	t0=$(date +%s.%N)
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json randread -b 64k -s 10G -t 7 \
+		--interval 0.5 "$3"' sh "$CG" "$DB" "$LOOP" >"$S/cliff.json" 2>"$S/cliff.err" &
+	local pid=$!
+	if [ "$lower" = yes ]; then
+		sleep 3
+		set_limit "$mm" 8000000
+		t1=$(date +%s.%N)
+	fi
+	wait "$pid"
+	python3 - "$S/cliff.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [f for f in d["findings"] if f["key"] == "cliff"]
+print("cliff %.3f" % c[0]["at_s"] if c else "none")
+EOF
+	[ "$lower" = yes ] && echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
+}
+
+t_cliff() {
+	local name="cliff: a loop device throttled part-way through the run"
+	if [ "$(id -u)" != 0 ]; then skip "$name" "needs root"; return; fi
+	dd if=/dev/urandom of="$S/img" bs=1M count=64 status=none
+	LOOP=$(losetup -f --show "$S/img" 2>/dev/null) || { LOOP=""; skip "$name" "no loop device"; return; }
+	local mm
+	mm=$(cat "/sys/class/block/${LOOP#/dev/}/dev")
+	CG=$(make_cgroup "$mm" 40000000)
+	if [ -z "$CG" ]; then skip "$name" "no writable blkio (v1) or io (v2) controller"; return; fi
+	local got
+	mapfile -t got < <(throttled_run "$mm" yes)
+	if [[ ${got[0]} == cliff* ]] &&
+		awk -v at="${got[0]#cliff }" -v t="${got[1]}" 'BEGIN { d = at - t; exit !(d <= 0.5 && d >= -0.5) }'; then
+		ok "$name (found at ${got[0]#cliff } s, limit lowered at ${got[1]} s)"
+	else
+		not_ok "$name" "got: ${got[*]}" "$(cat "$S/cliff.err")"
+	fi
+	mapfile -t got < <(throttled_run "$mm" no)
+	if [ "${got[0]}" = none ]; then
+		ok "cliff: none when the limit stays"
+	else
+		not_ok "cliff: none when the limit stays" "got: ${got[*]}"
+	fi
+}
+
+# Prints the share of the bytes read that reached the disks, and the finding keys.
+device_share() {
+	"$DB" --json seqread -s 32M "$@" "$S/data32" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+io = d["result"]["device_io"]
+if io is None:
+    print("unread")
+else:
+    print("%.3f" % (sum(l["read_bytes"] for l in io) / d["result"]["bytes"]),
+          " ".join(f["key"] for f in d["findings"]))'
+}
+
+t_device() {
+	dd if=/dev/urandom of="$S/data32" bs=1M count=32 status=none
+	cat "$S/data32" >/dev/null
+	local hot cold
+	hot=$(device_share --no-direct --drop-caches=none)
+	if [ "$hot" = unread ]; then
+		skip "device: a read from the page cache reaches the disk for ~0 %" "no readable stat file"
+		return
+	fi
+	# the disk's counters also count other processes' reads: "~0" leaves them room
+	if awk -v s="${hot%% *}" 'BEGIN { exit !(s < 0.25) }' && [[ $hot == *device_saw_less* ]]; then
+		ok "device: a read from the page cache reaches the disk for ~0 % ($hot)"
+	else
+		not_ok "device: a read from the page cache reaches the disk for ~0 %" "got: $hot"
+	fi
+	cold=$(device_share)
+	if awk -v s="${cold%% *}" 'BEGIN { exit !(s > 0.9) }' && [[ $cold != *device_saw_less* ]]; then
+		ok "device: a cold O_DIRECT read reaches the disk for ~100 % ($cold)"
+	else
+		not_ok "device: a cold O_DIRECT read reaches the disk for ~100 %" "got: $cold"
+	fi
+}
+
+t_json
+t_csv
+t_device
+t_text
+t_usage
+t_cliff
+echo "series: $pass passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]

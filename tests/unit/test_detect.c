@@ -1,0 +1,189 @@
+/* The detectors over synthetic series: a step down (a cliff, found at its
+ * interval, with burst and sustained rates), a ramp, noise, one outlier,
+ * a short dip and a step up (no false alarm), and the unsteady bound. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "detect.h"
+#include "rng.h"
+
+static struct series s;
+static uint64_t total;
+
+static void begin(void)
+{
+	series_init(&s, 1.0);
+	total = 0;
+}
+
+/* One 1-second interval moving `rate` bytes in 4 KiB I/Os. */
+static void add(double rate)
+{
+	total += (uint64_t)rate;
+	series_add_cumulative(&s, s.last_t + 1.0, total, total / 4096);
+}
+
+/* A uniform factor in [1 - spread, 1 + spread], reproducibly. */
+static double jitter(struct rng *g, double spread)
+{
+	double u = (double)(rng_next(g) >> 11) / 9007199254740992.0;
+	return 1.0 - spread + 2 * spread * u;
+}
+
+static void test_step_is_a_cliff(void **state)
+{
+	(void)state;
+	struct cliff c;
+	struct rng g;
+	rng_seed(&g, 1, 0);
+	begin();
+	for (unsigned i = 0; i < 60; i++)
+		add((i < 14 ? 3.05e9 : 512e6) * jitter(&g, 0.05));
+	assert_true(detect_cliff(&s, &c));
+	assert_int_equal(c.at, 14);
+	assert_true(c.at_s > 13.99 && c.at_s < 14.01);
+	assert_true(c.burst_rate > 2.9e9 && c.burst_rate < 3.2e9);
+	assert_true(c.sustained_rate > 480e6 && c.sustained_rate < 540e6);
+	assert_true(c.at_bytes > 14 * 2.9e9 && c.at_bytes < 14 * 3.2e9);
+	/* the drop explains the variation: what follows it is steady */
+	double cv;
+	assert_false(detect_unsteady(&s, c.at, &cv));
+	assert_true(detect_unsteady(&s, 0, &cv));
+}
+
+static void test_ramp_is_not_a_cliff(void **state)
+{
+	(void)state;
+	struct cliff c;
+	begin();
+	for (unsigned i = 0; i < 60; i++)
+		add(1e9 - i * 1e9 / 120); /* 1 GB/s sliding to half */
+	assert_false(detect_cliff(&s, &c));
+}
+
+static void test_noise_is_nothing(void **state)
+{
+	(void)state;
+	struct cliff c;
+	struct rng g;
+	double cv;
+	rng_seed(&g, 2, 0);
+	begin();
+	for (unsigned i = 0; i < 120; i++)
+		add(500e6 * jitter(&g, 0.2));
+	assert_false(detect_cliff(&s, &c));
+	assert_false(detect_unsteady(&s, 0, &cv));
+	assert_true(cv > 0.05 && cv < 0.2);
+}
+
+static void test_one_outlier_is_nothing(void **state)
+{
+	(void)state;
+	struct cliff c;
+	double cv;
+	begin();
+	for (unsigned i = 0; i < 30; i++)
+		add(i == 20 ? 0 : 800e6);
+	assert_false(detect_cliff(&s, &c));
+	assert_false(detect_unsteady(&s, 0, &cv));
+	/* two bad intervals in a row are still a dip, not a cliff */
+	begin();
+	for (unsigned i = 0; i < 30; i++)
+		add(i == 20 || i == 21 ? 1e6 : 800e6);
+	assert_false(detect_cliff(&s, &c));
+}
+
+static void test_recovery_is_not_a_cliff(void **state)
+{
+	(void)state;
+	struct cliff c;
+	begin();
+	for (unsigned i = 0; i < 40; i++)
+		add(i >= 10 && i < 16 ? 100e6 : 800e6); /* a 6 s stall, then back */
+	assert_false(detect_cliff(&s, &c));
+	begin();
+	for (unsigned i = 0; i < 40; i++)
+		add(i < 10 ? 100e6 : 800e6); /* a step up */
+	assert_false(detect_cliff(&s, &c));
+}
+
+static void test_too_short_says_nothing(void **state)
+{
+	(void)state;
+	struct cliff c;
+	double cv;
+	begin();
+	for (unsigned i = 0; i < DETECT_MIN_SAMPLES - 1; i++)
+		add(i < 3 ? 1e9 : 1e8);
+	assert_false(detect_cliff(&s, &c));
+	begin();
+	for (unsigned i = 0; i < DETECT_UNSTEADY_MIN - 1; i++)
+		add(i % 2 ? 1e9 : 1e6);
+	assert_false(detect_unsteady(&s, 0, &cv));
+	add(1e6);
+	assert_true(detect_unsteady(&s, 0, &cv));
+}
+
+/* A slow disk sampled often: 20 I/Os per interval vary by ~22 % from
+ * counting alone, which is no unsteadiness; twice that is. */
+static void test_counting_noise_is_not_unsteady(void **state)
+{
+	(void)state;
+	struct rng g;
+	double cv;
+	rng_seed(&g, 3, 0);
+	series_init(&s, 0.1);
+	uint64_t ios = 0;
+	for (unsigned i = 1; i <= 200; i++) {
+		/* a Poisson-like count: 40 chances of 1/2 each */
+		for (unsigned k = 0; k < 40; k++)
+			ios += rng_next(&g) >> 63;
+		series_add_cumulative(&s, i * 0.1, ios * 4096, ios);
+	}
+	assert_false(detect_unsteady(&s, 0, &cv));
+	assert_true(cv > 0.1);
+	series_init(&s, 0.1);
+	ios = 0;
+	for (unsigned i = 1; i <= 200; i++) {
+		ios += i % 2 ? 8 : 32;
+		series_add_cumulative(&s, i * 0.1, ios * 4096, ios);
+	}
+	assert_true(detect_unsteady(&s, 0, &cv));
+}
+
+/* Found the same way once the series merged (0.1 s intervals, 100 s). */
+static void test_cliff_after_merging(void **state)
+{
+	(void)state;
+	struct cliff c;
+	series_init(&s, 0.1);
+	total = 0;
+	for (unsigned i = 1; i <= 1000; i++) {
+		total += i <= 700 ? 300000000 : 60000000;
+		series_add_cumulative(&s, i * 0.1, total, i);
+	}
+	assert_true(s.merged);
+	assert_true(detect_cliff(&s, &c));
+	assert_true(c.at_s > 69.7 && c.at_s < 70.3);
+	assert_true(c.sustained_rate > 599e6 && c.sustained_rate < 601e6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_step_is_a_cliff),
+		cmocka_unit_test(test_ramp_is_not_a_cliff),
+		cmocka_unit_test(test_noise_is_nothing),
+		cmocka_unit_test(test_one_outlier_is_nothing),
+		cmocka_unit_test(test_recovery_is_not_a_cliff),
+		cmocka_unit_test(test_too_short_says_nothing),
+		cmocka_unit_test(test_cliff_after_merging),
+		cmocka_unit_test(test_counting_noise_is_not_unsteady),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

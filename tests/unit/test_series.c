@@ -1,0 +1,128 @@
+/* The per-interval series: deltas from cumulative counters, rates, the
+ * bounded array merging pairwise at its cap, summaries and the sparkline. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "series.h"
+
+static struct series s;
+
+static void test_deltas_and_rates(void **state)
+{
+	(void)state;
+	series_init(&s, 1.0);
+	series_add_cumulative(&s, 1.0, 100, 10);
+	series_add_cumulative(&s, 2.0, 300, 30);
+	series_add_cumulative(&s, 4.0, 400, 40); /* a late sample spans 2 s */
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.s[1].bytes, 200);
+	assert_int_equal(s.s[2].ios, 10);
+	assert_true(series_rate(&s, 1) == 200.0);
+	assert_true(series_span(&s, 2) == 2.0);
+	assert_true(series_rate(&s, 2) == 50.0);
+	assert_int_equal(series_bytes_before(&s, 2), 300);
+	assert_false(s.merged);
+	series_trim(&s, 3.5);
+	assert_int_equal(s.n, 2);
+	series_trim(&s, 2.0);
+	assert_int_equal(s.n, 2);
+}
+
+static void test_summary(void **state)
+{
+	(void)state;
+	struct series_summary sum;
+	series_init(&s, 1.0);
+	const uint64_t per_s[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	uint64_t total = 0;
+	for (unsigned i = 0; i < 8; i++)
+		series_add_cumulative(&s, i + 1, total += per_s[i], i + 1);
+	series_summarize(&s, 0, s.n, &sum);
+	assert_int_equal(sum.n, 8);
+	assert_true(sum.min == 2 && sum.max == 9 && sum.avg == 5);
+	assert_true(sum.stdev > 2.138 && sum.stdev < 2.139); /* sample stdev: sqrt(32/7) */
+	series_summarize(&s, 6, 100, &sum);
+	assert_int_equal(sum.n, 2);
+	assert_true(sum.avg == 8);
+}
+
+/* 0.1 s for 100 s (1000 raw intervals) stays within the cap, every sample
+ * spanning the same time, and nothing is lost but the unfinished pair. */
+static void test_merge_keeps_bytes_and_spacing(void **state)
+{
+	(void)state;
+	series_init(&s, 0.1);
+	for (unsigned i = 1; i <= 1000; i++)
+		series_add_cumulative(&s, i * 0.1, i * 1000ull, i);
+	assert_true(s.merged);
+	assert_true(s.n <= SERIES_CAP);
+	assert_int_equal(s.n, 500);
+	assert_true(s.interval_s > 0.199 && s.interval_s < 0.201);
+	for (unsigned i = 0; i < s.n; i++) {
+		assert_int_equal(s.s[i].bytes, 2000);
+		assert_int_equal(s.s[i].ios, 2);
+		assert_true(series_span(&s, i) > 0.199 && series_span(&s, i) < 0.201);
+	}
+	/* an hour at 0.1 s: still bounded, merged again */
+	for (unsigned i = 1001; i <= 36000; i++)
+		series_add_cumulative(&s, i * 0.1, i * 1000ull, i);
+	assert_true(s.n <= SERIES_CAP && s.n > SERIES_CAP / 2);
+	assert_true(series_bytes_before(&s, s.n) + s.pending.bytes == 36000 * 1000ull);
+	for (unsigned i = 0; i < s.n; i++)
+		assert_true(series_span(&s, i) > s.interval_s - 0.001 &&
+			    series_span(&s, i) < s.interval_s + 0.001);
+}
+
+static void test_counters_never_go_back(void **state)
+{
+	(void)state;
+	series_init(&s, 1.0);
+	series_add_cumulative(&s, 1.0, 100, 1);
+	series_add_cumulative(&s, 2.0, 50, 1);
+	series_add_cumulative(&s, 3.0, 150, 2);
+	assert_int_equal(s.s[1].bytes, 0);
+	assert_int_equal(s.s[2].bytes, 50);
+}
+
+static void test_sparkline(void **state)
+{
+	(void)state;
+	char line[256];
+	series_init(&s, 1.0);
+	assert_int_equal(series_sparkline(&s, 10, line, sizeof(line)), 0);
+	assert_string_equal(line, "");
+	uint64_t total = 0;
+	for (unsigned i = 0; i < 4; i++)
+		series_add_cumulative(&s, i + 1, total += i < 2 ? 800 : 100, i + 1);
+	assert_int_equal(series_sparkline(&s, 10, line, sizeof(line)), 4);
+	assert_string_equal(line, "\u2588\u2588\u2581\u2581");
+	series_add_cumulative(&s, 5, total, 5); /* a stall */
+	series_add_cumulative(&s, 6, total += 500, 6);
+	assert_int_equal(series_sparkline(&s, 10, line, sizeof(line)), 6);
+	assert_string_equal(line, "\u2588\u2588\u2581\u2581 \u2585");
+	/* more samples than characters: averaged into width characters */
+	for (unsigned i = 6; i < 100; i++)
+		series_add_cumulative(&s, i + 1, total += 800, i + 1);
+	assert_int_equal(series_sparkline(&s, 20, line, sizeof(line)), 20);
+	assert_int_equal(strlen(line), 60);
+	/* a buffer too small for all: what fits, terminated */
+	assert_int_equal(series_sparkline(&s, 20, line, 10), 3);
+	assert_int_equal(strlen(line), 9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_deltas_and_rates),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_merge_keeps_bytes_and_spacing),
+		cmocka_unit_test(test_counters_never_go_back),
+		cmocka_unit_test(test_sparkline),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
