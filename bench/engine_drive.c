@@ -4,6 +4,8 @@
  *
  *   engine_drive ENGINE QD THREADS BS rand|seq read|write SECONDS FILE [buffered]
  *
+ * SECONDS 0: one pass over the file (as many blocks as it holds).
+ *
  * Built by bench/engine_compare.sh against the core objects. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,9 +61,9 @@ int main(int argc, char **argv)
 	job.threads = (unsigned)atoi(argv[3]);
 	job.bs = strtoull(argv[4], NULL, 0);
 	job.region = (uint64_t)st.st_size - (uint64_t)st.st_size % job.bs;
-	job.bytes_limit = UINT64_MAX;
-	job.wrap = true;
 	job.time_limit_s = atof(argv[7]);
+	job.wrap = job.time_limit_s > 0; /* 0 s: one pass over the file */
+	job.bytes_limit = job.wrap ? UINT64_MAX : job.region;
 	job.seed = 42;
 	job.warmup_ios = 1;
 	static struct bench_outcome out;

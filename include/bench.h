@@ -32,14 +32,16 @@ struct bench_job {
 	bool wrap;            /* sequential: start over at the region's end */
 	double time_limit_s;  /* 0: none */
 	unsigned threads;
-	uint64_t seed;
+	uint64_t seed;        /* offsets, and the data written at each offset, follow from it
+			       * alone: the same bytes whatever the engine or depth */
 	bool zeros;
 	bool fsync_at_end;    /* one fsync after the last write, inside the timing */
 	double warmup_s;      /* I/O before this is done but not counted */
 	unsigned write_pct;   /* >0: this share of I/Os are writes, the rest reads */
 	const struct engine_ops *engine; /* NULL: the sync engine */
 	unsigned qd;          /* requests in flight per thread; 0 means 1 */
-	unsigned warmup_ios;  /* per thread, done before the timing starts, not counted */
+	unsigned warmup_ios;  /* per thread, done before the timing starts, not counted
+			       * (0: none; BENCH_WARMUP_IOS_DEFAULT is ioping's habit) */
 };
 
 struct bench_outcome {
@@ -51,9 +53,9 @@ struct bench_outcome {
 					     * when each was submitted (itself included) */
 	const char *engine_name; /* the engine's name ("sync", "aio", "uring") */
 	bool stopped;           /* a stop request ended the run early */
-	bool huge_buffers;      /* every thread's buffer is in huge pages */
+	bool huge_buffers;      /* every thread's buffers are in huge pages */
 	int error;              /* errno of the first failure, 0 if none */
-	const char *failed_op;  /* "read", "write", "fsync" */
+	const char *failed_op;  /* "read", "write", "fsync", "allocate", an engine's label */
 	uint64_t failed_offset;
 	char failed_why[160];   /* when the engine could not start: its reason
 				 * ("aio unavailable: … (fs.aio-max-nr reached …)") */

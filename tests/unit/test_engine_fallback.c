@@ -16,12 +16,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -288,6 +290,101 @@ static void test_open_refused(void **state)
 	assert_int_equal(out[1].ios, 0);
 }
 
+/* ---- registered buffers refused: the quiet fallback ------------------------ */
+
+/* The kB of memory the process has pinned (VmPin): io_uring's registered
+ * buffers, while a ring holds them. */
+static long pinned_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static void note_pinned(void *ctx, const struct bench_sample *s)
+{
+	(void)s;
+	long *most = ctx, kb = pinned_kb();
+	if (kb > *most)
+		*most = kb;
+}
+
+/* Reads a 4 MiB file at qd 32 through io_uring for 0.3 s; returns how much
+ * was pinned at most during the run (kB), or -1 if the run failed. */
+static long run_pinned(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	struct bench_job job = { .fd = fd, .dir = IO_READ, .pattern = PAT_RAND, .bs = 65536,
+				 .region = 4 << 20, .bytes_limit = UINT64_MAX, .wrap = true,
+				 .time_limit_s = 0.3, .threads = 1, .seed = 1, .qd = 32,
+				 .engine = &engine_uring };
+	long most = 0;
+	struct bench_sampler sampler = { 0.02, note_pinned, &most };
+	static struct bench_outcome out;
+	int rc = bench_run(&job, &out, &sampler);
+	close(fd);
+	return rc == 0 && out.ios > 0 ? most : -1;
+}
+
+/* Without CAP_IPC_LOCK, a small RLIMIT_MEMLOCK: what a user gets. */
+static int as_user_with_little_memlock(void)
+{
+	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct caps[2];
+	if (syscall(SYS_capget, &head, caps) != 0)
+		return -1;
+	caps[CAP_IPC_LOCK / 32].effective &= ~(1u << (CAP_IPC_LOCK % 32));
+	caps[CAP_IPC_LOCK / 32].permitted &= ~(1u << (CAP_IPC_LOCK % 32));
+	if (syscall(SYS_capset, &head, caps) != 0)
+		return -1;
+	struct rlimit little = { 64 << 10, 64 << 10 };
+	return setrlimit(RLIMIT_MEMLOCK, &little);
+}
+
+/* Registered buffers pin their pages; where the kernel refuses them
+ * (RLIMIT_MEMLOCK), the run still goes, on plain buffers. */
+static void test_fixed_buffers_refused(void **state)
+{
+	(void)state;
+	char why[256];
+	if (engine_uring.probe(why, sizeof(why)) != 0 || pinned_kb() < 0) {
+		print_message("skipping: %s\n", pinned_kb() < 0 ? "no VmPin in /proc/self/status" : why);
+		return;
+	}
+	char path[] = "/var/tmp/diskbench-test-pin-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	int rc = ftruncate(fd, 4 << 20);
+	close(fd);
+	long root_pinned = rc == 0 ? run_pinned(path) : -1;
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		long pinned = as_user_with_little_memlock() == 0 ? run_pinned(path) : -2;
+		_exit(write(fds[1], &pinned, sizeof(pinned)) == sizeof(pinned) ? 0 : 4);
+	}
+	close(fds[1]);
+	long user_pinned = -3;
+	ssize_t got = read(fds[0], &user_pinned, sizeof(user_pinned));
+	close(fds[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	unlink(path);
+	assert_int_equal(got, (ssize_t)sizeof(user_pinned));
+	assert_true(root_pinned >= 32 * 64); /* registered: 32 x 64 KiB pinned */
+	assert_int_equal(user_pinned, 0);    /* refused: the run went on without */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_seccomp_uring),
 		cmocka_unit_test(test_seccomp_both),
 		cmocka_unit_test(test_open_refused),
+		cmocka_unit_test(test_fixed_buffers_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
