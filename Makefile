@@ -74,13 +74,15 @@ sanitize:
 	$(MAKE) check CFLAGS="-O1 -g" SAN="$(SANFLAGS)"
 	$(MAKE) clean
 
-# valgrind on one seqwrite and one seqread: no leak, no error.
+# valgrind on seqwrite, seqread and randread with each engine: no leak, no error.
 memcheck: diskbench
 	@d=$$(mktemp -d /var/tmp/diskbench-memcheck.XXXXXX) && trap 'rm -rf "$$d"' EXIT && \
-	for t in seqwrite seqread; do \
+	for e in sync aio uring; do for t in seqwrite seqread randread; do \
+		echo "memcheck: $$t --engine=$$e --qd $$([ $$e = sync ] && echo 1 || echo 4)"; \
 		valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
-			--error-exitcode=99 ./diskbench $$t -s 16M -q "$$d" || exit 1; \
-	done && echo "memcheck: no leak, no error"
+			--error-exitcode=99 ./diskbench $$t --engine=$$e \
+			--qd $$([ $$e = sync ] && echo 1 || echo 4) -s 16M -t 1 -q "$$d" || exit 1; \
+	done; done && echo "memcheck: no leak, no error, with each engine"
 
 # ---- fuzzing ---------------------------------------------------------------
 # tests/fuzz/fuzz_NAME.c: a libFuzzer target, linked with the core objects
