@@ -171,11 +171,14 @@ static struct bench_outcome *run(const struct bench_job *job)
 	return out;
 }
 
-/* within pct % of want */
+/* within pct % of want, or 4 ms, whichever is more: one preemption of the
+ * worker on a busy machine must not fail a run of 40 I/Os, while a 40 ms
+ * fsync or a 60 ms warm-up in the wrong place still does */
 static void assert_near(double got, double want, double pct)
 {
-	if (got < want * (1 - pct / 100) || got > want * (1 + pct / 100))
-		fail_msg("%.6f is not within %.1f %% of %.6f", got, pct, want);
+	double slack = want * pct / 100 > 4e-3 ? want * pct / 100 : 4e-3;
+	if (got < want - slack || got > want + slack)
+		fail_msg("%.6f is not within %.1f %% (or 4 ms) of %.6f", got, pct, want);
 }
 
 /* ---- tests -------------------------------------------------------------------- */
