@@ -125,6 +125,8 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	r->bytes += out->bytes;
 	r->ios += out->ios;
 	r->seconds += out->seconds;
+	if (rc != 0 && out->failed_why[0]) /* the engine could not start: its own reason */
+		return fail(r, EXIT_RUN, "%s", out->failed_why);
 	if (rc != 0)
 		return fail(r, EXIT_RUN, "%s '%s' at offset %llu: %s", out->failed_op, t->path,
 			    (unsigned long long)out->failed_offset, strerror(out->error));
