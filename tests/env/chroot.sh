@@ -2,13 +2,13 @@
 # `make check` inside a chroot composed from the host (no network, no
 # debootstrap): see tests/env/lib.sh for what the root holds.
 #
-#   bash tests/env/chroot.sh [--proc|--no-proc|--both] [MAKE-ARGS...]
+#   bash tests/env/chroot.sh [--proc|--no-proc|--both] [COMMAND...]
 #
-# Runs `make -C /src MAKE-ARGS` (default: check) as root in a chroot on a copy
-# of this checkout, once with /proc mounted (--proc, the default), once
-# without it (--no-proc), or both.  Each chroot's root is a plain directory
-# under a mktemp dir in /var/tmp, so its mountinfo does not show "/".  All of
-# it is unmounted and removed on exit, on failure and on INT/TERM.
+# Runs COMMAND (default: make check) in /src, a copy of this checkout, as root
+# in a chroot: once with /proc mounted (--proc, the default), once without it
+# (--no-proc), or both.  The chroot's root is a plain directory under a mktemp
+# dir in /var/tmp, so its mountinfo does not show "/".  All of it is unmounted
+# and removed on exit, on failure and on INT/TERM.
 # Exit status: 0 when every run passed, 1 when one failed, 2 on a usage or
 # set-up error (not root, a mount that failed).
 set -u
@@ -23,9 +23,9 @@ case "${1:-}" in
 --proc) shift ;;
 --no-proc) variants=(noproc); shift ;;
 --both) variants=(proc noproc); shift ;;
--*) echo "usage: bash tests/env/chroot.sh [--proc|--no-proc|--both] [MAKE-ARGS...]" >&2; exit 2 ;;
+-*) echo "usage: bash tests/env/chroot.sh [--proc|--no-proc|--both] [COMMAND...]" >&2; exit 2 ;;
 esac
-[ $# -gt 0 ] || set -- check
+[ $# -gt 0 ] || set -- make check
 
 if [ "$(id -u)" != 0 ]; then
 	env_say "needs root (chroot, bind mounts)"
@@ -36,8 +36,9 @@ trap 'env_teardown' EXIT
 trap 'env_say interrupted; env_teardown; trap - EXIT; exit 130' INT
 trap 'env_say terminated; env_teardown; trap - EXIT; exit 143' TERM
 
-# One chroot run: compose, copy, make, tear down.  Returns make's status.
-run_variant() { # run_variant proc|noproc MAKE-ARGS...
+# One chroot run: compose, copy, run, tear down.  0, 1 (the command
+# failed) or 2 (set-up).
+run_variant() { # run_variant proc|noproc COMMAND...
 	local variant=$1 base rc t0
 	shift
 	base=$(mktemp -d -p /var/tmp diskbench-chroot.XXXXXX) || return 2
@@ -47,14 +48,11 @@ run_variant() { # run_variant proc|noproc MAKE-ARGS...
 		rm -rf --one-file-system -- "$base"
 		return 2
 	fi
-	env_say "[$variant] make -C /src $* in a chroot at $base/root"
+	env_say "[$variant] in a chroot at $base/root, /src: $*"
 	t0=$SECONDS
-	# a clean environment, as a login in the chroot would have
-	env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LANG=C.UTF-8 TERM=dumb ${MAKEFLAGS:+MAKEFLAGS="$MAKEFLAGS"} \
-		chroot "$base/root" make -C /src "$@"
+	env -i "${ENV_VARS[@]}" chroot "$base/root" sh -c 'cd /src && exec "$@"' sh "$@"
 	rc=$?
-	env_say "[$variant] make exit $rc after $((SECONDS - t0)) s"
+	env_say "[$variant] exit $rc after $((SECONDS - t0)) s"
 	[ $rc = 0 ] || rc=1
 	env_teardown || rc=2
 	rmdir -- "$base" 2>/dev/null

@@ -7,7 +7,8 @@
 # /usr where they are not), a bind of /dev (loop devices, /dev/null), a
 # private tmpfs on /dev/shm, /proc as proc or absent, and private, writable
 # /tmp, /var/tmp and /root directories inside ROOT.  ROOT itself is not a
-# mount point, so a chroot into it has no "/" in its mountinfo.
+# mount point (a chroot into it has no "/" in its mountinfo) unless
+# `rootmount` is given: then it is a bind of itself, as a container's root.
 #
 # env_copy_repo REPO DEST copies the tracked (and untracked, not ignored)
 # files of the checkout, never its build products, so a build in DEST leaves
@@ -17,6 +18,10 @@
 # anything a test left mounted under ROOT, and removes ROOT only when nothing
 # is mounted below it any more (a bind of /dev or /usr under an rm -rf would
 # delete the host's files).
+
+# The environment a command starts with inside: a login's, not the caller's.
+ENV_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+ENV_VARS=(PATH="$ENV_PATH" HOME=/root LANG=C.UTF-8 TERM=dumb)
 
 ENV_ROOT=""       # the root being composed (removed by env_teardown)
 ENV_MOUNTS=()     # what env_compose mounted, in order
@@ -46,9 +51,14 @@ env_mounts_below() {
 		/proc/self/mountinfo | sort -rn | cut -f2-
 }
 
-env_compose() { # env_compose ROOT proc|noproc
+env_compose() { # env_compose ROOT proc|noproc [rootmount]
 	local root=$1 proc=${2:-proc} d
 	ENV_ROOT=$root
+	mkdir -p "$root" || return 1
+	if [ "${3:-}" = rootmount ]; then
+		# ROOT a mount point of its own, as a container's root is
+		env_mount "$root" --bind "$root" || return 1
+	fi
 	for d in usr etc; do
 		env_bind_ro "/$d" "$root/$d" || return 1
 	done
@@ -62,10 +72,10 @@ env_compose() { # env_compose ROOT proc|noproc
 	mkdir -p "$root/dev" && env_mount "$root/dev" --bind /dev || return 1
 	# /dev/shm under the bind is the host's devtmpfs directory: cover it
 	env_mount "$root/dev/shm" -t tmpfs -o size=64m,mode=1777 tmpfs || return 1
+	mkdir -p "$root/proc" "$root/tmp" "$root/var/tmp" "$root/root" "$root/run" || return 1
 	if [ "$proc" = proc ]; then
-		mkdir -p "$root/proc" && env_mount "$root/proc" -t proc proc || return 1
+		env_mount "$root/proc" -t proc proc || return 1
 	fi
-	mkdir -p "$root/tmp" "$root/var/tmp" "$root/root" "$root/run" || return 1
 	chmod 1777 "$root/tmp" "$root/var/tmp"
 	chmod 755 "$root" "$root/var"
 }
