@@ -47,35 +47,44 @@ run_unshare() { # run_unshare ROOT COMMAND...
 		"$@"
 }
 
-# A limit podman may set: the caller's, so a container never asks for more
-# than this process holds (podman 4 raises nofile and nproc by default, which
-# fails without CAP_SYS_RESOURCE, and its `--ulimit host` is ignored).
-podman_limit() { # podman_limit NAME ULIMIT-OPTION
-	local soft hard
-	soft=$(ulimit -S "$2") hard=$(ulimit -H "$2")
-	[ "$soft" = unlimited ] && soft=-1
-	[ "$hard" = unlimited ] && hard=-1
-	echo "--ulimit=$1=$soft:$hard"
+# Limits no higher than podman itself holds: podman 4 starts containers
+# with nofile 1048576 and nproc 32768, which fails without CAP_SYS_RESOURCE
+# where the caller's are lower (its `--ulimit host` is ignored); podman lowers
+# its own nproc hard limit to 32768 as it starts.
+podman_limits() {
+	local nofile nproc
+	nofile=$(ulimit -Hn) nproc=$(ulimit -Hu)
+	[ "$nofile" = unlimited ] && nofile=1048576
+	[ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ] && nproc=32768
+	echo "--ulimit=nofile=$nofile:$nofile --ulimit=nproc=$nproc:$nproc"
 }
 
 PODMAN_OPTS=()
-# The options with which podman starts a container on ROOT, tried with its
-# default runtime and then runc (crun refuses hosts with cgroup v1 and v2
-# controllers both in use); 1 with podman's reason on stderr when none works.
+# The options with which podman starts a container on ROOT: its defaults,
+# then the caller's limits, then runc with them (crun refuses hosts with
+# cgroup v1 and v2 controllers both in use); 1 when none works, podman's
+# reasons on stderr.  `--rootfs ROOT` must end the options: --rootfs is a
+# flag, and the first word after it is the root, the rest the command.
 podman_probe() { # podman_probe ROOT
-	local root=$1 rt why=""
-	local base=(--privileged --network=none --rootfs "$root"
-		"$(podman_limit nofile -n)" "$(podman_limit nproc -u)")
-	command -v podman >/dev/null 2>&1 || { echo "podman is not installed" >&2; return 1; }
-	for rt in "" runc; do
-		[ -n "$rt" ] && ! command -v "$rt" >/dev/null 2>&1 && continue
-		PODMAN_OPTS=(${rt:+--runtime="$rt"} run --rm "${base[@]}")
-		if why=$(timeout 120 podman "${PODMAN_OPTS[@]}" /bin/true 2>&1); then
+	local root=$1 i why
+	command -v podman >/dev/null 2>&1 || { env_say "podman is not installed"; return 1; }
+	local run=(run --rm --privileged --network=none)
+	local limits
+	read -ra limits <<<"$(podman_limits)"
+	local tries=(0 1)
+	command -v runc >/dev/null 2>&1 && tries+=(2)
+	for i in "${tries[@]}"; do
+		case $i in
+		0) PODMAN_OPTS=("${run[@]}") ;;
+		1) PODMAN_OPTS=("${run[@]}" "${limits[@]}") ;;
+		2) PODMAN_OPTS=(--runtime=runc "${run[@]}" "${limits[@]}") ;;
+		esac
+		if why=$(timeout 120 podman "${PODMAN_OPTS[@]}" --rootfs "$root" /bin/true 2>&1); then
+			env_say "podman ${PODMAN_OPTS[*]} starts a container"
 			return 0
 		fi
-		env_say "podman${rt:+ --runtime=$rt} cannot start a container: $why"
+		env_say "podman ${PODMAN_OPTS[*]}: $why"
 	done
-	echo "podman cannot start a container here" >&2
 	return 1
 }
 
@@ -87,7 +96,7 @@ run_podman() { # run_podman ROOT COMMAND...
 	local envs=()
 	for v in "${ENV_VARS[@]}"; do envs+=(--env "$v"); done
 	podman "${PODMAN_OPTS[@]}" --volume /dev:/dev --tmpfs /dev/shm:size=64m \
-		"${envs[@]}" --workdir /src "$@"
+		"${envs[@]}" --workdir /src --rootfs "$root" "$@"
 }
 
 # One container: compose, copy, run, tear down.  0, 1 (the command failed),
