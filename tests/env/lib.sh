@@ -99,7 +99,9 @@ env_teardown() {
 	for ((i = ${#ENV_MOUNTS[@]} - 1; i >= 0; i--)); do
 		# a mount a test left below one of ours goes first
 		while read -r m; do
-			[ -n "$m" ] && { umount "$m" 2>/dev/null || umount -l "$m"; }
+			[ -n "$m" ] || continue
+			env_say "left mounted by the run: $m"
+			umount "$m" 2>/dev/null || umount -l "$m"
 		done < <(env_mounts_below "${ENV_MOUNTS[i]}" | grep -vxF -- "${ENV_MOUNTS[i]}")
 		umount "${ENV_MOUNTS[i]}" 2>/dev/null || umount -l "${ENV_MOUNTS[i]}" ||
 			env_say "cannot unmount ${ENV_MOUNTS[i]}"
@@ -107,7 +109,9 @@ env_teardown() {
 	ENV_MOUNTS=()
 	[ -n "$ENV_ROOT" ] && [ -d "$ENV_ROOT" ] || return 0
 	while read -r m; do
-		[ -n "$m" ] && { umount "$m" 2>/dev/null || umount -l "$m"; }
+		[ -n "$m" ] || continue
+		env_say "left mounted by the run: $m"
+		umount "$m" 2>/dev/null || umount -l "$m"
 	done < <(env_mounts_below "$ENV_ROOT")
 	left=$(env_mounts_below "$ENV_ROOT")
 	if [ -n "$left" ]; then
