@@ -174,10 +174,12 @@ cases_file() {
 	g buffered.file.nodrop.json json+m --json buffered --drop-caches=none "${SZ[@]}" "$F"
 	cat "$F" >/dev/null
 	g buffered.file.no-drop-caches.text text buffered --no-drop-caches "${SZ[@]}" "$F"
-	if [ $IS_ROOT = 1 ]; then
-		g buffered.file.dropall.json json+m --json buffered --drop-caches=all "${SZ[@]}" "$F"
-	else
+	if [ $IS_ROOT = 0 ]; then
 		skip "not root" buffered.file.dropall.json
+	elif [ ! -w /proc/sys/vm/drop_caches ]; then
+		skip "cannot write /proc/sys/vm/drop_caches (/proc not mounted, a chroot?)" buffered.file.dropall.json
+	else
+		g buffered.file.dropall.json json+m --json buffered --drop-caches=all "${SZ[@]}" "$F"
 	fi
 	g seqwrite.file.force.json json+m --json seqwrite --force -s 1M -t 0.3 "$F"
 	g randwrite.file.force.text text randwrite --force "${RZ[@]}" "$F"
@@ -296,6 +298,12 @@ cases_ram() {
 	local ramfs_cases=(ramfs.seqwrite ramfs.seqwrite.json ramfs.seqread ramfs.nodirect.text)
 	if [ $IS_ROOT = 0 ]; then
 		skip "not root (tmpfs, ramfs, loop device)" "${tmpfs_cases[@]}" "${loop_cases[@]}" "${ramfs_cases[@]}"
+		return
+	fi
+	if [ ! -r /proc/self/mountinfo ]; then
+		# the documents name the mount point of the filesystems made here
+		skip "no /proc/self/mountinfo (/proc not mounted, a chroot?): mounts made here are not visible" \
+			"${tmpfs_cases[@]}" "${loop_cases[@]}" "${ramfs_cases[@]}"
 		return
 	fi
 	if mount_fs tmpfs "$T" size=64m && mount_fs tmpfs "$S/small" size=16m; then
