@@ -117,7 +117,10 @@ run_kind() { # run_kind unshare|podman COMMAND...
 	else
 		env_say "[$kind] at $base/root, /src: $*"
 		t0=$SECONDS
-		"run_$kind" "$base/root" "$@"
+		case $kind in
+		unshare) run_unshare "$base/root" "$@" ;;
+		podman) run_podman "$base/root" "$@" ;;
+		esac
 		rc=$?
 		env_say "[$kind] exit $rc after $((SECONDS - t0)) s"
 		[ $rc = 0 ] || rc=1

@@ -21,6 +21,7 @@
 
 # The environment a command starts with inside: a login's, not the caller's.
 ENV_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# shellcheck disable=SC2034  # used by the scripts that source this file
 ENV_VARS=(PATH="$ENV_PATH" HOME=/root LANG=C.UTF-8 TERM=dumb)
 
 ENV_ROOT=""       # the root being composed (removed by env_teardown)
