@@ -3,6 +3,7 @@
 #   make check           unit tests (cmocka) and CLI/end-to-end tests
 #   make sanitize        the same suite under ASan + UBSan
 #   make fuzz            each libFuzzer target in tests/fuzz/ for FUZZ_SECONDS (clang)
+#   make check-envs      the tests in a chroot and in containers (root)
 #   make install         PREFIX, MANPREFIX and DESTDIR are honoured
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -84,6 +85,18 @@ memcheck: diskbench
 			--qd $$([ $$e = sync ] && echo 1 || echo 4) -s 16M -t 1 -q "$$d" || exit 1; \
 	done; done && echo "memcheck: no leak, no error, with each engine"
 
+# ---- environments ----------------------------------------------------------
+# make check-envs (root; no network): `make check` in a chroot composed from
+# the host, the unit tests in one without /proc, and the unit tests with
+# tests/cli/run.sh in a new mount and PID namespace and under podman where it
+# runs.  Each builds a copy of the tracked files; see tests/env/.
+ENV_MAKE = make CFLAGS='$(CFLAGS)'
+ENV_E2E = $(ENV_MAKE) -j2 diskbench && $(ENV_MAKE) unit && bash tests/cli/run.sh ./diskbench
+check-envs:
+	bash tests/env/chroot.sh --proc sh -c "$(ENV_MAKE) -j2 diskbench && $(ENV_MAKE) check"
+	bash tests/env/chroot.sh --no-proc sh -c "$(ENV_MAKE) -j2 diskbench && $(ENV_MAKE) unit"
+	bash tests/env/container.sh --all sh -c "$(ENV_E2E)"
+
 # ---- fuzzing ---------------------------------------------------------------
 # tests/fuzz/fuzz_NAME.c: a libFuzzer target, linked with the core objects
 # built by clang under ASan + UBSan in build/fuzz/ (apart from the normal
@@ -120,4 +133,4 @@ fuzz: $(FUZZ_BIN)
 		rm -rf $$d; \
 	done
 
-.PHONY: all clean install uninstall unit cli check test sanitize memcheck fuzz
+.PHONY: all clean install uninstall unit cli check test sanitize memcheck fuzz check-envs

@@ -59,6 +59,8 @@ struct devset;
 struct mount {
 	bool found;
 	bool by_device;         /* matched on the device (else only on the path) */
+	bool holds_path;        /* its mount point holds the path (else another mount
+				 * of the same device: a bind seen from a chroot) */
 	int member;             /* index in the devset of the device it uses, -1 */
 	char type[32], point[512], source[512], opts[1024];
 };

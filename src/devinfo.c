@@ -272,9 +272,11 @@ static dev_t fs_device(struct ctx *c, struct devinfo *d, const char *path, int d
 		SCOPY(d->fs_type, type);
 		d->fs_magic = magic;
 		SCOPY(d->st_dev, majmin);
-		SCOPY(d->mount_point, m.point);
+		/* in a chroot, a bind of the same device elsewhere (/usr) names
+		 * the filesystem but is not the mount of path */
+		SCOPY(d->mount_point, m.holds_path ? m.point : "");
 		SCOPY(d->mount_source, m.source);
-		d->mount_hidden = !m.found;
+		d->mount_hidden = !m.holds_path;
 	}
 	if (class) {
 		d->fs_class = class;

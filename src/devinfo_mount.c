@@ -88,7 +88,8 @@ static int mount_rank(const struct mountinfo_entry *e, const char *majmin,
 }
 
 /* Several matches (bind mounts): the longest mount point holding `real`,
- * the later one on a tie; on the device alone, the first.  No match on the
+ * the later one on a tie; on the device alone, the first (it names the
+ * filesystem, but not where `real` is: holds_path false).  No match on the
  * device (btrfs subvolumes have their own st_dev): the longest mount point
  * holding `real`. */
 int find_mount(const struct ctx *c, const char *majmin, const char *real, const struct devset *set,
@@ -116,6 +117,7 @@ int find_mount(const struct ctx *c, const char *majmin, const char *real, const 
 		best_len = len;
 		best->found = true;
 		best->by_device = dev;
+		best->holds_path = len > 0;
 		best->member = member;
 		SCOPY(best->type, e.fs_type);
 		SCOPY(best->point, e.mount_point);

@@ -176,10 +176,12 @@ cases_file() {
 	g buffered.file.nodrop.json json+m --json buffered --drop-caches=none "${SZ[@]}" "$F"
 	cat "$F" >/dev/null
 	g buffered.file.no-drop-caches.text text buffered --no-drop-caches "${SZ[@]}" "$F"
-	if [ $IS_ROOT = 1 ]; then
-		g buffered.file.dropall.json json+m --json buffered --drop-caches=all "${SZ[@]}" "$F"
-	else
+	if [ $IS_ROOT = 0 ]; then
 		skip "not root" buffered.file.dropall.json
+	elif [ ! -w /proc/sys/vm/drop_caches ]; then
+		skip "cannot write /proc/sys/vm/drop_caches (/proc not mounted, a chroot?)" buffered.file.dropall.json
+	else
+		g buffered.file.dropall.json json+m --json buffered --drop-caches=all "${SZ[@]}" "$F"
 	fi
 	g seqwrite.file.force.json json+m --json seqwrite --force -s 1M -t 0.3 "$F"
 	g randwrite.file.force.text text randwrite --force "${RZ[@]}" "$F"
@@ -300,6 +302,12 @@ cases_ram() {
 		skip "not root (tmpfs, ramfs, loop device)" "${tmpfs_cases[@]}" "${loop_cases[@]}" "${ramfs_cases[@]}"
 		return
 	fi
+	if [ ! -r /proc/self/mountinfo ]; then
+		# the documents name the mount point of the filesystems made here
+		skip "no /proc/self/mountinfo (/proc not mounted, a chroot?): mounts made here are not visible" \
+			"${tmpfs_cases[@]}" "${loop_cases[@]}" "${ramfs_cases[@]}"
+		return
+	fi
 	if mount_fs tmpfs "$T" size=64m && mount_fs tmpfs "$S/small" size=16m; then
 		g seqwrite.tmpfs.text text seqwrite "${SZ[@]}" "$T"
 		g seqwrite.tmpfs.json json --json seqwrite "${SZ[@]}" "$T"
@@ -321,16 +329,23 @@ cases_ram() {
 		truncate -s 16M "$T/loop.img"
 		if command -v losetup >/dev/null 2>&1 && LOOP=$(losetup -r -f --show "$T/loop.img" 2>/dev/null) &&
 			[ -b "$LOOP" ]; then
-			g info.loop.text text info "$LOOP"
-			g info.loop.json json --json info "$LOOP"
-			g info.loop.csv csv --csv info "$LOOP"
-			g seqread.loop.json json --json seqread "${SZ[@]}" "$LOOP"
-			g randread.loop.text text randread "${RZ[@]}" "$LOOP"
-			g buffered.loop.text text buffered "${SZ[@]}" "$LOOP"
 			g seqwrite.loop.refused raw seqwrite "${SZ[@]}" "$LOOP"
 			g seqwrite.loop.refused.json json --json seqwrite "${SZ[@]}" "$LOOP"
-			g quick.loop.text text+q quick -t 2 "$LOOP"
-			g quick.loop.json json+q --json quick -t 2 "$LOOP"
+			if [ -d /sys/dev/block ]; then
+				g info.loop.text text info "$LOOP"
+				g info.loop.json json --json info "$LOOP"
+				g info.loop.csv csv --csv info "$LOOP"
+				g seqread.loop.json json --json seqread "${SZ[@]}" "$LOOP"
+				g randread.loop.text text randread "${RZ[@]}" "$LOOP"
+				g buffered.loop.text text buffered "${SZ[@]}" "$LOOP"
+				g quick.loop.text text+q quick -t 2 "$LOOP"
+				g quick.loop.json json+q --json quick -t 2 "$LOOP"
+			else
+				# the device stack, "data in RAM" and the verdict come from sysfs
+				skip "no /sys/dev/block (sysfs not mounted, a chroot?)" info.loop.text info.loop.json \
+					info.loop.csv seqread.loop.json randread.loop.text buffered.loop.text \
+					quick.loop.text quick.loop.json
+			fi
 			losetup -d "$LOOP" 2>/dev/null
 			LOOP=""
 		else

@@ -599,7 +599,9 @@ t_help() {
 		check "help $t exits 0 and shows the test's options" 0 -- "$DB" help "$t"
 		expect_out "^usage: diskbench $t"
 		grep -qE '^ +-' "$OUT" || fail "no option listed"
-		cmp -s "$OUT" <("$DB" "$t" --help 2>/dev/null) || fail "'help $t' and '$t --help' differ"
+		# (a file, not <(...): /dev/fd needs /proc, which a chroot may lack)
+		"$DB" "$t" --help >"$S/help.$t" 2>/dev/null
+		cmp -s "$OUT" "$S/help.$t" || fail "'help $t' and '$t --help' differ"
 	done
 
 	case_begin "every option of every 'TEST --help' is in man/diskbench.1"
@@ -1500,7 +1502,12 @@ t_eviction() {
 	check "--drop-caches=all as root: exit 0, evicted=all" 0 -- "$DB" --json buffered --drop-caches=all -t 1 "$f"
 	if [ $IS_ROOT = 1 ]; then
 		expect_json buffered cache.evicted=all
-		expect_no_err 'drop_caches'
+		# a chroot without /proc cannot drop them: a warning, never silence
+		if [ -w /proc/sys/vm/drop_caches ]; then
+			expect_no_err 'drop_caches'
+		else
+			expect_err 'could not drop all caches .*drop_caches'
+		fi
 	fi
 }
 
@@ -1829,8 +1836,14 @@ PYEOF
 }
 
 t_edge_signal_while_printing() {
+	local name="a signal while the result is being written does not turn a good run into a write error"
+	# the moment diskbench blocks on the full pipe is read from /proc/PID/wchan
+	if [ ! -r /proc/self/wchan ]; then
+		skip "$name" "no /proc/PID/wchan (/proc not mounted, a chroot?)"
+		return
+	fi
 	local d; d=$(new_dir sigprint)
-	case_begin "a signal while the result is being written does not turn a good run into a write error"
+	case_begin "$name"
 	local res
 	res=$(python3 - "$DB" "$d" <<'PYEOF' 2>&1
 import fcntl, json, os, signal, subprocess, sys, time

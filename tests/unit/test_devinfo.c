@@ -1486,6 +1486,21 @@ static void test_mount_not_visible(void **state)
 	assert_true(has(json, "\"mount_visible\": false"));
 	free(json);
 
+	/* a bind of the same filesystem elsewhere (/usr in a chroot composed from
+	 * the host) names the filesystem, but it is not the mount of the path */
+	if (f->real_dev && strncmp(f->data, "/usr/", 5) != 0) {
+		mount_line(f, "23 1 %s /usr /usr ro,relatime - ext4 /dev/vda rw", f->majmin);
+		assert_int_equal(devinfo_probe(f->data, &f->roots, d), 0);
+		check_outputs(d);
+		assert_true(d->mount_hidden);
+		assert_string_equal(d->mount_point, "");
+		assert_string_equal(d->fs_type, "ext4");
+		assert_string_equal(d->mount_source, "/dev/vda");
+		text = render(d, OUT_TEXT);
+		assert_true(has(text, ": dir on ext4, the mount is not visible from this root (chroot?)"));
+		free(text);
+	}
+
 	mount_data(f, "/dev/vda");
 	assert_int_equal(devinfo_probe(f->data, &f->roots, d), 0);
 	assert_false(d->mount_hidden);
