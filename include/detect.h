@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "series.h"
+#include "stats.h"
 
 /* A drop counts when the rolling median falls below this share of the first
  * samples' median, for DETECT_CLIFF_RUN samples in a row, and stays there. */
@@ -19,6 +20,26 @@
 #define DETECT_UNSTEADY_MIN 5
 /* The coefficient of variation above which one run is not a figure to bet on. */
 #define DETECT_UNSTEADY_CV 0.25
+
+/* A rate cap (a cloud volume's or a container's I/O limit handing out a
+ * budget per time slice): throughput flat across intervals (raw coefficient
+ * of variation below DETECT_CAP_CV) while most I/Os are fast (p90 within
+ * DETECT_CAP_FAST times the median) and a small share, between
+ * DETECT_CAP_SLOW_MIN and DETECT_CAP_SLOW_MAX, waits over DETECT_CAP_SLOW
+ * times the median for the next slice. */
+#define DETECT_CAP_CV 0.05
+#define DETECT_CAP_FAST 4.0
+#define DETECT_CAP_SLOW 20.0
+#define DETECT_CAP_SLOW_MIN 0.001
+#define DETECT_CAP_SLOW_MAX 0.10
+
+struct rate_cap {
+	double rate;        /* bytes/s over the samples */
+	double cv;
+	uint64_t p50_ns;
+	double slow_share;  /* of the I/Os, those slower than DETECT_CAP_SLOW x p50 */
+	uint64_t slow_ns;   /* the threshold */
+};
 
 struct cliff {
 	unsigned at;           /* the first sample at the lower level */
@@ -37,5 +58,9 @@ bool detect_cliff(const struct series *s, struct cliff *c);
  * it is above DETECT_UNSTEADY_CV beyond what counting few I/Os per interval
  * explains (cv^2 - 1/(mean I/Os per interval) > bound^2). */
 bool detect_unsteady(const struct series *s, unsigned from, double *cv);
+
+/* True, filling c, when the series and the latencies look like a rate cap
+ * (above); needs DETECT_MIN_SAMPLES samples. */
+bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c);
 
 #endif

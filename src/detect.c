@@ -103,3 +103,29 @@ bool detect_unsteady(const struct series *s, unsigned from, double *cv)
 	double counting = ios > 0 ? (double)sum.n / (double)ios : 1.0;
 	return *cv * *cv - counting > DETECT_UNSTEADY_CV * DETECT_UNSTEADY_CV;
 }
+
+/* The share of the values at or above min (by bucket: within 0.4 %). */
+static double share_from(const struct stats *lat, uint64_t min)
+{
+	uint64_t above = 0;
+	for (unsigned i = stats_bucket_index(min); i < STATS_NBUCKETS; i++)
+		above += lat->bucket[i];
+	return lat->count > 0 ? (double)above / (double)lat->count : 0.0;
+}
+
+bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c)
+{
+	struct series_summary sum;
+	memset(c, 0, sizeof(*c));
+	if (s->n < DETECT_MIN_SAMPLES || lat->count == 0)
+		return false;
+	series_summarize(s, 0, s->n, &sum);
+	c->rate = mean_rate(s, 0, s->n);
+	c->cv = sum.avg > 0 ? sum.stdev / sum.avg : 1.0;
+	c->p50_ns = stats_percentile(lat, 50);
+	uint64_t p90 = stats_percentile(lat, 90);
+	c->slow_ns = (uint64_t)(DETECT_CAP_SLOW * (double)c->p50_ns);
+	c->slow_share = share_from(lat, c->slow_ns);
+	return c->p50_ns > 0 && c->cv < DETECT_CAP_CV && p90 <= DETECT_CAP_FAST * c->p50_ns &&
+	       c->slow_share >= DETECT_CAP_SLOW_MIN && c->slow_share <= DETECT_CAP_SLOW_MAX;
+}
