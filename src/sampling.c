@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "checks.h"
 #include "clock.h"
 #include "detect.h"
 #include "devinfo_stat.h"
@@ -171,6 +172,8 @@ void sampling_finish(const struct options *opt, struct result *r)
 	unsigned from = cliff ? c.at : 0;
 	if (detect_unsteady(r->series, from, &cv))
 		report_unsteady(r->series, from, cv, opt, r);
+	checks_rate_cap(opt, r);
+	checks_cgroup(r);
 	devio_end(&sampling_devio, devinfo_default_roots()->sysfs,
 		  (double)(clock_ns() - devio_t0) / 1e9);
 	if (devio_count(&sampling_devio) > 0) {

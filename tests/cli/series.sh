@@ -16,6 +16,10 @@
 #   (--no-direct --drop-caches=none) reaches the disk for ~0 % of its bytes
 #   and says so; a cold O_DIRECT read ~100 %.  Skipped where the disk's stat
 #   file cannot be read (JSON device_io null).
+# - Throttles: random reads of the loop device in a child cgroup that limits
+#   it to 130 read IOPS warn that the figure is the cgroup's limit (finding
+#   cgroup_limit with the device's MAJ:MIN); without the limit, no such
+#   warning.  Needs root and the controller, as the cliff does.
 # Everything lives in a scratch directory under /var/tmp, a loop device over
 # a file in it and a child cgroup, all removed on exit.
 set -u
@@ -190,6 +194,51 @@ t_cliff() {
 	fi
 }
 
+# Limits reads of MAJ:MIN in $CG to $2 IOPS (0: none), with no bytes/s limit.
+set_iops() {
+	if [ -e "$CG/blkio.throttle.read_iops_device" ]; then
+		echo "$1 0" >"$CG/blkio.throttle.read_bps_device"
+		echo "$1 $2" >"$CG/blkio.throttle.read_iops_device"
+	else
+		local v=$2
+		[ "$v" = 0 ] && v=max
+		echo "$1 rbps=max riops=$v" >"$CG/io.max"
+	fi
+}
+
+# Prints the cgroup_limit findings of a 1.5 s randread in $CG: "MAJ:MIN IOPS REACHED".
+limit_findings() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json randread -s 10G -t 1.5 "$3"' \
+		sh "$CG" "$DB" "$LOOP" 2>"$S/limit.err" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for f in d["findings"]:
+    if f["key"] == "cgroup_limit":
+        print("%d:%d %d %.2f" % (f["major"], f["minor"], f["iops"], f["reached"]))'
+}
+
+t_limit() {
+	local name="throttle: a cgroup's read IOPS limit on the loop device is named"
+	if [ -z "$LOOP" ] || [ -z "$CG" ]; then skip "$name" "no loop device in a cgroup (see the cliff)"; return; fi
+	local mm got
+	mm=$(cat "/sys/class/block/${LOOP#/dev/}/dev")
+	set_iops "$mm" 130
+	got=$(limit_findings)
+	if [[ $got == "$mm 130 "* ]] && awk -v r="${got##* }" 'BEGIN { exit !(r > 0.8) }' &&
+		grep -q "limited to 130 IOPS of reads on $mm (${LOOP#/dev/}) by its cgroup: the figure is the limit, not the device" "$S/limit.err"; then
+		ok "$name ($got)"
+	else
+		not_ok "$name" "got: $got" "$(cat "$S/limit.err")"
+	fi
+	set_iops "$mm" 0
+	got=$(limit_findings)
+	if [ -z "$got" ] && ! grep -q "by its cgroup" "$S/limit.err"; then
+		ok "throttle: no limit, no warning"
+	else
+		not_ok "throttle: no limit, no warning" "got: $got" "$(cat "$S/limit.err")"
+	fi
+}
+
 # Prints the share of the bytes read that reached the disks, and the finding keys.
 device_share() {
 	"$DB" --json seqread -s 32M "$@" "$S/data32" 2>/dev/null | python3 -c '
@@ -232,5 +281,6 @@ t_device
 t_text
 t_usage
 t_cliff
+t_limit
 echo "series: $pass passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
