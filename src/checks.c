@@ -1,11 +1,16 @@
+#define _POSIX_C_SOURCE 200809L
 #include "checks.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "clock.h"
 #include "detect.h"
 #include "devinfo.h"
 #include "devinfo_cgroup.h"
+#include "platform.h"
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
@@ -94,4 +99,63 @@ void checks_rate_cap(const struct options *opt, struct result *r)
 	finding_figure(f, "p50_ns", (double)c.p50_ns, 0);
 	finding_figure(f, "slow_ns", (double)c.slow_ns, 0);
 	finding_figure(f, "slow_share", c.slow_share, 4);
+}
+
+static bool write_back_leaf(const struct devinfo *d)
+{
+	for (int i = 0; d && i < d->nleaves; i++)
+		if (strcmp(d->stack[d->leaves[i]].write_cache, "write back") == 0)
+			return true;
+	return false;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Times rounds write + fdatasync pairs of len bytes at offset; -1 when one
+ * fails (the check then says nothing). */
+static int time_flushes(int fd, uint64_t offset, size_t len, uint64_t ns[CHECKS_FLUSH_ROUNDS])
+{
+	void *buf = plat_buffer_alloc(len);
+	int rc = buf ? 0 : -1;
+	for (unsigned i = 0; rc == 0 && i < CHECKS_FLUSH_ROUNDS; i++) {
+		uint64_t t0 = clock_ns();
+		if (pwrite(fd, buf, len, (off_t)offset) != (ssize_t)len || fdatasync(fd) != 0)
+			rc = -1;
+		ns[i] = clock_ns() - t0;
+	}
+	if (buf)
+		plat_buffer_free(buf, len);
+	return rc;
+}
+
+void checks_flush(const struct target *t, uint64_t region, uint64_t bs,
+		  const struct options *opt, struct result *r)
+{
+	uint64_t ns[CHECKS_FLUSH_ROUNDS];
+	uint64_t written = (r->bytes < region ? r->bytes : region) / bs * bs;
+	size_t len = bs < CHECKS_FLUSH_LEN ? (size_t)bs : CHECKS_FLUSH_LEN;
+	char median[32];
+	if (r->dir != IO_WRITE || !r->measured || written == 0 || !(t->created || opt->force) ||
+	    !write_back_leaf(r->device))
+		return;
+	if (time_flushes(t->fd, written - bs, len, ns) != 0)
+		return;
+	qsort(ns, CHECKS_FLUSH_ROUNDS, sizeof(ns[0]), cmp_u64);
+	double mid = (double)(ns[CHECKS_FLUSH_ROUNDS / 2 - 1] + ns[CHECKS_FLUSH_ROUNDS / 2]) / 2;
+	if (mid >= CHECKS_FLUSH_FAST_NS)
+		return;
+	fmt_ns(median, sizeof(median), mid);
+	warn(r, "flushes return in %s: the device or hypervisor acknowledges them without "
+	     "reaching stable media, or it has power-loss protection; durability is not "
+	     "verified by this run", median);
+	struct finding *f = finding_add(r, "flush_fast");
+	finding_figure(f, "median_ns", mid, 0);
+	finding_figure(f, "min_ns", (double)ns[0], 0);
+	finding_figure(f, "max_ns", (double)ns[CHECKS_FLUSH_ROUNDS - 1], 0);
+	finding_figure(f, "rounds", CHECKS_FLUSH_ROUNDS, 0);
+	finding_figure(f, "bytes", (double)len, 0);
 }

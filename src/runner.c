@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checks.h"
 #include "clock.h"
 #include "devinfo.h"
 #include "io.h"
@@ -295,6 +296,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
 	sampling_finish(opt, r);
+	checks_flush(t, job->region, job->bs, opt, r);
 	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
 		     "requests from scattered pages can be much slower than the device allows");

@@ -20,6 +20,10 @@
 #   it to 130 read IOPS warn that the figure is the cgroup's limit (finding
 #   cgroup_limit with the device's MAJ:MIN); without the limit, no such
 #   warning.  Needs root and the controller, as the cliff does.
+# - Flush honesty: a write test with --force on a loop device over a file in
+#   tmpfs (/dev/shm; a "write back" cache whose flushes do nothing) finds
+#   flush_fast (within five tries: the machine may be busy); a read of it
+#   does not time flushes.  Needs root.
 # Everything lives in a scratch directory under /var/tmp, a loop device over
 # a file in it and a child cgroup, all removed on exit.
 set -u
@@ -30,8 +34,10 @@ if [ $# -lt 1 ]; then
 fi
 DB=$(realpath -- "$1") || exit 2
 S=$(mktemp -d -p /var/tmp diskbench-series.XXXXXX) || exit 2
-LOOP="" CG=""
+LOOP="" CG="" SHM_LOOP="" SHM_IMG=""
 cleanup() {
+	[ -n "$SHM_LOOP" ] && losetup -d "$SHM_LOOP" 2>/dev/null
+	[ -n "$SHM_IMG" ] && rm -f -- "$SHM_IMG"
 	[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG" 2>/dev/null
 	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
 	rm -rf -- "$S"
@@ -239,6 +245,33 @@ t_limit() {
 	fi
 }
 
+# Prints the keys of the findings of a 16 MiB test of $SHM_LOOP.
+shm_findings() {
+	"$DB" --json "$1" -s 16M --force "$SHM_LOOP" 2>/dev/null |
+		python3 -c 'import json, sys; print(" ".join(f["key"] for f in json.load(sys.stdin)["findings"]))'
+}
+
+t_flush() {
+	local name="flush: a loop device over tmpfs acknowledges flushes at once"
+	if [ "$(id -u)" != 0 ]; then skip "$name" "needs root"; return; fi
+	if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" != tmpfs ]; then skip "$name" "no tmpfs at /dev/shm"; return; fi
+	SHM_IMG=$(mktemp -p /dev/shm diskbench-series.XXXXXX) || { skip "$name" "cannot create in /dev/shm"; return; }
+	truncate -s 32M "$SHM_IMG"
+	SHM_LOOP=$(losetup -f --show "$SHM_IMG" 2>/dev/null) || { SHM_LOOP=""; skip "$name" "no loop device"; return; }
+	if [ "$(cat "/sys/class/block/${SHM_LOOP#/dev/}/queue/write_cache")" != "write back" ]; then
+		skip "$name" "the loop device's cache is not write back"; return
+	fi
+	local got try
+	for try in 1 2 3 4 5; do
+		got=$(shm_findings seqwrite)
+		[[ $got == *flush_fast* ]] && break
+	done
+	if [[ $got == *flush_fast* ]]; then ok "$name (try $try)"; else not_ok "$name" "findings: $got"; fi
+	got=$(shm_findings seqread)
+	if [[ $got != *flush_fast* ]]; then ok "flush: not timed on a read test"; else
+		not_ok "flush: not timed on a read test" "findings: $got"; fi
+}
+
 # Prints the share of the bytes read that reached the disks, and the finding keys.
 device_share() {
 	"$DB" --json seqread -s 32M "$@" "$S/data32" 2>/dev/null | python3 -c '
@@ -282,5 +315,6 @@ t_text
 t_usage
 t_cliff
 t_limit
+t_flush
 echo "series: $pass passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
