@@ -52,6 +52,9 @@ struct bench_outcome {
 	const char *engine_name; /* the engine's name ("sync", "aio", "uring") */
 	bool stopped;           /* a stop request ended the run early */
 	bool huge_buffers;      /* every thread's buffer is in huge pages */
+	double cpu_busiest;     /* the busiest worker's CPU time over its timed loop's
+				 * wall time (0..1): 1 means the thread, not the
+				 * device, set the pace */
 	int error;              /* errno of the first failure, 0 if none */
 	const char *failed_op;  /* "read", "write", "fsync" */
 	uint64_t failed_offset;

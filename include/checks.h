@@ -19,6 +19,13 @@ void checks_cgroup(struct result *r);
  * O_DIRECT runs only, as page-cache hits and misses look alike. */
 void checks_rate_cap(const struct options *opt, struct result *r);
 
+/* A worker thread busy on the CPU for this share of its run set the pace. */
+#define CHECKS_CPU_BOUND 0.90
+
+/* Records cpu0's governor in r and warns when r->cpu_busiest reached
+ * CHECKS_CPU_BOUND. */
+void checks_cpu(const struct options *opt, struct result *r);
+
 /* Flush honesty: write + fdatasync pairs timed after a write test, outside
  * the figure, when a leaf's cache is "write back". */
 #define CHECKS_FLUSH_ROUNDS 8

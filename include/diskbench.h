@@ -134,6 +134,8 @@ struct result {
 	struct stats lat;     /* merged latency of every I/O */
 	bool measured;        /* the timed loop ran to its end */
 	bool huge_buffers;    /* I/O buffers in transparent huge pages */
+	double cpu_busiest;   /* the busiest worker thread's CPU share of its run, 0..1 */
+	char cpu_governor[32]; /* cpu0's frequency governor; "" unknown */
 	bool interrupted;
 	const char *evicted;  /* "file", "all", "none", or NULL when not a read test */
 	double resident_before_pct; /* < 0: not measured */

@@ -10,6 +10,7 @@
 #include "detect.h"
 #include "devinfo.h"
 #include "devinfo_cgroup.h"
+#include "devinfo_host.h"
 #include "platform.h"
 #include "sampling.h"
 #include "units.h"
@@ -158,4 +159,19 @@ void checks_flush(const struct target *t, uint64_t region, uint64_t bs,
 	finding_figure(f, "max_ns", (double)ns[CHECKS_FLUSH_ROUNDS - 1], 0);
 	finding_figure(f, "rounds", CHECKS_FLUSH_ROUNDS, 0);
 	finding_figure(f, "bytes", (double)len, 0);
+}
+
+void checks_cpu(const struct options *opt, struct result *r)
+{
+	if (devinfo_cpu_governor(devinfo_default_roots()->sysfs, r->cpu_governor,
+				 sizeof(r->cpu_governor)) != 0)
+		r->cpu_governor[0] = '\0';
+	if (r->cpu_busiest < CHECKS_CPU_BOUND)
+		return;
+	warn(r, "a submitting thread was busy on the CPU for %.0f %% of the run: the figure is "
+	     "limited by this CPU, not the device%s%s", r->cpu_busiest * 100,
+	     opt_hint(opt, OPT_THREADS, "; more threads (-j)"),
+	     opt_hint(opt, OPT_QD, " or a deeper queue (--qd) may go further"));
+	struct finding *f = finding_add(r, "cpu_bound");
+	finding_figure(f, "busiest_thread_share", r->cpu_busiest, 3);
 }

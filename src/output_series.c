@@ -96,6 +96,21 @@ static void json_device_io(struct json *j, const struct result *r)
 	json_array_end(j);
 }
 
+/* What the CPU had to do with the figure: the busiest worker's share and
+ * the frequency governor (null where the kernel has no cpufreq). */
+static void json_cpu(struct json *j, const struct result *r)
+{
+	json_key(j, "cpu");
+	json_object_begin(j);
+	json_key(j, "busiest_thread_pct"), json_double(j, r->cpu_busiest * 100, 1);
+	json_key(j, "governor");
+	if (r->cpu_governor[0])
+		json_string(j, r->cpu_governor);
+	else
+		json_null(j);
+	json_object_end(j);
+}
+
 void out_json_series(struct json *j, const struct result *r)
 {
 	const struct series *s = r->series;
@@ -122,6 +137,7 @@ void out_json_series(struct json *j, const struct result *r)
 	json_key(j, "merged"), json_bool(j, s->merged);
 	json_object_end(j);
 	json_device_io(j, r);
+	json_cpu(j, r);
 }
 
 void out_json_findings(struct json *j, const struct result *r)

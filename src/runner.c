@@ -242,6 +242,7 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->seconds = out->seconds;
 	r->interrupted = out->stopped;
 	r->huge_buffers = out->huge_buffers;
+	r->cpu_busiest = out->cpu_busiest;
 }
 
 /* The failure of a run, named for what a user can act on. */

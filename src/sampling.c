@@ -174,6 +174,7 @@ void sampling_finish(const struct options *opt, struct result *r)
 		report_unsteady(r->series, from, cv, opt, r);
 	checks_rate_cap(opt, r);
 	checks_cgroup(r);
+	checks_cpu(opt, r);
 	devio_end(&sampling_devio, devinfo_default_roots()->sysfs,
 		  (double)(clock_ns() - devio_t0) / 1e9);
 	if (devio_count(&sampling_devio) > 0) {

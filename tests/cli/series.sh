@@ -74,6 +74,9 @@ for t in s["t_s"]:
     prev = t
 if not all(b > 0 for b in s["bytes"]): print("an empty interval", s["bytes"])
 if not isinstance(d["findings"], list): print("findings is not a list")
+c = d["result"]["cpu"]
+if not (0 <= c["busiest_thread_pct"] <= 101): print("busiest_thread_pct", c["busiest_thread_pct"])
+if c["governor"] is not None and not c["governor"]: print("an empty governor")
 EOF
 )
 	if [ -z "$why" ]; then ok "JSON result.series at --interval 0.2"; else
