@@ -59,6 +59,31 @@ bool detect_cliff(const struct series *s, struct cliff *c);
  * explains (cv^2 - 1/(mean I/Os per interval) > bound^2). */
 bool detect_unsteady(const struct series *s, unsigned from, double *cv);
 
+/* A drive's temperature over a run, in constant memory: when full, every
+ * other reading goes and later ones are kept at half the rate. */
+#define TEMP_CAP 128
+/* A rise this large during a run counts as heating, limits or not. */
+#define DETECT_HEAT_RISE_C 15.0
+
+struct temp_track {
+	char name[64];          /* the disk */
+	double max_c, crit_c;   /* its limits, 0 unknown */
+	unsigned n, stride, skipped;
+	double t_s[TEMP_CAP], celsius[TEMP_CAP];
+};
+
+struct heat {
+	double first_c, peak_c, peak_t_s;
+	double limit_c;         /* the limit it reached (max, else crit), 0: none, a rise only */
+};
+
+void temp_track_init(struct temp_track *t, const char *name, double max_c, double crit_c);
+void temp_track_add(struct temp_track *t, double t_s, double celsius);
+/* True, filling h, when throughput dropped (dropped: a cliff was found)
+ * while the drive reached its max or crit temperature or rose by more than
+ * DETECT_HEAT_RISE_C. */
+bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h);
+
 /* True, filling c, when the series and the latencies look like a rate cap
  * (above); needs DETECT_MIN_SAMPLES samples. */
 bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c);

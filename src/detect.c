@@ -1,5 +1,6 @@
 #include "detect.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,4 +129,49 @@ bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rat
 	c->slow_share = share_from(lat, c->slow_ns);
 	return c->p50_ns > 0 && c->cv < DETECT_CAP_CV && p90 <= DETECT_CAP_FAST * c->p50_ns &&
 	       c->slow_share >= DETECT_CAP_SLOW_MIN && c->slow_share <= DETECT_CAP_SLOW_MAX;
+}
+
+void temp_track_init(struct temp_track *t, const char *name, double max_c, double crit_c)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->max_c = max_c;
+	t->crit_c = crit_c;
+	t->stride = 1;
+}
+
+void temp_track_add(struct temp_track *t, double t_s, double celsius)
+{
+	if (t->skipped++ % t->stride != 0)
+		return;
+	if (t->n == TEMP_CAP) {
+		for (unsigned i = 0; i < TEMP_CAP / 2; i++) {
+			t->t_s[i] = t->t_s[2 * i];
+			t->celsius[i] = t->celsius[2 * i];
+		}
+		t->n = TEMP_CAP / 2;
+		t->stride *= 2;
+		t->skipped = 1;
+	}
+	t->t_s[t->n] = t_s;
+	t->celsius[t->n++] = celsius;
+}
+
+bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (t->n < 2)
+		return false;
+	h->first_c = t->celsius[0];
+	h->peak_c = t->celsius[0];
+	for (unsigned i = 1; i < t->n; i++)
+		if (t->celsius[i] > h->peak_c) {
+			h->peak_c = t->celsius[i];
+			h->peak_t_s = t->t_s[i];
+		}
+	if (t->max_c > 0 && h->peak_c >= t->max_c)
+		h->limit_c = t->max_c;
+	else if (t->crit_c > 0 && h->peak_c >= t->crit_c)
+		h->limit_c = t->crit_c;
+	return dropped && (h->limit_c > 0 || h->peak_c - h->first_c > DETECT_HEAT_RISE_C);
 }

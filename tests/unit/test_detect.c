@@ -220,10 +220,41 @@ static void test_rate_cap(void **state)
 	assert_false(detect_rate_cap(&s, &lat, &c));
 }
 
+static void test_heat(void **state)
+{
+	(void)state;
+	static struct temp_track t;
+	struct heat h;
+	temp_track_init(&t, "nvme0n1", 75.0, 85.0);
+	for (unsigned i = 0; i < 1000; i++)  /* 40 C rising to 77 C over 1000 s */
+		temp_track_add(&t, i + 1.0, 40.0 + 37.0 * i / 999.0);
+	assert_true(t.n <= TEMP_CAP && t.n >= TEMP_CAP / 2);
+	assert_true(t.t_s[0] == 1.0);
+	for (unsigned i = 1; i < t.n; i++)  /* evenly spaced after decimation */
+		assert_true(t.t_s[i] - t.t_s[i - 1] == t.stride);
+	assert_true(detect_heat(&t, true, &h));
+	assert_true(h.first_c == 40.0);
+	assert_true(h.peak_c > 76.0 && h.peak_c <= 77.0);
+	assert_true(h.limit_c == 75.0);
+	/* no drop in throughput: heat alone is no warning */
+	assert_false(detect_heat(&t, false, &h));
+	/* a rise of 10 C below the limits: not heating */
+	temp_track_init(&t, "sda", 0, 0);
+	for (unsigned i = 0; i < 20; i++)
+		temp_track_add(&t, i + 1.0, 35.0 + i / 2.0);
+	assert_false(detect_heat(&t, true, &h));
+	/* a rise of 16 C with unknown limits: heating */
+	temp_track_add(&t, 21.0, 51.5);
+	assert_true(detect_heat(&t, true, &h));
+	assert_true(h.limit_c == 0);
+	assert_true(h.peak_t_s == 21.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rate_cap),
+		cmocka_unit_test(test_heat),
 		cmocka_unit_test(test_step_is_a_cliff),
 		cmocka_unit_test(test_ramp_is_not_a_cliff),
 		cmocka_unit_test(test_noise_is_nothing),

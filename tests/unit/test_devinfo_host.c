@@ -1,5 +1,6 @@
 /* Host facts over a fake sysfs tree: cpu0's governor, and none where the
- * kernel has no cpufreq. */
+ * kernel has no cpufreq; drive temperature sensors (NVMe hwmonN, drivetemp
+ * hwmon/hwmonN) with and without limits, and a disk without one. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,10 +54,39 @@ static void test_governor(void **state)
 	assert_string_equal(buf, "powersave");
 }
 
+static void test_hwmon(void **state)
+{
+	(void)state;
+	struct hwmon_sensor s;
+	double c = 0;
+	char disk[128];
+	snprintf(disk, sizeof(disk), "%s/block/nvme0n1", root);
+	put("block/nvme0n1/device/uevent", "");
+	assert_int_equal(hwmon_find(disk, &s), -1);
+	assert_int_equal(hwmon_read_c(&s, &c), -1);
+	/* NVMe: the controller's own hwmonN, limits in millidegrees */
+	put("block/nvme0n1/device/hwmon3/temp1_input", "44850\n");
+	put("block/nvme0n1/device/hwmon3/temp1_max", "81850\n");
+	put("block/nvme0n1/device/hwmon3/temp1_crit", "84850\n");
+	assert_int_equal(hwmon_find(disk, &s), 0);
+	assert_true(s.max_c > 81.84 && s.max_c < 81.86);
+	assert_true(s.crit_c > 84.84 && s.crit_c < 84.86);
+	assert_int_equal(hwmon_read_c(&s, &c), 0);
+	assert_true(c > 44.84 && c < 44.86);
+	/* SATA with drivetemp: device/hwmon/hwmonN, no limits given */
+	snprintf(disk, sizeof(disk), "%s/block/sda", root);
+	put("block/sda/device/hwmon/hwmon5/temp1_input", "31000\n");
+	assert_int_equal(hwmon_find(disk, &s), 0);
+	assert_true(s.max_c == 0 && s.crit_c == 0);
+	assert_int_equal(hwmon_read_c(&s, &c), 0);
+	assert_true(c == 31.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_governor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hwmon, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
