@@ -100,6 +100,7 @@ struct options {
 
 struct series;
 struct devio;
+struct temp_track;
 
 /* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
  * its figures by name; the same finding is also a warning in words. */
@@ -146,6 +147,8 @@ struct result {
 	const struct devinfo *device; /* what sysfs says of the target, or NULL */
 	const struct series *series;  /* throughput per interval, or NULL when not sampled */
 	const struct devio *device_io; /* what the disks below did during the run, or NULL */
+	const struct temp_track *temps; /* the disks' temperatures over the run */
+	unsigned ntemps;
 	struct finding findings[MAX_FINDINGS];
 	unsigned nfindings;
 	void *detail;         /* the command's own figures (a sweep's series, quick's

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include "detect.h"
 #include "devinfo_stat.h"
 #include "json.h"
 #include "output.h"
@@ -111,6 +112,32 @@ static void json_cpu(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
+/* Each followed disk's temperatures: its limits and a reading per sample. */
+static void json_temps(struct json *j, const struct result *r)
+{
+	json_key(j, "temps");
+	json_array_begin(j);
+	for (unsigned i = 0; i < r->ntemps; i++) {
+		const struct temp_track *t = &r->temps[i];
+		json_object_begin(j);
+		json_key(j, "name"), json_string(j, t->name);
+		json_key(j, "max_c"), json_double(j, t->max_c, 1);
+		json_key(j, "crit_c"), json_double(j, t->crit_c, 1);
+		json_key(j, "t_s");
+		json_array_begin(j);
+		for (unsigned k = 0; k < t->n; k++)
+			json_double(j, t->t_s[k], 3);
+		json_array_end(j);
+		json_key(j, "celsius");
+		json_array_begin(j);
+		for (unsigned k = 0; k < t->n; k++)
+			json_double(j, t->celsius[k], 1);
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 void out_json_series(struct json *j, const struct result *r)
 {
 	const struct series *s = r->series;
@@ -138,6 +165,7 @@ void out_json_series(struct json *j, const struct result *r)
 	json_object_end(j);
 	json_device_io(j, r);
 	json_cpu(j, r);
+	json_temps(j, r);
 }
 
 void out_json_findings(struct json *j, const struct result *r)

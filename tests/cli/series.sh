@@ -77,6 +77,8 @@ if not isinstance(d["findings"], list): print("findings is not a list")
 c = d["result"]["cpu"]
 if not (0 <= c["busiest_thread_pct"] <= 101): print("busiest_thread_pct", c["busiest_thread_pct"])
 if c["governor"] is not None and not c["governor"]: print("an empty governor")
+for t in d["result"]["temps"]:
+    if len(t["t_s"]) != len(t["celsius"]) or not t["celsius"]: print("temps of", t["name"], t)
 EOF
 )
 	if [ -z "$why" ]; then ok "JSON result.series at --interval 0.2"; else
