@@ -78,6 +78,8 @@ struct bench_sampler {
 	double interval_s;  /* how often fn is called from the calling thread */
 	bench_sample_fn fn;
 	void *ctx;
+	bool (*done)(void *ctx); /* NULL, or true after fn when the run may end now
+				  * (a steady rate): the workers stop issuing */
 };
 
 /* Runs the job; sampler may be NULL.  -1 with out->error set when the

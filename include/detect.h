@@ -59,6 +59,24 @@ bool detect_cliff(const struct series *s, struct cliff *c);
  * explains (cv^2 - 1/(mean I/Os per interval) > bound^2). */
 bool detect_unsteady(const struct series *s, unsigned from, double *cv);
 
+/* Steady state (fio's steadystate=bw_slope): over the last
+ * DETECT_STEADY_WINDOW samples, the least-squares slope of the rate, times
+ * the window's span, is within DETECT_STEADY_BOUND of their mean rate. */
+#define DETECT_STEADY_WINDOW 10
+#define DETECT_STEADY_BOUND 0.05
+
+struct steady {
+	unsigned from;       /* the window's first sample */
+	double from_s;       /* when it began */
+	double rate;         /* its mean rate, bytes/s */
+	double change;       /* slope x span / mean: the drift across the window */
+	double burst_rate;   /* the highest rate over three samples in a row, bytes/s */
+};
+
+/* True when the series' last window is steady; c filled either way when
+ * there are DETECT_STEADY_WINDOW samples. */
+bool detect_steady(const struct series *s, struct steady *c);
+
 /* A drive's temperature over a run, in constant memory: when full, every
  * other reading goes and later ones are kept at half the rate. */
 #define TEMP_CAP 128

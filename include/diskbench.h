@@ -51,6 +51,7 @@ enum opt_bit {
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
+	OPT_SUSTAINED = 1u << 26, /* --sustained: until the rate is steady */
 };
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
@@ -89,6 +90,7 @@ struct options {
 	struct sweep_options sweep;
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
 	bool series_rows;    /* --series: CSV prints the intervals, not the summary */
+	bool sustained;      /* --sustained: end the run once the rate is steady */
 };
 
 #define MAX_WARNINGS 16

@@ -24,6 +24,7 @@ struct sampling {
 	double next_progress_s;
 	struct series *series;         /* NULL: the command keeps no series */
 	unsigned per_sample, calls;    /* sampler calls per series interval */
+	unsigned checked;              /* samples the steady check has seen */
 };
 
 /* Runs that moved fewer bytes are not compared with the disks' counters

@@ -21,7 +21,7 @@ struct start_gate {
 	pthread_cond_t cond;
 	unsigned ready;
 	bool open;
-	atomic_int abort;    /* a failure anywhere stops everyone */
+	atomic_int abort;    /* a failure anywhere, or the sampler's done, stops everyone */
 	atomic_uint running; /* workers not yet finished */
 };
 
@@ -334,9 +334,6 @@ static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, u
 	return true;
 }
 
-/* The hot path: choose offsets, timestamp, submit, reap, timestamp, count;
- * at queue depth 1 with the sync engine that is offset, clock, pread or
- * pwrite, clock.  Once issuing stops, what is in flight is drained. */
 /* This thread's CPU time: read twice per worker, outside the hot loop. */
 static uint64_t thread_cpu_ns(void)
 {
@@ -346,6 +343,9 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The hot path: choose offsets, timestamp, submit, reap, timestamp, count;
+ * at queue depth 1 with the sync engine that is offset, clock, pread or
+ * pwrite, clock.  Once issuing stops, what is in flight is drained. */
 static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota)
 {
 	const struct bench_job *job = w->job;
@@ -436,6 +436,9 @@ static void wait_sampling(struct start_gate *gate, struct worker *workers, unsig
 		sample_counters(workers, n, &s);
 		s.elapsed_s = (double)(now - begin) / 1e9;
 		sampler->fn(sampler->ctx, &s);
+		/* the run has shown what it was for: stop issuing, as at the deadline */
+		if (sampler->done && sampler->done(sampler->ctx))
+			atomic_store(&gate->abort, 1);
 		next += every * ((now - next) / every + 1);
 	}
 }

@@ -1,5 +1,6 @@
 #include "detect.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,4 +175,36 @@ bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h)
 	else if (t->crit_c > 0 && h->peak_c >= t->crit_c)
 		h->limit_c = t->crit_c;
 	return dropped && (h->limit_c > 0 || h->peak_c - h->first_c > DETECT_HEAT_RISE_C);
+}
+
+/* The highest mean of three samples in a row: the burst, not one lucky interval. */
+static double best_run3(const struct series *s)
+{
+	double best = 0;
+	for (unsigned i = 0; i + 3 <= s->n; i++) {
+		double r = mean_rate(s, i, i + 3);
+		best = r > best ? r : best;
+	}
+	return best;
+}
+
+bool detect_steady(const struct series *s, struct steady *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (s->n < DETECT_STEADY_WINDOW)
+		return false;
+	unsigned from = s->n - DETECT_STEADY_WINDOW;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, k = DETECT_STEADY_WINDOW;
+	for (unsigned i = from; i < s->n; i++) {
+		double x = s->s[i].t_s, y = series_rate(s, i);
+		sx += x, sy += y, sxx += x * x, sxy += x * y;
+	}
+	double den = k * sxx - sx * sx, slope = den > 0 ? (k * sxy - sx * sy) / den : 0;
+	double span = s->s[s->n - 1].t_s - (from > 0 ? s->s[from - 1].t_s : 0);
+	c->from = from;
+	c->from_s = from > 0 ? s->s[from - 1].t_s : 0;
+	c->rate = sy / k;
+	c->change = c->rate > 0 ? slope * span / c->rate : 1.0;
+	c->burst_rate = best_run3(s);
+	return c->rate > 0 && fabs(c->change) <= DETECT_STEADY_BOUND;
 }

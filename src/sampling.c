@@ -59,6 +59,17 @@ static void on_sample(void *ctx, const struct bench_sample *b)
 	}
 }
 
+/* --sustained: the run may end once the last intervals are steady */
+static bool steady_now(void *ctx)
+{
+	struct sampling *sm = ctx;
+	struct steady c;
+	if (sm->series->n == sm->checked)
+		return false;
+	sm->checked = sm->series->n;
+	return detect_steady(sm->series, &c);
+}
+
 const struct bench_sampler *sampling_begin(struct sampling *sm, const struct options *opt,
 					   struct result *r, bool show_progress)
 {
@@ -82,6 +93,7 @@ const struct bench_sampler *sampling_begin(struct sampling *sm, const struct opt
 	sm->sampler.interval_s = sm->series ? interval / sm->per_sample : 1.0;
 	sm->sampler.fn = on_sample;
 	sm->sampler.ctx = sm;
+	sm->sampler.done = sm->series && opt->sustained ? steady_now : NULL;
 	return &sm->sampler;
 }
 
@@ -186,6 +198,30 @@ static void check_device(const struct devio *io, struct result *r)
 	}
 }
 
+/* --sustained: the burst and the steady rate the run ended on, or that it
+ * ended before the rate settled. */
+static void report_sustained(const struct options *opt, struct result *r)
+{
+	struct steady c;
+	char burst[32], rate[32];
+	bool steady = detect_steady(r->series, &c);
+	fmt_rate_si(burst, sizeof(burst), c.burst_rate);
+	fmt_rate_si(rate, sizeof(rate), c.rate);
+	if (steady)
+		warn(r, "sustained: %s, steady from t = %.0f s (the last %u intervals drift %.1f %%); "
+		     "the burst was %s", rate, c.from_s, DETECT_STEADY_WINDOW, c.change * 100, burst);
+	else
+		warn(r, "the rate was not steady by the end of the run%s: the sustained figure may "
+		     "be lower than this one; run longer%s", r->series->n < DETECT_STEADY_WINDOW
+		     ? " (too few intervals to tell)" : "", opt_hint(opt, OPT_TIME, " (-t)"));
+	struct finding *f = finding_add(r, "sustained");
+	finding_figure(f, "steady", steady, 0);
+	finding_figure(f, "steady_from_s", c.from_s, 3);
+	finding_figure(f, "sustained_bytes_per_sec", c.rate, 1);
+	finding_figure(f, "burst_bytes_per_sec", c.burst_rate, 1);
+	finding_figure(f, "drift", c.change, 4);
+}
+
 /* A drop in throughput while a disk got hot: thermal throttling. */
 static void check_heat(bool dropped, struct result *r)
 {
@@ -225,6 +261,8 @@ void sampling_finish(const struct options *opt, struct result *r)
 	if (detect_unsteady(r->series, from, &cv))
 		report_unsteady(r->series, from, cv, opt, r);
 	check_heat(cliff, r);
+	if (opt->sustained)
+		report_sustained(opt, r);
 	checks_rate_cap(opt, r);
 	checks_cgroup(r);
 	checks_cpu(opt, r);

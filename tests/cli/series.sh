@@ -20,6 +20,10 @@
 #   it to 130 read IOPS warn that the figure is the cgroup's limit (finding
 #   cgroup_limit with the device's MAJ:MIN); without the limit, no such
 #   warning.  Needs root and the controller, as the cliff does.
+# - seqwrite --sustained on the loop device with its writes limited to
+#   4 MB/s by the cgroup: the rate is steady after ten 0.2 s intervals, so
+#   the run ends long before the 64 MiB (16 s) are written, and the finding
+#   says steady with a rate near the limit.  Needs root, as the cliff does.
 # - Flush honesty: a write test with --force on a loop device over a file in
 #   tmpfs (/dev/shm; a "write back" cache whose flushes do nothing) finds
 #   flush_fast (within five tries: the machine may be busy); a read of it
@@ -250,6 +254,34 @@ t_limit() {
 	fi
 }
 
+t_sustained() {
+	local name="seqwrite --sustained ends once the limited rate is steady"
+	if [ -z "$LOOP" ] || [ -z "$CG" ]; then skip "$name" "no loop device in a cgroup (see the cliff)"; return; fi
+	local mm got
+	mm=$(cat "/sys/class/block/${LOOP#/dev/}/dev")
+	if [ -e "$CG/blkio.throttle.write_bps_device" ]; then
+		echo "$mm 4000000" >"$CG/blkio.throttle.write_bps_device"
+	else
+		echo "$mm wbps=4000000" >"$CG/io.max"
+	fi
+	got=$(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json seqwrite --sustained --force -b 64k \
+		-s 64M -t 30 --interval 0.2 "$3"' sh "$CG" "$DB" "$LOOP" 2>"$S/sustained.err" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+f = [f for f in d["findings"] if f["key"] == "sustained"]
+print("%.1f" % d["result"]["seconds"], "%d %.0f" % (f[0]["steady"], f[0]["sustained_bytes_per_sec"]) if f else "none")')
+	if [ -e "$CG/blkio.throttle.write_bps_device" ]; then
+		echo "$mm 0" >"$CG/blkio.throttle.write_bps_device"
+	else
+		echo "$mm wbps=max" >"$CG/io.max"
+	fi
+	if awk -v g="$got" 'BEGIN { split(g, a, " "); exit !(a[1] < 10 && a[2] == 1 && a[3] > 3.2e6 && a[3] < 4.8e6) }'; then
+		ok "$name (seconds, steady, rate: $got)"
+	else
+		not_ok "$name" "got: $got" "$(cat "$S/sustained.err")"
+	fi
+}
+
 # Prints the keys of the findings of a 16 MiB test of $SHM_LOOP.
 shm_findings() {
 	"$DB" --json "$1" -s 16M --force "$SHM_LOOP" 2>/dev/null |
@@ -320,6 +352,7 @@ t_text
 t_usage
 t_cliff
 t_limit
+t_sustained
 t_flush
 echo "series: $pass passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -250,11 +250,42 @@ static void test_heat(void **state)
 	assert_true(h.peak_t_s == 21.0);
 }
 
+static void test_steady(void **state)
+{
+	(void)state;
+	struct steady c;
+	struct rng g;
+	rng_seed(&g, 5, 0);
+	begin();
+	for (unsigned i = 0; i < DETECT_STEADY_WINDOW - 1; i++)
+		add(1e9);
+	assert_false(detect_steady(&s, &c));  /* not enough samples */
+	/* 3 GB/s falling to 500 MB/s: not steady while it falls, steady after */
+	begin();
+	for (unsigned i = 0; i < 12; i++)
+		add(3e9 - 2.5e9 * i / 11);
+	assert_false(detect_steady(&s, &c));
+	assert_true(c.change < -0.5);
+	for (unsigned i = 0; i < 10; i++)
+		add(500e6 * jitter(&g, 0.03));
+	assert_true(detect_steady(&s, &c));
+	assert_true(c.rate > 480e6 && c.rate < 520e6);
+	assert_true(c.burst_rate > 2.7e9);
+	assert_int_equal(c.from, 12);
+	assert_true(c.from_s == 12.0);
+	/* a slow 20 % drift across the window is not steady */
+	begin();
+	for (unsigned i = 0; i < 10; i++)
+		add(1e9 * (1.0 - 0.02 * i));
+	assert_false(detect_steady(&s, &c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rate_cap),
 		cmocka_unit_test(test_heat),
+		cmocka_unit_test(test_steady),
 		cmocka_unit_test(test_step_is_a_cliff),
 		cmocka_unit_test(test_ramp_is_not_a_cliff),
 		cmocka_unit_test(test_noise_is_nothing),
