@@ -112,6 +112,15 @@ static void json_cpu(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
+static void json_doubles(struct json *j, const char *key, const double *v, unsigned n, int decimals)
+{
+	json_key(j, key);
+	json_array_begin(j);
+	for (unsigned k = 0; k < n; k++)
+		json_double(j, v[k], decimals);
+	json_array_end(j);
+}
+
 /* Each followed disk's temperatures: its limits and a reading per sample. */
 static void json_temps(struct json *j, const struct result *r)
 {
@@ -123,16 +132,8 @@ static void json_temps(struct json *j, const struct result *r)
 		json_key(j, "name"), json_string(j, t->name);
 		json_key(j, "max_c"), json_double(j, t->max_c, 1);
 		json_key(j, "crit_c"), json_double(j, t->crit_c, 1);
-		json_key(j, "t_s");
-		json_array_begin(j);
-		for (unsigned k = 0; k < t->n; k++)
-			json_double(j, t->t_s[k], 3);
-		json_array_end(j);
-		json_key(j, "celsius");
-		json_array_begin(j);
-		for (unsigned k = 0; k < t->n; k++)
-			json_double(j, t->celsius[k], 1);
-		json_array_end(j);
+		json_doubles(j, "t_s", t->t_s, t->n, 3);
+		json_doubles(j, "celsius", t->celsius, t->n, 1);
 		json_object_end(j);
 	}
 	json_array_end(j);
