@@ -116,12 +116,13 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Times rounds write + fdatasync pairs of len bytes at offset; -1 when one
+/* Times rounds write + fdatasync pairs of len bytes at offset, writing back
+ * what the block holds (a kept file keeps the run's data); -1 when one
  * fails (the check then says nothing). */
 static int time_flushes(int fd, uint64_t offset, size_t len, uint64_t ns[CHECKS_FLUSH_ROUNDS])
 {
 	void *buf = plat_buffer_alloc(len);
-	int rc = buf ? 0 : -1;
+	int rc = buf && pread(fd, buf, len, (off_t)offset) == (ssize_t)len ? 0 : -1;
 	for (unsigned i = 0; rc == 0 && i < CHECKS_FLUSH_ROUNDS; i++) {
 		uint64_t t0 = clock_ns();
 		if (pwrite(fd, buf, len, (off_t)offset) != (ssize_t)len || fdatasync(fd) != 0)
