@@ -35,7 +35,7 @@ void checks_cpu(const struct options *opt, struct result *r);
 #define CHECKS_FLUSH_LEN 4096u
 
 /* On diskbench's own file, or with --force, rewrites one block with what it
- * holds (at most
+ * holds, or test data where the descriptor is write-only (at most
  * CHECKS_FLUSH_LEN bytes, at the end of what the run wrote of region in
  * blocks of bs) through t->fd and fdatasyncs, CHECKS_FLUSH_ROUNDS times;
  * warns when the median pair is under CHECKS_FLUSH_FAST_NS. */

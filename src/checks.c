@@ -11,7 +11,9 @@
 #include "devinfo.h"
 #include "devinfo_cgroup.h"
 #include "devinfo_host.h"
+#include "io.h"
 #include "platform.h"
+#include "rng.h"
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
@@ -116,13 +118,29 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Times rounds write + fdatasync pairs of len bytes at offset, writing back
- * what the block holds (a kept file keeps the run's data); -1 when one
+/* The block to write: what it holds where the descriptor can read (a kept
+ * file keeps the run's data), else test data of the same kind as the run's
+ * (the same for the same seed). */
+static void flush_data(int fd, void *buf, size_t len, uint64_t offset, const struct options *opt)
+{
+	struct rng g;
+	if (pread(fd, buf, len, (off_t)offset) == (ssize_t)len)
+		return;
+	rng_seed(&g, opt->seed, 0xf1u);
+	io_fill(buf, len, opt->zeros, &g);
+	if (!opt->zeros)
+		io_stamp(buf, len, offset, opt->seed);
+}
+
+/* Times rounds write + fdatasync pairs of len bytes at offset; -1 when one
  * fails (the check then says nothing). */
-static int time_flushes(int fd, uint64_t offset, size_t len, uint64_t ns[CHECKS_FLUSH_ROUNDS])
+static int time_flushes(int fd, uint64_t offset, size_t len, const struct options *opt,
+			uint64_t ns[CHECKS_FLUSH_ROUNDS])
 {
 	void *buf = plat_buffer_alloc(len);
-	int rc = buf && pread(fd, buf, len, (off_t)offset) == (ssize_t)len ? 0 : -1;
+	int rc = buf ? 0 : -1;
+	if (buf)
+		flush_data(fd, buf, len, offset, opt);
 	for (unsigned i = 0; rc == 0 && i < CHECKS_FLUSH_ROUNDS; i++) {
 		uint64_t t0 = clock_ns();
 		if (pwrite(fd, buf, len, (off_t)offset) != (ssize_t)len || fdatasync(fd) != 0)
@@ -144,7 +162,7 @@ void checks_flush(const struct target *t, uint64_t region, uint64_t bs,
 	if (r->dir != IO_WRITE || !r->measured || written == 0 || !(t->created || opt->force) ||
 	    !write_back_leaf(r->device))
 		return;
-	if (time_flushes(t->fd, written - bs, len, ns) != 0)
+	if (time_flushes(t->fd, written - bs, len, opt, ns) != 0)
 		return;
 	qsort(ns, CHECKS_FLUSH_ROUNDS, sizeof(ns[0]), cmp_u64);
 	double mid = (double)(ns[CHECKS_FLUSH_ROUNDS / 2 - 1] + ns[CHECKS_FLUSH_ROUNDS / 2]) / 2;
