@@ -54,6 +54,9 @@ struct bench_outcome {
 	const char *engine_name; /* the engine's name ("sync", "aio", "uring") */
 	bool stopped;           /* a stop request ended the run early */
 	bool huge_buffers;      /* every thread's buffers are in huge pages */
+	double cpu_busiest;     /* the busiest worker's CPU time over its timed loop's
+				 * wall time (0..1): 1 means the thread, not the
+				 * device, set the pace */
 	int error;              /* errno of the first failure, 0 if none */
 	const char *failed_op;  /* "read", "write", "fsync", "allocate", an engine's label */
 	uint64_t failed_offset;
@@ -77,6 +80,8 @@ struct bench_sampler {
 	double interval_s;  /* how often fn is called from the calling thread */
 	bench_sample_fn fn;
 	void *ctx;
+	bool (*done)(void *ctx); /* NULL, or true after fn when the run may end now
+				  * (a steady rate): the workers stop issuing */
 };
 
 /* Runs the job; sampler may be NULL.  -1 with out->error set when the

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "series.h"
+#include "stats.h"
 
 /* A drop counts when the rolling median falls below this share of the first
  * samples' median, for DETECT_CLIFF_RUN samples in a row, and stays there. */
@@ -19,6 +20,26 @@
 #define DETECT_UNSTEADY_MIN 5
 /* The coefficient of variation above which one run is not a figure to bet on. */
 #define DETECT_UNSTEADY_CV 0.25
+
+/* A rate cap (a cloud volume's or a container's I/O limit handing out a
+ * budget per time slice): throughput flat across intervals (raw coefficient
+ * of variation below DETECT_CAP_CV) while most I/Os are fast (p90 within
+ * DETECT_CAP_FAST times the median) and a small share, between
+ * DETECT_CAP_SLOW_MIN and DETECT_CAP_SLOW_MAX, waits over DETECT_CAP_SLOW
+ * times the median for the next slice. */
+#define DETECT_CAP_CV 0.05
+#define DETECT_CAP_FAST 4.0
+#define DETECT_CAP_SLOW 20.0
+#define DETECT_CAP_SLOW_MIN 0.001
+#define DETECT_CAP_SLOW_MAX 0.10
+
+struct rate_cap {
+	double rate;        /* bytes/s over the samples */
+	double cv;
+	uint64_t p50_ns;
+	double slow_share;  /* of the I/Os, those slower than DETECT_CAP_SLOW x p50 */
+	uint64_t slow_ns;   /* the threshold */
+};
 
 struct cliff {
 	unsigned at;           /* the first sample at the lower level */
@@ -37,5 +58,52 @@ bool detect_cliff(const struct series *s, struct cliff *c);
  * it is above DETECT_UNSTEADY_CV beyond what counting few I/Os per interval
  * explains (cv^2 - 1/(mean I/Os per interval) > bound^2). */
 bool detect_unsteady(const struct series *s, unsigned from, double *cv);
+
+/* Steady state (fio's steadystate=bw_slope): over the last
+ * DETECT_STEADY_WINDOW samples, the least-squares slope of the rate, times
+ * the window's span, is within DETECT_STEADY_BOUND of their mean rate. */
+#define DETECT_STEADY_WINDOW 10
+#define DETECT_STEADY_BOUND 0.05
+
+struct steady {
+	unsigned from;       /* the window's first sample */
+	double from_s;       /* when it began */
+	double rate;         /* its mean rate, bytes/s */
+	double change;       /* slope x span / mean: the drift across the window */
+	double burst_rate;   /* the highest rate over three samples in a row, bytes/s */
+};
+
+/* True when the series' last window is steady; c filled either way when
+ * there are DETECT_STEADY_WINDOW samples. */
+bool detect_steady(const struct series *s, struct steady *c);
+
+/* A drive's temperature over a run, in constant memory: when full, every
+ * other reading goes and later ones are kept at half the rate. */
+#define TEMP_CAP 128
+/* A rise this large during a run counts as heating, limits or not. */
+#define DETECT_HEAT_RISE_C 15.0
+
+struct temp_track {
+	char name[64];          /* the disk */
+	double max_c, crit_c;   /* its limits, 0 unknown */
+	unsigned n, stride, skipped;
+	double t_s[TEMP_CAP], celsius[TEMP_CAP];
+};
+
+struct heat {
+	double first_c, peak_c, peak_t_s;
+	double limit_c;         /* the limit it reached (max, else crit), 0: none, a rise only */
+};
+
+void temp_track_init(struct temp_track *t, const char *name, double max_c, double crit_c);
+void temp_track_add(struct temp_track *t, double t_s, double celsius);
+/* True, filling h, when throughput dropped (dropped: a cliff was found)
+ * while the drive reached its max or crit temperature or rose by more than
+ * DETECT_HEAT_RISE_C. */
+bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h);
+
+/* True, filling c, when the series and the latencies look like a rate cap
+ * (above); needs DETECT_MIN_SAMPLES samples. */
+bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c);
 
 #endif

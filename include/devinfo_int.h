@@ -6,6 +6,8 @@
  *   devinfo_ident.c   what a whole disk is: queue, identity (ATA IDENTIFY, SCSI VPD, NVMe), transport
  *   devinfo_link.c    the link a disk hangs on (SATA, USB, PCIe) and its payload ceiling
  *   devinfo_render.c  text and JSON
+ *   devinfo_cgroup.c  the block I/O limits of this process's cgroups (io.max, blkio.throttle)
+ *   devinfo_host.c    the machine around the disks: cpu0's frequency governor and the drives' hwmon sensors
  * Every reader takes its roots (struct ctx) from the caller: no room opens
  * "/sys" or "/proc" by name. */
 #ifndef DEVINFO_INT_H

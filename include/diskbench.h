@@ -51,6 +51,7 @@ enum opt_bit {
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
+	OPT_SUSTAINED = 1u << 26, /* --sustained: until the rate is steady */
 };
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
@@ -89,6 +90,7 @@ struct options {
 	struct sweep_options sweep;
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
 	bool series_rows;    /* --series: CSV prints the intervals, not the summary */
+	bool sustained;      /* --sustained: end the run once the rate is steady */
 };
 
 #define MAX_WARNINGS 16
@@ -100,6 +102,7 @@ struct options {
 
 struct series;
 struct devio;
+struct temp_track;
 
 /* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
  * its figures by name; the same finding is also a warning in words. */
@@ -134,6 +137,8 @@ struct result {
 	struct stats lat;     /* merged latency of every I/O */
 	bool measured;        /* the timed loop ran to its end */
 	bool huge_buffers;    /* I/O buffers in transparent huge pages */
+	double cpu_busiest;   /* the busiest worker thread's CPU share of its run, 0..1 */
+	char cpu_governor[32]; /* cpu0's frequency governor; "" unknown */
 	bool interrupted;
 	const char *evicted;  /* "file", "all", "none", or NULL when not a read test */
 	double resident_before_pct; /* < 0: not measured */
@@ -144,6 +149,8 @@ struct result {
 	const struct devinfo *device; /* what sysfs says of the target, or NULL */
 	const struct series *series;  /* throughput per interval, or NULL when not sampled */
 	const struct devio *device_io; /* what the disks below did during the run, or NULL */
+	const struct temp_track *temps; /* the disks' temperatures over the run */
+	unsigned ntemps;
 	struct finding findings[MAX_FINDINGS];
 	unsigned nfindings;
 	void *detail;         /* the command's own figures (a sweep's series, quick's

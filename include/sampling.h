@@ -14,6 +14,9 @@
 #define SAMPLING_INTERVAL_MIN 0.1
 #define SAMPLING_INTERVAL_MAX 60.0
 
+/* Disks whose temperature is followed (the first leaves with a sensor). */
+#define SAMPLING_TEMP_DISKS 4
+
 struct sampling {
 	struct bench_sampler sampler;  /* what bench_run gets */
 	struct bench_sampler progress; /* progress.c's printer, when shown */
@@ -21,6 +24,7 @@ struct sampling {
 	double next_progress_s;
 	struct series *series;         /* NULL: the command keeps no series */
 	unsigned per_sample, calls;    /* sampler calls per series interval */
+	unsigned checked;              /* samples the steady check has seen */
 };
 
 /* Runs that moved fewer bytes are not compared with the disks' counters

@@ -21,7 +21,7 @@ struct start_gate {
 	pthread_cond_t cond;
 	unsigned ready;
 	bool open;
-	atomic_int abort;    /* a failure anywhere stops everyone */
+	atomic_int abort;    /* a failure anywhere, or the sampler's done, stops everyone */
 	atomic_uint running; /* workers not yet finished */
 };
 
@@ -35,6 +35,7 @@ struct worker {
 	uint64_t bytes, ios, writes;
 	atomic_uint_fast64_t progress, progress_ios;
 	uint64_t t_start, t_end;
+	uint64_t cpu_ns;                 /* the thread's CPU time in its timed loop */
 	uint64_t measure_from, deadline; /* counting starts, then stops issuing */
 	bool recording;                  /* past the time-based warm-up */
 	int error;
@@ -333,6 +334,15 @@ static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, u
 	return true;
 }
 
+/* This thread's CPU time: read twice per worker, outside the hot loop. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* The hot path: choose offsets, timestamp, submit, reap, timestamp, count;
  * at queue depth 1 with the sync engine that is offset, clock, pread or
  * pwrite, clock.  Once issuing stops, what is in flight is drained. */
@@ -344,6 +354,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 	struct rng mix;
 
 	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
+	uint64_t cpu0 = thread_cpu_ns();
 	w->t_start = clock_ns();
 	w->measure_from = w->t_start + warmup_ns;
 	w->recording = warmup_ns == 0;
@@ -367,6 +378,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 			issuing = false;
 	}
 	w->t_end = clock_ns();
+	w->cpu_ns = thread_cpu_ns() - cpu0;
 }
 
 static void *worker_main(void *arg)
@@ -424,6 +436,9 @@ static void wait_sampling(struct start_gate *gate, struct worker *workers, unsig
 		sample_counters(workers, n, &s);
 		s.elapsed_s = (double)(now - begin) / 1e9;
 		sampler->fn(sampler->ctx, &s);
+		/* the run has shown what it was for: stop issuing, as at the deadline */
+		if (sampler->done && sampler->done(sampler->ctx))
+			atomic_store(&gate->abort, 1);
 		next += every * ((now - next) / every + 1);
 	}
 }
@@ -458,6 +473,10 @@ static void collect(struct worker *workers, unsigned n, struct bench_outcome *ou
 			start = w->t_start;
 		if (w->t_end > end)
 			end = w->t_end;
+		if (w->t_end > w->t_start) {
+			double busy = (double)w->cpu_ns / (double)(w->t_end - w->t_start);
+			out->cpu_busiest = busy > out->cpu_busiest ? busy : out->cpu_busiest;
+		}
 		if (w->error && !out->error) {
 			out->error = w->error;
 			out->failed_op = w->failed_op;

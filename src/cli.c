@@ -16,7 +16,7 @@ enum opt_id {
 	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE, ID_GROW, ID_WARMUP, ID_QD, ID_ENGINE,
 	ID_RUN, ID_LEVELS, ID_LARGE_LEVELS, ID_LARGE_BS, ID_POINT_TIME, ID_BUDGET, ID_MAX_LATENCY,
 	ID_WRITE,
-	ID_INTERVAL, ID_SERIES,
+	ID_INTERVAL, ID_SERIES, ID_SUSTAINED,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
 };
 
@@ -73,6 +73,8 @@ static const struct optdef optdefs[] = {
 	  "throughput is sampled every SECONDS (0.1 to 60, default 1) for the series and its checks" },
 	{ "series", 0, NULL, OPT_SERIES, ID_SERIES,
 	  "with --csv: one row per interval instead of the summary row" },
+	{ "sustained", 0, NULL, OPT_SUSTAINED, ID_SUSTAINED,
+	  "end once the rate is steady (or at -s/-t); report burst and sustained rates" },
 	{ "json", 0, NULL, 0, ID_JSON, "print one JSON document on stdout" },
 	{ "csv", 0, NULL, 0, ID_CSV, "print a CSV header and one row per test" },
 	{ "quiet", 'q', NULL, 0, ID_QUIET, "print only the result line" },
@@ -278,6 +280,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_FORCE: o->force = true; break;
 	case ID_GROW: o->grow = true; break;
 	case ID_SERIES: o->series_rows = true; break;
+	case ID_SUSTAINED: o->sustained = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_QUIET: o->quiet = true; break;

@@ -17,7 +17,7 @@
 const struct command commands[] = {
 	{ .name = "seqwrite", .run = cmd_run_io,
 	  .summary = "sequential writes that reach the device (O_DIRECT, O_DSYNC)",
-	  .options = OPTS_WRITE, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
+	  .options = OPTS_WRITE | OPT_SUSTAINED, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1, .sync = SYNC_DSYNC },
 	{ .name = "seqread", .run = cmd_run_io,
 	  .summary = "sequential O_DIRECT reads of data in no cache",

@@ -1,5 +1,7 @@
 #include "detect.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,4 +104,107 @@ bool detect_unsteady(const struct series *s, unsigned from, double *cv)
 	 * the variation beyond that says the device was unsteady */
 	double counting = ios > 0 ? (double)sum.n / (double)ios : 1.0;
 	return *cv * *cv - counting > DETECT_UNSTEADY_CV * DETECT_UNSTEADY_CV;
+}
+
+/* The share of the values at or above min (by bucket: within 0.4 %). */
+static double share_from(const struct stats *lat, uint64_t min)
+{
+	uint64_t above = 0;
+	for (unsigned i = stats_bucket_index(min); i < STATS_NBUCKETS; i++)
+		above += lat->bucket[i];
+	return lat->count > 0 ? (double)above / (double)lat->count : 0.0;
+}
+
+bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c)
+{
+	struct series_summary sum;
+	memset(c, 0, sizeof(*c));
+	if (s->n < DETECT_MIN_SAMPLES || lat->count == 0)
+		return false;
+	series_summarize(s, 0, s->n, &sum);
+	c->rate = mean_rate(s, 0, s->n);
+	c->cv = sum.avg > 0 ? sum.stdev / sum.avg : 1.0;
+	c->p50_ns = stats_percentile(lat, 50);
+	uint64_t p90 = stats_percentile(lat, 90);
+	c->slow_ns = (uint64_t)(DETECT_CAP_SLOW * (double)c->p50_ns);
+	c->slow_share = share_from(lat, c->slow_ns);
+	return c->p50_ns > 0 && c->cv < DETECT_CAP_CV && p90 <= DETECT_CAP_FAST * c->p50_ns &&
+	       c->slow_share >= DETECT_CAP_SLOW_MIN && c->slow_share <= DETECT_CAP_SLOW_MAX;
+}
+
+void temp_track_init(struct temp_track *t, const char *name, double max_c, double crit_c)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->max_c = max_c;
+	t->crit_c = crit_c;
+	t->stride = 1;
+}
+
+void temp_track_add(struct temp_track *t, double t_s, double celsius)
+{
+	if (t->skipped++ % t->stride != 0)
+		return;
+	if (t->n == TEMP_CAP) {
+		for (unsigned i = 0; i < TEMP_CAP / 2; i++) {
+			t->t_s[i] = t->t_s[2 * i];
+			t->celsius[i] = t->celsius[2 * i];
+		}
+		t->n = TEMP_CAP / 2;
+		t->stride *= 2;
+		t->skipped = 1;
+	}
+	t->t_s[t->n] = t_s;
+	t->celsius[t->n++] = celsius;
+}
+
+bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (t->n < 2)
+		return false;
+	h->first_c = t->celsius[0];
+	h->peak_c = t->celsius[0];
+	for (unsigned i = 1; i < t->n; i++)
+		if (t->celsius[i] > h->peak_c) {
+			h->peak_c = t->celsius[i];
+			h->peak_t_s = t->t_s[i];
+		}
+	if (t->max_c > 0 && h->peak_c >= t->max_c)
+		h->limit_c = t->max_c;
+	else if (t->crit_c > 0 && h->peak_c >= t->crit_c)
+		h->limit_c = t->crit_c;
+	return dropped && (h->limit_c > 0 || h->peak_c - h->first_c > DETECT_HEAT_RISE_C);
+}
+
+/* The highest mean of three samples in a row: the burst, not one lucky interval. */
+static double best_run3(const struct series *s)
+{
+	double best = 0;
+	for (unsigned i = 0; i + 3 <= s->n; i++) {
+		double r = mean_rate(s, i, i + 3);
+		best = r > best ? r : best;
+	}
+	return best;
+}
+
+bool detect_steady(const struct series *s, struct steady *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (s->n < DETECT_STEADY_WINDOW)
+		return false;
+	unsigned from = s->n - DETECT_STEADY_WINDOW;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, k = DETECT_STEADY_WINDOW;
+	for (unsigned i = from; i < s->n; i++) {
+		double x = s->s[i].t_s, y = series_rate(s, i);
+		sx += x, sy += y, sxx += x * x, sxy += x * y;
+	}
+	double den = k * sxx - sx * sx, slope = den > 0 ? (k * sxy - sx * sy) / den : 0;
+	double span = s->s[s->n - 1].t_s - (from > 0 ? s->s[from - 1].t_s : 0);
+	c->from = from;
+	c->from_s = from > 0 ? s->s[from - 1].t_s : 0;
+	c->rate = sy / k;
+	c->change = c->rate > 0 ? slope * span / c->rate : 1.0;
+	c->burst_rate = best_run3(s);
+	return c->rate > 0 && fabs(c->change) <= DETECT_STEADY_BOUND;
 }

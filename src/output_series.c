@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include "detect.h"
 #include "devinfo_stat.h"
 #include "json.h"
 #include "output.h"
@@ -96,6 +97,48 @@ static void json_device_io(struct json *j, const struct result *r)
 	json_array_end(j);
 }
 
+/* What the CPU had to do with the figure: the busiest worker's share and
+ * the frequency governor (null where the kernel has no cpufreq). */
+static void json_cpu(struct json *j, const struct result *r)
+{
+	json_key(j, "cpu");
+	json_object_begin(j);
+	json_key(j, "busiest_thread_pct"), json_double(j, r->cpu_busiest * 100, 1);
+	json_key(j, "governor");
+	if (r->cpu_governor[0])
+		json_string(j, r->cpu_governor);
+	else
+		json_null(j);
+	json_object_end(j);
+}
+
+static void json_doubles(struct json *j, const char *key, const double *v, unsigned n, int decimals)
+{
+	json_key(j, key);
+	json_array_begin(j);
+	for (unsigned k = 0; k < n; k++)
+		json_double(j, v[k], decimals);
+	json_array_end(j);
+}
+
+/* Each followed disk's temperatures: its limits and a reading per sample. */
+static void json_temps(struct json *j, const struct result *r)
+{
+	json_key(j, "temps");
+	json_array_begin(j);
+	for (unsigned i = 0; i < r->ntemps; i++) {
+		const struct temp_track *t = &r->temps[i];
+		json_object_begin(j);
+		json_key(j, "name"), json_string(j, t->name);
+		json_key(j, "max_c"), json_double(j, t->max_c, 1);
+		json_key(j, "crit_c"), json_double(j, t->crit_c, 1);
+		json_doubles(j, "t_s", t->t_s, t->n, 3);
+		json_doubles(j, "celsius", t->celsius, t->n, 1);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 void out_json_series(struct json *j, const struct result *r)
 {
 	const struct series *s = r->series;
@@ -122,6 +165,8 @@ void out_json_series(struct json *j, const struct result *r)
 	json_key(j, "merged"), json_bool(j, s->merged);
 	json_object_end(j);
 	json_device_io(j, r);
+	json_cpu(j, r);
+	json_temps(j, r);
 }
 
 void out_json_findings(struct json *j, const struct result *r)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checks.h"
 #include "clock.h"
 #include "devinfo.h"
 #include "io.h"
@@ -241,6 +242,7 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->seconds = out->seconds;
 	r->interrupted = out->stopped;
 	r->huge_buffers = out->huge_buffers;
+	r->cpu_busiest = out->cpu_busiest;
 }
 
 /* The failure of a run, named for what a user can act on. */
@@ -295,6 +297,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
 	sampling_finish(opt, r);
+	checks_flush(t, job->region, job->bs, opt, r);
 	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
 		     "requests from scattered pages can be much slower than the device allows");

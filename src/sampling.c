@@ -4,8 +4,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "checks.h"
 #include "clock.h"
 #include "detect.h"
+#include "devinfo_host.h"
 #include "devinfo_stat.h"
 #include "progress.h"
 #include "series.h"
@@ -17,16 +19,55 @@
 static struct series sampling_series;
 static struct devio sampling_devio;
 static uint64_t devio_t0;
+static struct temp_track sampling_temps[SAMPLING_TEMP_DISKS];
+static struct hwmon_sensor sampling_sensors[SAMPLING_TEMP_DISKS];
+static unsigned sampling_ntemps;
+
+static void read_temps(double t_s)
+{
+	double c;
+	for (unsigned i = 0; i < sampling_ntemps; i++)
+		if (hwmon_read_c(&sampling_sensors[i], &c) == 0)
+			temp_track_add(&sampling_temps[i], t_s, c);
+}
+
+/* Finds the sensors of the leaves of d and takes a first reading. */
+static void begin_temps(const struct devinfo *d, struct result *r)
+{
+	sampling_ntemps = 0;
+	for (int i = 0; d && i < d->nleaves && sampling_ntemps < SAMPLING_TEMP_DISKS; i++) {
+		const struct dev_node *n = &d->stack[d->leaves[i]];
+		struct hwmon_sensor *s = &sampling_sensors[sampling_ntemps];
+		if (n->sysfs_path[0] && hwmon_find(n->sysfs_path, s) == 0)
+			temp_track_init(&sampling_temps[sampling_ntemps++], n->name, s->max_c, s->crit_c);
+	}
+	read_temps(0.0);
+	r->temps = sampling_temps;
+	r->ntemps = sampling_ntemps;
+}
 
 static void on_sample(void *ctx, const struct bench_sample *b)
 {
 	struct sampling *sm = ctx;
-	if (sm->series && ++sm->calls % sm->per_sample == 0)
+	if (sm->series && ++sm->calls % sm->per_sample == 0) {
 		series_add_cumulative(sm->series, b->elapsed_s, b->bytes, b->ios);
+		read_temps(b->elapsed_s);
+	}
 	if (sm->show_progress && b->elapsed_s >= sm->next_progress_s) {
 		sm->progress.fn(sm->progress.ctx, b);
 		sm->next_progress_s = floor(b->elapsed_s) + 1.0;
 	}
+}
+
+/* --sustained: the run may end once the last intervals are steady */
+static bool steady_now(void *ctx)
+{
+	struct sampling *sm = ctx;
+	struct steady c;
+	if (sm->series->n == sm->checked)
+		return false;
+	sm->checked = sm->series->n;
+	return detect_steady(sm->series, &c);
 }
 
 const struct bench_sampler *sampling_begin(struct sampling *sm, const struct options *opt,
@@ -42,6 +83,7 @@ const struct bench_sampler *sampling_begin(struct sampling *sm, const struct opt
 		r->series = &sampling_series;
 		devio_begin(&sampling_devio, r->device, devinfo_default_roots()->sysfs);
 		devio_t0 = clock_ns();
+		begin_temps(r->device, r);
 	}
 	if (!sm->series && !show_progress)
 		return NULL;
@@ -51,6 +93,7 @@ const struct bench_sampler *sampling_begin(struct sampling *sm, const struct opt
 	sm->sampler.interval_s = sm->series ? interval / sm->per_sample : 1.0;
 	sm->sampler.fn = on_sample;
 	sm->sampler.ctx = sm;
+	sm->sampler.done = sm->series && opt->sustained ? steady_now : NULL;
 	return &sm->sampler;
 }
 
@@ -155,6 +198,52 @@ static void check_device(const struct devio *io, struct result *r)
 	}
 }
 
+/* --sustained: the burst and the steady rate the run ended on, or that it
+ * ended before the rate settled. */
+static void report_sustained(const struct options *opt, struct result *r)
+{
+	struct steady c;
+	char burst[32], rate[32];
+	bool steady = detect_steady(r->series, &c);
+	fmt_rate_si(burst, sizeof(burst), c.burst_rate);
+	fmt_rate_si(rate, sizeof(rate), c.rate);
+	if (steady)
+		warn(r, "sustained: %s, steady from t = %.0f s (the last %u intervals drift %.1f %%); "
+		     "the burst was %s", rate, c.from_s, DETECT_STEADY_WINDOW, c.change * 100, burst);
+	else
+		warn(r, "the rate was not steady by the end of the run%s: the sustained figure may "
+		     "be lower than this one; run longer%s", r->series->n < DETECT_STEADY_WINDOW
+		     ? " (too few intervals to tell)" : "", opt_hint(opt, OPT_TIME, " (-t)"));
+	struct finding *f = finding_add(r, "sustained");
+	finding_figure(f, "steady", steady, 0);
+	finding_figure(f, "steady_from_s", c.from_s, 3);
+	finding_figure(f, "sustained_bytes_per_sec", c.rate, 1);
+	finding_figure(f, "burst_bytes_per_sec", c.burst_rate, 1);
+	finding_figure(f, "drift", c.change, 4);
+}
+
+/* A drop in throughput while a disk got hot: thermal throttling. */
+static void check_heat(bool dropped, struct result *r)
+{
+	struct heat h;
+	for (unsigned i = 0; i < sampling_ntemps; i++) {
+		const struct temp_track *t = &sampling_temps[i];
+		if (!detect_heat(t, dropped, &h))
+			continue;
+		char limit[64] = "";
+		if (h.limit_c > 0)
+			snprintf(limit, sizeof(limit), ", reaching its limit of %.0f C", h.limit_c);
+		warn(r, "throughput fell while %s heated from %.0f C to %.0f C%s (t = %.0f s): the "
+		     "drive slows itself down when hot (thermal throttling); cool it, or quote the "
+		     "sustained figure", t->name, h.first_c, h.peak_c, limit, h.peak_t_s);
+		struct finding *f = finding_add(r, "heat");
+		finding_figure(f, "first_c", h.first_c, 1);
+		finding_figure(f, "peak_c", h.peak_c, 1);
+		finding_figure(f, "peak_t_s", h.peak_t_s, 3);
+		finding_figure(f, "limit_c", h.limit_c, 1);
+	}
+}
+
 void sampling_finish(const struct options *opt, struct result *r)
 {
 	/* the run's clock starts at the first I/O, a little after the sampler's */
@@ -171,6 +260,12 @@ void sampling_finish(const struct options *opt, struct result *r)
 	unsigned from = cliff ? c.at : 0;
 	if (detect_unsteady(r->series, from, &cv))
 		report_unsteady(r->series, from, cv, opt, r);
+	check_heat(cliff, r);
+	if (opt->sustained)
+		report_sustained(opt, r);
+	checks_rate_cap(opt, r);
+	checks_cgroup(r);
+	checks_cpu(opt, r);
 	devio_end(&sampling_devio, devinfo_default_roots()->sysfs,
 		  (double)(clock_ns() - devio_t0) / 1e9);
 	if (devio_count(&sampling_devio) > 0) {

@@ -30,8 +30,10 @@
 #     a tmpfs file; the disk names of the text "device:" line;
 #   - warnings whose presence depends on the machine or on timing (I/O buffers
 #     not in huge pages, sweep points with few samples, quick's throttled/link
-#     warnings, what the disks' counters saw, an unsteady run) are left out, and
-#     so are their JSON findings; JSON "buffer" (huge pages or not) is masked.
+#     warnings, what the disks' counters saw, an unsteady run, a cgroup's limit,
+#     a rate cap, fast flushes, a CPU-bound thread, a hot drive) are left out,
+#     and so are their JSON findings; JSON "buffer" (huge pages or not), "cpu"
+#     and "temps" are masked.
 # Everything else is kept: JSON key names and their order, parameters, words,
 # units of non-measured sizes, messages and exit codes.  JSON is shown indented,
 # with a first line saying whether diskbench's own text is exactly the compact
@@ -394,9 +396,15 @@ DROP = [re.compile(p) for p in (
     r"only [0-9.]+ % of the bytes read reached [^;]*",
     r"[^;]* wrote [0-9.]+ times the bytes diskbench wrote [^;]*",
     r"throughput was unsteady: [^;]*",
+    r"this process is limited to [^;]* by its cgroup: [^;]*",
+    r"throughput held flat at [^;]*: a rate cap [^;]*",
+    r"flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
+    r"a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
+    r"throughput fell while [^;]* heated from [^;]*; cool it, or quote the sustained figure",
 )]
 # findings that follow the machine or timing, as the warnings above
-DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady"}
+DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady", "cgroup_limit", "rate_cap",
+                 "flush_fast", "cpu_bound", "heat"}
 # numbers inside a message that come from timing, free space or the disk
 MSG = [(re.compile(p), r) for p, r in (
     (r"the run took only [0-9.]+ s \([0-9]+ I/Os\)", "the run took only N s (N I/Os)"),
@@ -595,6 +603,10 @@ def walk(v, key, machine, keep_seed, parent=None):
         return MACHINE
     if key == "device_io":
         return masked(v)
+    if key == "temps":  # which disks have a sensor, and its readings, are the machine's
+        return MACHINE
+    if key == "cpu" and isinstance(v, dict):  # the governor is the machine's (null without cpufreq)
+        return {k: MACHINE if k == "governor" else masked(x) for k, x in v.items()}
     if key == "findings" and isinstance(v, list):
         return [f for f in v if not (isinstance(f, dict) and f.get("key") in DROP_FINDINGS)]
     if key == "verdict" and isinstance(v, dict):

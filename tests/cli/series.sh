@@ -16,6 +16,18 @@
 #   (--no-direct --drop-caches=none) reaches the disk for ~0 % of its bytes
 #   and says so; a cold O_DIRECT read ~100 %.  Skipped where the disk's stat
 #   file cannot be read (JSON device_io null).
+# - Throttles: random reads of the loop device in a child cgroup that limits
+#   it to 130 read IOPS warn that the figure is the cgroup's limit (finding
+#   cgroup_limit with the device's MAJ:MIN); without the limit, no such
+#   warning.  Needs root and the controller, as the cliff does.
+# - seqwrite --sustained on the loop device with its writes limited to
+#   4 MB/s by the cgroup: the rate is steady after ten 0.2 s intervals, so
+#   the run ends long before the 64 MiB (16 s) are written, and the finding
+#   says steady with a rate near the limit.  Needs root, as the cliff does.
+# - Flush honesty: a write test with --force on a loop device over a file in
+#   tmpfs (/dev/shm; a "write back" cache whose flushes do nothing) finds
+#   flush_fast (within five tries: the machine may be busy); a read of it
+#   does not time flushes.  Needs root.
 # Everything lives in a scratch directory under /var/tmp, a loop device over
 # a file in it and a child cgroup, all removed on exit.
 set -u
@@ -26,8 +38,10 @@ if [ $# -lt 1 ]; then
 fi
 DB=$(realpath -- "$1") || exit 2
 S=$(mktemp -d -p /var/tmp diskbench-series.XXXXXX) || exit 2
-LOOP="" CG=""
+LOOP="" CG="" SHM_LOOP="" SHM_IMG=""
 cleanup() {
+	[ -n "$SHM_LOOP" ] && losetup -d "$SHM_LOOP" 2>/dev/null
+	[ -n "$SHM_IMG" ] && rm -f -- "$SHM_IMG"
 	[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG" 2>/dev/null
 	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
 	rm -rf -- "$S"
@@ -64,6 +78,11 @@ for t in s["t_s"]:
     prev = t
 if not all(b > 0 for b in s["bytes"]): print("an empty interval", s["bytes"])
 if not isinstance(d["findings"], list): print("findings is not a list")
+c = d["result"]["cpu"]
+if not (0 <= c["busiest_thread_pct"] <= 101): print("busiest_thread_pct", c["busiest_thread_pct"])
+if c["governor"] is not None and not c["governor"]: print("an empty governor")
+for t in d["result"]["temps"]:
+    if len(t["t_s"]) != len(t["celsius"]) or not t["celsius"]: print("temps of", t["name"], t)
 EOF
 )
 	if [ -z "$why" ]; then ok "JSON result.series at --interval 0.2"; else
@@ -190,6 +209,106 @@ t_cliff() {
 	fi
 }
 
+# Limits reads of MAJ:MIN in $CG to $2 IOPS (0: none), with no bytes/s limit.
+set_iops() {
+	if [ -e "$CG/blkio.throttle.read_iops_device" ]; then
+		echo "$1 0" >"$CG/blkio.throttle.read_bps_device"
+		echo "$1 $2" >"$CG/blkio.throttle.read_iops_device"
+	else
+		local v=$2
+		[ "$v" = 0 ] && v=max
+		echo "$1 rbps=max riops=$v" >"$CG/io.max"
+	fi
+}
+
+# Prints the cgroup_limit findings of a 1.5 s randread in $CG: "MAJ:MIN IOPS REACHED".
+limit_findings() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json randread -s 10G -t 1.5 "$3"' \
+		sh "$CG" "$DB" "$LOOP" 2>"$S/limit.err" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for f in d["findings"]:
+    if f["key"] == "cgroup_limit":
+        print("%d:%d %d %.2f" % (f["major"], f["minor"], f["iops"], f["reached"]))'
+}
+
+t_limit() {
+	local name="throttle: a cgroup's read IOPS limit on the loop device is named"
+	if [ -z "$LOOP" ] || [ -z "$CG" ]; then skip "$name" "no loop device in a cgroup (see the cliff)"; return; fi
+	local mm got
+	mm=$(cat "/sys/class/block/${LOOP#/dev/}/dev")
+	set_iops "$mm" 130
+	got=$(limit_findings)
+	if [[ $got == "$mm 130 "* ]] && awk -v r="${got##* }" 'BEGIN { exit !(r > 0.8) }' &&
+		grep -q "limited to 130 IOPS of reads on $mm (${LOOP#/dev/}) by its cgroup: the figure is the limit, not the device" "$S/limit.err"; then
+		ok "$name ($got)"
+	else
+		not_ok "$name" "got: $got" "$(cat "$S/limit.err")"
+	fi
+	set_iops "$mm" 0
+	got=$(limit_findings)
+	if [ -z "$got" ] && ! grep -q "by its cgroup" "$S/limit.err"; then
+		ok "throttle: no limit, no warning"
+	else
+		not_ok "throttle: no limit, no warning" "got: $got" "$(cat "$S/limit.err")"
+	fi
+}
+
+t_sustained() {
+	local name="seqwrite --sustained ends once the limited rate is steady"
+	if [ -z "$LOOP" ] || [ -z "$CG" ]; then skip "$name" "no loop device in a cgroup (see the cliff)"; return; fi
+	local mm got
+	mm=$(cat "/sys/class/block/${LOOP#/dev/}/dev")
+	if [ -e "$CG/blkio.throttle.write_bps_device" ]; then
+		echo "$mm 4000000" >"$CG/blkio.throttle.write_bps_device"
+	else
+		echo "$mm wbps=4000000" >"$CG/io.max"
+	fi
+	got=$(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json seqwrite --sustained --force -b 64k \
+		-s 64M -t 30 --interval 0.2 "$3"' sh "$CG" "$DB" "$LOOP" 2>"$S/sustained.err" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+f = [f for f in d["findings"] if f["key"] == "sustained"]
+print("%.1f" % d["result"]["seconds"], "%d %.0f" % (f[0]["steady"], f[0]["sustained_bytes_per_sec"]) if f else "none")')
+	if [ -e "$CG/blkio.throttle.write_bps_device" ]; then
+		echo "$mm 0" >"$CG/blkio.throttle.write_bps_device"
+	else
+		echo "$mm wbps=max" >"$CG/io.max"
+	fi
+	if awk -v g="$got" 'BEGIN { split(g, a, " "); exit !(a[1] < 10 && a[2] == 1 && a[3] > 3.2e6 && a[3] < 4.8e6) }'; then
+		ok "$name (seconds, steady, rate: $got)"
+	else
+		not_ok "$name" "got: $got" "$(cat "$S/sustained.err")"
+	fi
+}
+
+# Prints the keys of the findings of a 16 MiB test of $SHM_LOOP.
+shm_findings() {
+	"$DB" --json "$1" -s 16M --force "$SHM_LOOP" 2>/dev/null |
+		python3 -c 'import json, sys; print(" ".join(f["key"] for f in json.load(sys.stdin)["findings"]))'
+}
+
+t_flush() {
+	local name="flush: a loop device over tmpfs acknowledges flushes at once"
+	if [ "$(id -u)" != 0 ]; then skip "$name" "needs root"; return; fi
+	if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" != tmpfs ]; then skip "$name" "no tmpfs at /dev/shm"; return; fi
+	SHM_IMG=$(mktemp -p /dev/shm diskbench-series.XXXXXX) || { skip "$name" "cannot create in /dev/shm"; return; }
+	truncate -s 32M "$SHM_IMG"
+	SHM_LOOP=$(losetup -f --show "$SHM_IMG" 2>/dev/null) || { SHM_LOOP=""; skip "$name" "no loop device"; return; }
+	if [ "$(cat "/sys/class/block/${SHM_LOOP#/dev/}/queue/write_cache")" != "write back" ]; then
+		skip "$name" "the loop device's cache is not write back"; return
+	fi
+	local got try
+	for try in 1 2 3 4 5; do
+		got=$(shm_findings seqwrite)
+		[[ $got == *flush_fast* ]] && break
+	done
+	if [[ $got == *flush_fast* ]]; then ok "$name (try $try)"; else not_ok "$name" "findings: $got"; fi
+	got=$(shm_findings seqread)
+	if [[ $got != *flush_fast* ]]; then ok "flush: not timed on a read test"; else
+		not_ok "flush: not timed on a read test" "findings: $got"; fi
+}
+
 # Prints the share of the bytes read that reached the disks, and the finding keys.
 device_share() {
 	"$DB" --json seqread -s 32M "$@" "$S/data32" 2>/dev/null | python3 -c '
@@ -232,5 +351,8 @@ t_device
 t_text
 t_usage
 t_cliff
+t_limit
+t_sustained
+t_flush
 echo "series: $pass passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -1,6 +1,8 @@
 /* The detectors over synthetic series: a step down (a cliff, found at its
  * interval, with burst and sustained rates), a ramp, noise, one outlier,
- * a short dip and a step up (no false alarm), and the unsteady bound. */
+ * a short dip and a step up (no false alarm), and the unsteady bound; the
+ * rate cap: flat rate with fast I/Os and a small slow tail, and not when
+ * the rate varies, the tail is absent, or half the I/Os are slow. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -173,9 +175,117 @@ static void test_cliff_after_merging(void **state)
 	assert_true(c.sustained_rate > 599e6 && c.sustained_rate < 601e6);
 }
 
+/* n latencies: fast_ns but `slow` of every 1000 at slow_ns, a little spread */
+static void fill_lat(struct stats *lat, unsigned n, uint64_t fast_ns, unsigned slow,
+		     uint64_t slow_ns)
+{
+	stats_init(lat);
+	for (unsigned i = 0; i < n; i++)
+		stats_add(lat, (i % 1000 < slow ? slow_ns : fast_ns) + i % 7 * (fast_ns / 50));
+}
+
+static void test_rate_cap(void **state)
+{
+	(void)state;
+	static struct stats lat;
+	struct rate_cap c;
+	struct rng g;
+	rng_seed(&g, 3, 0);
+	begin();
+	for (unsigned i = 0; i < 20; i++)
+		add(4096 * 1000 * jitter(&g, 0.01));
+	/* 1000 IOPS from a 100 us device: 1 % wait ~90 ms for the next slice */
+	fill_lat(&lat, 20000, 100000, 10, 90000000);
+	assert_true(detect_rate_cap(&s, &lat, &c));
+	assert_true(c.cv < 0.02);
+	assert_true(c.p50_ns >= 100000 && c.p50_ns <= 112000);
+	assert_true(c.slow_share > 0.009 && c.slow_share < 0.011);
+	assert_true(c.rate > 4096 * 990.0 && c.rate < 4096 * 1010.0);
+	/* no tail: a steady device */
+	fill_lat(&lat, 20000, 100000, 0, 0);
+	assert_false(detect_rate_cap(&s, &lat, &c));
+	/* half slow: a slow device, not a budget */
+	fill_lat(&lat, 20000, 100000, 500, 90000000);
+	assert_false(detect_rate_cap(&s, &lat, &c));
+	/* the same latencies with a rate that varies by 20 % */
+	fill_lat(&lat, 20000, 100000, 10, 90000000);
+	begin();
+	for (unsigned i = 0; i < 20; i++)
+		add(4096 * 1000 * jitter(&g, 0.35));
+	assert_false(detect_rate_cap(&s, &lat, &c));
+	/* too few intervals */
+	begin();
+	for (unsigned i = 0; i < DETECT_MIN_SAMPLES - 1; i++)
+		add(4096 * 1000);
+	assert_false(detect_rate_cap(&s, &lat, &c));
+}
+
+static void test_heat(void **state)
+{
+	(void)state;
+	static struct temp_track t;
+	struct heat h;
+	temp_track_init(&t, "nvme0n1", 75.0, 85.0);
+	for (unsigned i = 0; i < 1000; i++)  /* 40 C rising to 77 C over 1000 s */
+		temp_track_add(&t, i + 1.0, 40.0 + 37.0 * i / 999.0);
+	assert_true(t.n <= TEMP_CAP && t.n >= TEMP_CAP / 2);
+	assert_true(t.t_s[0] == 1.0);
+	for (unsigned i = 1; i < t.n; i++)  /* evenly spaced after decimation */
+		assert_true(t.t_s[i] - t.t_s[i - 1] == t.stride);
+	assert_true(detect_heat(&t, true, &h));
+	assert_true(h.first_c == 40.0);
+	assert_true(h.peak_c > 76.0 && h.peak_c <= 77.0);
+	assert_true(h.limit_c == 75.0);
+	/* no drop in throughput: heat alone is no warning */
+	assert_false(detect_heat(&t, false, &h));
+	/* a rise of 10 C below the limits: not heating */
+	temp_track_init(&t, "sda", 0, 0);
+	for (unsigned i = 0; i < 20; i++)
+		temp_track_add(&t, i + 1.0, 35.0 + i / 2.0);
+	assert_false(detect_heat(&t, true, &h));
+	/* a rise of 16 C with unknown limits: heating */
+	temp_track_add(&t, 21.0, 51.5);
+	assert_true(detect_heat(&t, true, &h));
+	assert_true(h.limit_c == 0);
+	assert_true(h.peak_t_s == 21.0);
+}
+
+static void test_steady(void **state)
+{
+	(void)state;
+	struct steady c;
+	struct rng g;
+	rng_seed(&g, 5, 0);
+	begin();
+	for (unsigned i = 0; i < DETECT_STEADY_WINDOW - 1; i++)
+		add(1e9);
+	assert_false(detect_steady(&s, &c));  /* not enough samples */
+	/* 3 GB/s falling to 500 MB/s: not steady while it falls, steady after */
+	begin();
+	for (unsigned i = 0; i < 12; i++)
+		add(3e9 - 2.5e9 * i / 11);
+	assert_false(detect_steady(&s, &c));
+	assert_true(c.change < -0.5);
+	for (unsigned i = 0; i < 10; i++)
+		add(500e6 * jitter(&g, 0.03));
+	assert_true(detect_steady(&s, &c));
+	assert_true(c.rate > 480e6 && c.rate < 520e6);
+	assert_true(c.burst_rate > 2.7e9);
+	assert_int_equal(c.from, 12);
+	assert_true(c.from_s == 12.0);
+	/* a slow 20 % drift across the window is not steady */
+	begin();
+	for (unsigned i = 0; i < 10; i++)
+		add(1e9 * (1.0 - 0.02 * i));
+	assert_false(detect_steady(&s, &c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rate_cap),
+		cmocka_unit_test(test_heat),
+		cmocka_unit_test(test_steady),
 		cmocka_unit_test(test_step_is_a_cliff),
 		cmocka_unit_test(test_ramp_is_not_a_cliff),
 		cmocka_unit_test(test_noise_is_nothing),

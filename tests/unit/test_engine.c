@@ -313,7 +313,7 @@ static void on_sample(void *ctx, const struct bench_sample *s)
 static void check_sampler(const struct bench_job *job)
 {
 	struct samples c = { .monotonic = true };
-	struct bench_sampler sampler = { 0.05, on_sample, &c };
+	struct bench_sampler sampler = { 0.05, on_sample, &c, NULL };
 	struct bench_outcome *out = malloc(sizeof(*out));
 	assert_non_null(out);
 	assert_int_equal(bench_run(job, out, &sampler), 0);
@@ -595,6 +595,18 @@ static void stop_on_second(void *ctx, const struct bench_sample *s)
 		bench_stop_requested = 1;
 }
 
+static void count_calls(void *ctx, const struct bench_sample *s)
+{
+	(void)s;
+	((struct stopper *)ctx)->calls++;
+}
+
+/* the sampler's done: the run may end after the second sample */
+static bool done_on_second(void *ctx)
+{
+	return ((struct stopper *)ctx)->calls >= 2;
+}
+
 static void test_limits(void **state)
 {
 	struct fx *f = *state;
@@ -619,7 +631,7 @@ static void test_limits(void **state)
 		free(out);
 
 		struct stopper st = { 0 };
-		struct bench_sampler sampler = { 0.02, stop_on_second, &st };
+		struct bench_sampler sampler = { 0.02, stop_on_second, &st, NULL };
 		job.time_limit_s = 30;
 		out = malloc(sizeof(*out));
 		assert_non_null(out);
@@ -628,6 +640,18 @@ static void test_limits(void **state)
 		bench_stop_requested = 0;
 		assert_true(out->stopped);
 		assert_true(out->seconds < 5);
+		assert_int_equal(out->error, 0);
+		free(out);
+
+		/* done ends the run early, as a deadline does: not a stop */
+		st.calls = 0;
+		sampler = (struct bench_sampler){ 0.02, count_calls, &st, done_on_second };
+		out = malloc(sizeof(*out));
+		assert_non_null(out);
+		assert_int_equal(bench_run(&job, out, &sampler), 0);
+		assert_false(out->stopped);
+		assert_true(out->seconds < 5);
+		assert_true(out->ios > 0);
 		assert_int_equal(out->error, 0);
 		free(out);
 
