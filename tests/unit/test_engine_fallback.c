@@ -328,7 +328,7 @@ static long run_pinned(const char *path)
 				 .time_limit_s = 0.3, .threads = 1, .seed = 1, .qd = 32,
 				 .engine = &engine_uring };
 	long most = 0;
-	struct bench_sampler sampler = { 0.02, note_pinned, &most };
+	struct bench_sampler sampler = { .interval_s = 0.02, .fn = note_pinned, .ctx = &most };
 	static struct bench_outcome out;
 	int rc = bench_run(&job, &out, &sampler);
 	close(fd);
