@@ -117,6 +117,10 @@ t_text() {
 		return
 	fi
 	out=$(script -qec "$DB randread -s 10G -t 1.1 --interval 0.25 $S/data" /dev/null 2>/dev/null)
+	if [ -z "$out" ]; then   # no pseudo-terminal here (a chroot without /dev/pts)
+		skip "text: a sparkline on a terminal" "script(1) could not open a terminal"
+		return
+	fi
 	if grep -q 'bw over time: .*(full bar ' <<<"$out"; then
 		ok "text: a sparkline on a terminal"
 	else
