@@ -141,11 +141,17 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 			      "the device"));
 }
 
+/* --drop-caches=file|all: the test file's pages out of the page cache. */
+static void evict_file(const struct target *t, const struct options *opt, struct result *r)
+{
+	if (opt->drop != DROP_NONE && plat_evict(t->fd, t->kind == TARGET_BLOCKDEV, r->region) != 0)
+		warn(r, "could not evict '%s' from the page cache:", t->path);
+}
+
 double run_evict_again(const struct target *t, const struct options *opt, struct result *r)
 {
 	double pct;
-	if (opt->drop != DROP_NONE && plat_evict(t->fd, t->kind == TARGET_BLOCKDEV, r->region) != 0)
-		warn(r, "could not evict '%s' from the page cache:", t->path);
+	evict_file(t, opt, r);
 	if (!plat_residency_visible(t->fd) || plat_resident_pct(t->fd, r->region, &pct) != 0)
 		return -1;
 	return pct;
@@ -163,10 +169,8 @@ bool run_residency_visible(const struct target *t, struct result *r)
 
 void run_evict(const struct target *t, const struct options *opt, struct result *r)
 {
-	bool blockdev = t->kind == TARGET_BLOCKDEV;
 	r->evicted = drop_mode_name(opt->drop);
-	if (opt->drop != DROP_NONE && plat_evict(t->fd, blockdev, r->region) != 0)
-		warn(r, "could not evict '%s' from the page cache:", t->path);
+	evict_file(t, opt, r);
 	if (opt->drop == DROP_ALL && plat_drop_all_caches() != 0)
 		warn(r, "could not drop all caches (/proc/sys/vm/drop_caches needs root), "
 		     "only the test file was evicted:");

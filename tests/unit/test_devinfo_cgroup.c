@@ -15,21 +15,9 @@
 #include <cmocka.h>
 
 #include "devinfo_cgroup.h"
+#include "fake_root.h"
 
-static char root[64];
 static char cg_file[128], mi_file[128];
-
-static void put(const char *rel, const char *text)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "mkdir -p \"$(dirname '%s/%s')\"", root, rel);
-	assert_int_equal(system(path), 0);
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 /* mountinfo lines for the fake tree: v2 at ROOT/unified, v1 blkio at ROOT/blkio */
 static void put_mounts(const char *blkio_root)
@@ -47,8 +35,7 @@ static void put_mounts(const char *blkio_root)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/diskbench-cgroup.XXXXXX");
-	if (!mkdtemp(root))
+	if (fake_root_make("cgroup") != 0)
 		return -1;
 	snprintf(cg_file, sizeof(cg_file), "%s/cgroup", root);
 	snprintf(mi_file, sizeof(mi_file), "%s/mountinfo", root);
@@ -58,9 +45,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fake_root_remove();
 }
 
 static void test_parse_iomax(void **state)

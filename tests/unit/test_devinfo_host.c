@@ -14,34 +14,18 @@
 #include <cmocka.h>
 
 #include "devinfo_host.h"
-
-static char root[64];
-
-static void put(const char *rel, const char *text)
-{
-	char path[512];
-	snprintf(path, sizeof(path), "mkdir -p \"$(dirname '%s/%s')\"", root, rel);
-	assert_int_equal(system(path), 0);
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
+#include "fake_root.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/diskbench-host.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return fake_root_make("host");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fake_root_remove();
 }
 
 static void test_governor(void **state)

@@ -16,38 +16,26 @@
 #include <cmocka.h>
 
 #include "devinfo_stat.h"
+#include "fake_root.h"
 
-static char root[64];
-
+/* A disk's stat file as sysfs has it: class/block/NAME/stat. */
 static void write_stat(const char *name, const char *line)
 {
-	char path[256];
-	snprintf(path, sizeof(path), "%s/class", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/class/block", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/class/block/%s", root, name);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/class/block/%s/stat", root, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(line, f);
-	fclose(f);
+	char rel[128];
+	snprintf(rel, sizeof(rel), "class/block/%s/stat", name);
+	put(rel, line);
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_devstat.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return fake_root_make("devstat");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fake_root_remove();
 }
 
 static void test_parse(void **state)
