@@ -52,6 +52,8 @@ struct bench_outcome {
 	uint64_t qd_hist[BENCH_QD_BUCKETS]; /* counted I/Os by how many were in flight
 					     * when each was submitted (itself included) */
 	const char *engine_name; /* the engine's name ("sync", "aio", "uring") */
+	double sampler_lead_s;  /* how long the sampler's clock ran before the run's (the
+				 * warm-up): a sample's elapsed_s minus this is run time */
 	bool stopped;           /* a stop request ended the run early */
 	bool huge_buffers;      /* every thread's buffers are in huge pages */
 	double cpu_busiest;     /* the busiest worker's CPU time over its timed loop's
@@ -74,6 +76,7 @@ extern volatile sig_atomic_t bench_stop_requested;
 struct bench_sample {
 	double elapsed_s;
 	uint64_t bytes, ios;
+	uint64_t lat[STATS_COARSE_N]; /* the counted I/Os by latency (stats_coarse_index) */
 };
 typedef void (*bench_sample_fn)(void *ctx, const struct bench_sample *s);
 struct bench_sampler {

@@ -30,6 +30,9 @@ struct quick_figures {
 	const char *link_speed; /* "6.0 Gbps", "480", "8.0 GT/s PCIe" … */
 	double link_ceiling_bps;/* 0 unknown */
 	bool link_below_max;
+	char cap[192];          /* what showed that a limit set the figures ("a cgroup
+				 * limit of 130 IOPS on 7:0 (reached in RND4K Q32T1
+				 * read)"), or "" */
 };
 
 #define VERDICT_MAX_WARNINGS 8
@@ -37,7 +40,9 @@ struct quick_figures {
 struct verdict {
 	const struct device_class *cls;    /* best fit, or NULL when nothing was measured */
 	const struct device_class *second; /* an equally good fit, or NULL */
-	const char *fit;                   /* "consistent", "ambiguous", "contradicts_identity" */
+	const char *fit;                   /* "consistent", "ambiguous", "contradicts_identity",
+					    * "capped" (a limit set the figures: cls is what
+					    * they resemble, not what the device is) */
 	const char *prefix;                /* "virtual disk: ", "RAM: ", "network: " or "" */
 	char identity_note[160];           /* why identity and figures disagree, if they do */
 	char warnings[VERDICT_MAX_WARNINGS][256];

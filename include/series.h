@@ -10,12 +10,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats.h"
+
 #define SERIES_CAP 512
 
 struct series_sample {
 	double t_s;      /* when the interval ended, seconds since the run began */
 	uint64_t bytes;  /* moved during the interval */
 	uint64_t ios;
+	/* latency percentiles of the I/Os completed in the interval, from a
+	 * coarse histogram (stats.h: within 6.25 %); 0 when none completed or
+	 * no latencies were given.  After a merge, a sample's p50 is the
+	 * I/O-weighted mean of its halves' and its p99 the higher of theirs. */
+	uint64_t p50_ns, p99_ns;
 };
 
 struct series {
@@ -29,6 +36,8 @@ struct series {
 	struct series_sample pending;
 	double last_t;              /* cumulative figures at the last raw interval */
 	uint64_t last_bytes, last_ios;
+	bool has_lat;               /* latencies were given with the counters */
+	uint64_t lat_last[STATS_COARSE_N]; /* cumulative counts when the last sample ended */
 };
 
 /* Rate figures over the samples (bytes per second). */
@@ -41,6 +50,11 @@ void series_init(struct series *s, double interval_s);
 /* One raw interval ending at elapsed_s, given the cumulative bytes and I/Os
  * since the run began (what the bench sampler reports). */
 void series_add_cumulative(struct series *s, double elapsed_s, uint64_t bytes, uint64_t ios);
+/* The same, with the cumulative coarse latency counts (stats_coarse_index
+ * buckets) of the I/Os counted so far, so each sample also gets its
+ * interval's p50 and p99. */
+void series_add_cumulative_lat(struct series *s, double elapsed_s, uint64_t bytes, uint64_t ios,
+			       const uint64_t lat[STATS_COARSE_N]);
 /* Drops the samples that ended after end_s: the run stopped during them, so
  * they are partial. */
 void series_trim(struct series *s, double end_s);

@@ -35,6 +35,22 @@ void stats_summarize(const struct stats *s, struct stats_summary *out);
 /* out[k] = number of values in [2^k, 2^(k+1)) (out[0] also counts 0). */
 void stats_log2_counts(const struct stats *s, uint64_t out[STATS_LOG2_BUCKETS]);
 
+/* A coarse histogram, for percentiles per interval of a run: 8 buckets per
+ * power of two up to 2^40 ns (18 minutes; longer values share the last
+ * bucket), so a value read back as its bucket's middle is within 6.25 % of
+ * what was seen.  Small enough (2.4 KiB) to keep one per thread, counted on
+ * the hot path and summed by the sampler. */
+#define STATS_COARSE_SUB 8u
+#define STATS_COARSE_OCTAVES 40u
+#define STATS_COARSE_N (STATS_COARSE_SUB + (STATS_COARSE_OCTAVES - 3u) * STATS_COARSE_SUB)
+
+unsigned stats_coarse_index(uint64_t value);
+/* The middle of bucket index (its value for the small exact ones). */
+uint64_t stats_coarse_mid(unsigned index);
+/* Percentile q (0 < q <= 100, nearest rank) of counts[STATS_COARSE_N]; 0 when
+ * empty. */
+uint64_t stats_coarse_percentile(const uint64_t *counts, double q);
+
 /* Bucket geometry, exposed for tests. */
 unsigned stats_bucket_index(uint64_t value);
 uint64_t stats_bucket_low(unsigned index);

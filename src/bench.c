@@ -34,6 +34,9 @@ struct worker {
 	uint64_t qd_hist[BENCH_QD_BUCKETS];
 	uint64_t bytes, ios, writes;
 	atomic_uint_fast64_t progress, progress_ios;
+	/* the sampler's per-interval latencies: one writer, so a relaxed load
+	 * and store (a plain add) on the hot path, summed by the main thread */
+	atomic_uint_fast64_t lat_coarse[STATS_COARSE_N];
 	uint64_t t_start, t_end;
 	uint64_t cpu_ns;                 /* the thread's CPU time in its timed loop */
 	uint64_t measure_from, deadline; /* counting starts, then stops issuing */
@@ -274,6 +277,13 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 	}
 }
 
+static void count_coarse(struct worker *w, uint64_t ns)
+{
+	atomic_uint_fast64_t *c = &w->lat_coarse[stats_coarse_index(ns)];
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
 /* Counts what was reaped at t1; false once no more should be issued (an
  * error, end of file, the deadline). */
 static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
@@ -301,6 +311,7 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 		if (io->result == 0 || !w->recording || io->t_submit < w->t_start)
 			continue;
 		stats_add(&w->lat[io->write], t1 - io->t_submit);
+		count_coarse(w, t1 - io->t_submit);
 		w->bytes += (uint64_t)io->result;
 		w->ios++;
 		w->writes += io->write;
@@ -403,9 +414,13 @@ static void *worker_main(void *arg)
 static void sample_counters(struct worker *workers, unsigned n, struct bench_sample *s)
 {
 	s->bytes = s->ios = 0;
+	memset(s->lat, 0, sizeof(s->lat));
 	for (unsigned i = 0; i < n; i++) {
 		s->bytes += atomic_load_explicit(&workers[i].progress, memory_order_relaxed);
 		s->ios += atomic_load_explicit(&workers[i].progress_ios, memory_order_relaxed);
+		for (unsigned b = 0; b < STATS_COARSE_N; b++)
+			s->lat[b] += atomic_load_explicit(&workers[i].lat_coarse[b],
+							  memory_order_relaxed);
 	}
 }
 
@@ -420,9 +435,10 @@ static void open_gate(struct start_gate *gate, unsigned started)
 }
 
 static void wait_sampling(struct start_gate *gate, struct worker *workers, unsigned n,
-			  const struct bench_sampler *sampler)
+			  const struct bench_sampler *sampler, uint64_t *began)
 {
 	uint64_t begin = clock_ns(), every = (uint64_t)(sampler->interval_s * 1e9);
+	*began = begin;
 	uint64_t next = begin + every, now = begin;
 	struct bench_sample s;
 	while (atomic_load(&gate->running) > 0) {
@@ -454,7 +470,8 @@ static int fsync_timed(int fd, double *seconds)
 	return rc;
 }
 
-static void collect(struct worker *workers, unsigned n, struct bench_outcome *out)
+static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
+		    struct bench_outcome *out)
 {
 	uint64_t start = UINT64_MAX, end = 0;
 	out->huge_buffers = n > 0;
@@ -487,6 +504,8 @@ static void collect(struct worker *workers, unsigned n, struct bench_outcome *ou
 	stats_merge(&out->lat, &out->lat_read);
 	stats_merge(&out->lat, &out->lat_write);
 	out->seconds = end > start ? (double)(end - start) / 1e9 : 0.0;
+	if (sampled_from && start != UINT64_MAX && start > sampled_from)
+		out->sampler_lead_s = (double)(start - sampled_from) / 1e9;
 }
 
 int bench_run(const struct bench_job *job, struct bench_outcome *out,
@@ -529,6 +548,8 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 			stats_init(&w->lat[1]);
 		atomic_init(&w->progress, 0);
 		atomic_init(&w->progress_ios, 0);
+		for (unsigned b = 0; b < STATS_COARSE_N; b++)
+			atomic_init(&w->lat_coarse[b], 0);
 		atomic_fetch_add(&gate.running, 1);
 		int rc = pthread_create(&w->tid, NULL, worker_main, w);
 		if (rc != 0) {
@@ -540,13 +561,14 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 		}
 	}
 	open_gate(&gate, started);
+	uint64_t sampled_from = 0;
 	if (sampler && sampler->fn && sampler->interval_s > 0)
-		wait_sampling(&gate, workers, started, sampler);
+		wait_sampling(&gate, workers, started, sampler, &sampled_from);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(workers[i].tid, NULL);
 	int create_error = out->error;
 	const char *create_op = out->failed_op;
-	collect(workers, started, out);
+	collect(workers, started, sampled_from, out);
 	if (create_error) {
 		out->error = create_error;
 		out->failed_op = create_op;

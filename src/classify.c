@@ -198,6 +198,10 @@ void classify(const struct quick_figures *f, struct verdict *v)
 		v->prefix = "virtual disk: ";
 	if (f->seq_read_bps > 0 || f->qd1_lat_p50_ns > 0 || f->qd32_iops > 0)
 		pick_class(f, v);
+	if (v->cls && f->cap[0]) {
+		v->fit = "capped"; /* whatever class the figures resemble, a limit set them */
+		v->second = NULL;
+	}
 	link_warnings(f, v);
 	cap_warning(f, v);
 	if (f->fs_class && strcmp(f->fs_class, "ram") == 0)
@@ -217,6 +221,12 @@ void verdict_line(char *buf, size_t len, const struct quick_figures *f, const st
 		fmt_ns(lat, sizeof(lat), f->qd1_lat_p50_ns);
 	if (f->qd32_iops > 0)
 		fmt_count(iops, sizeof(iops), f->qd32_iops);
+	if (strcmp(v->fit, "capped") == 0) {
+		snprintf(buf, len, "looks like: %scapped by %s: the figures are the limit, not a "
+			 "device class (seq read %s, QD1 read %s, %s IOPS @ 32)", v->prefix, f->cap,
+			 seq, lat, iops);
+		return;
+	}
 	int n = snprintf(buf, len, "looks like: %s%s", v->prefix, v->cls->label);
 	if (v->second)
 		n += snprintf(buf + n, len - (size_t)n, " or %s", v->second->label);

@@ -13,7 +13,9 @@
 #include "output.h"
 #include "progress.h"
 #include "quick.h"
+#include "checks.h"
 #include "runner.h"
+#include "sampling.h"
 #include "units.h"
 #include "util.h"
 
@@ -59,6 +61,14 @@ static void step_options(struct options *so, const struct options *opt, const st
 	so->sync = SYNC_DSYNC;
 	so->direct = true;
 	so->quiet = true; /* progress is quick's, per step */
+	/* each step keeps a series of about ten intervals, so that the checks
+	 * over time (a rate cap, a cgroup limit, a cliff) run on it too */
+	so->accepts |= OPT_INTERVAL;
+	so->interval_s = so->time_s / 10;
+	if (so->interval_s < SAMPLING_INTERVAL_MIN)
+		so->interval_s = SAMPLING_INTERVAL_MIN;
+	if (so->interval_s > SAMPLING_INTERVAL_DEFAULT)
+		so->interval_s = SAMPLING_INTERVAL_DEFAULT;
 }
 
 static void step_result(struct result *sr, const struct result *r, const struct quick_step *s,
@@ -67,12 +77,24 @@ static void step_result(struct result *sr, const struct result *r, const struct 
 	memset(sr, 0, sizeof(*sr));
 	sr->test = s->test;
 	sr->target = r->target;
+	sr->device = r->device; /* the checks over a step's series weigh its disks and limits */
 	sr->opt = so;
 	sr->dir = s->dir;
 	sr->region = r->region;
 	sr->resident_before_pct = -1;
 	sr->file_state = r->file_state;
 	snprintf(sr->file, sizeof(sr->file), "%s", r->file);
+}
+
+/* A warning an earlier step gave word for word (a cgroup limit applies to
+ * every step) is said once. */
+static bool said_before(const struct quick_report *q, const char *warning)
+{
+	for (unsigned i = 0; i + 1 < q->nsteps; i++)
+		for (unsigned k = 0; k < q->steps[i].nwarnings; k++)
+			if (strcmp(q->steps[i].warnings[k], warning) == 0)
+				return true;
+	return false;
 }
 
 static int run_step(struct target *t, const struct quick_step *s, struct quick_report *q,
@@ -103,7 +125,8 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	}
 	q->nsteps++;
 	for (unsigned i = 0; i < sr->nwarnings; i++)
-		warn(r, "%s: %s", label, sr->warnings[i]);
+		if (!said_before(q, sr->warnings[i]))
+			warn(r, "%s: %s", label, sr->warnings[i]);
 	if (code != EXIT_OK) {
 		r->interrupted = sr->interrupted;
 		return fail(r, code, "%s: %s", label, sr->error);
@@ -128,6 +151,40 @@ static const struct result *step_of(const struct quick_report *q, const char *te
 	return NULL;
 }
 
+/* What showed that a limit, not the device, set a step's figures: a cgroup
+ * limit the step reached, or a rate cap in its series (cap stays "" when
+ * neither did). */
+static void gather_cap(const struct quick_report *q, char *cap, size_t len)
+{
+	char rate[32];
+	for (unsigned i = 0; i < q->nsteps; i++)
+		for (unsigned k = 0; k < q->steps[i].nfindings; k++) {
+			const struct finding *fd = &q->steps[i].findings[k];
+			double bps = finding_value(fd, "bytes_per_sec", 0);
+			double iops = finding_value(fd, "iops", 0);
+			if (strcmp(fd->key, "cgroup_limit") == 0 &&
+			    finding_value(fd, "reached", 0) >= CHECKS_LIMIT_REACHED) {
+				char what[64] = "";
+				if (bps > 0)
+					fmt_rate_si(what, sizeof(what), bps);
+				if (iops > 0)
+					snprintf(what + strlen(what), sizeof(what) - strlen(what),
+						 "%s%.0f IOPS", bps > 0 ? " and " : "", iops);
+				snprintf(cap, len, "a cgroup limit of %s on %.0f:%.0f (reached in %s)", what,
+					 finding_value(fd, "major", 0), finding_value(fd, "minor", 0),
+					 q->labels[i]);
+				return;
+			}
+			if (strcmp(fd->key, "rate_cap") == 0) {
+				fmt_rate_si(rate, sizeof(rate), bps);
+				snprintf(cap, len, "a rate cap at %s (in %s: flat throughput, %.1f %% "
+					 "of I/Os waiting for the next time slice)", rate, q->labels[i],
+					 100 * finding_value(fd, "slow_share", 0));
+				return;
+			}
+		}
+}
+
 /* The figures and the identity that the classifier weighs: its ranges are
  * those of one request at a time for sequential figures, and of 32 in
  * flight for small random reads. */
@@ -137,6 +194,7 @@ static void gather_figures(struct quick_report *q, const struct devinfo *d)
 	const struct result *s;
 	memset(f, 0, sizeof(*f));
 	f->rotational = -1;
+	gather_cap(q, f->cap, sizeof(f->cap));
 	if ((s = step_of(q, "seqread", 1)))
 		f->seq_read_bps = result_rate(s);
 	if ((s = step_of(q, "randread", 1))) {

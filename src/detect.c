@@ -121,8 +121,10 @@ bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rat
 	memset(c, 0, sizeof(*c));
 	if (s->n < DETECT_MIN_SAMPLES || lat->count == 0)
 		return false;
-	series_summarize(s, 0, s->n, &sum);
-	c->rate = mean_rate(s, 0, s->n);
+	/* the first interval is left out: a limiter's budget starts full, so
+	 * the run's first slice moves more than the cap allows after it */
+	series_summarize(s, 1, s->n, &sum);
+	c->rate = mean_rate(s, 1, s->n);
 	c->cv = sum.avg > 0 ? sum.stdev / sum.avg : 1.0;
 	c->p50_ns = stats_percentile(lat, 50);
 	uint64_t p90 = stats_percentile(lat, 90);

@@ -50,8 +50,11 @@ static void json_verdict(struct json *j, const struct quick_report *q)
 	const struct quick_figures *fig = &q->figures;
 	json_key(j, "verdict");
 	json_object_begin(j);
-	json_key(j, "class"), json_string(j, v->cls ? v->cls->id : NULL);
-	json_key(j, "label"), json_string(j, v->cls ? v->cls->label : NULL);
+	/* a capped run names no class: the figures are the limit's */
+	bool named = v->cls && strcmp(v->fit, "capped") != 0;
+	json_key(j, "class"), json_string(j, named ? v->cls->id : NULL);
+	json_key(j, "label"), json_string(j, named ? v->cls->label : NULL);
+	json_key(j, "cap"), json_string(j, fig->cap[0] ? fig->cap : NULL);
 	json_key(j, "or"), json_string(j, v->second ? v->second->id : NULL);
 	json_key(j, "fit"), json_string(j, v->fit);
 	json_key(j, "prefix"), json_string(j, v->prefix);

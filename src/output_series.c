@@ -45,6 +45,28 @@ static void text_device_io(FILE *f, const struct result *r)
 	fputc('\n', f);
 }
 
+/* "p99 per interval: 180 us .. 4.2 ms (worst at t = 12.0 s)": how far the
+ * tail moved during the run, which one p99 over the whole run hides. */
+static void text_latency_range(FILE *f, const struct series *s)
+{
+	unsigned lo = s->n, hi = s->n;
+	for (unsigned i = 0; s->has_lat && i < s->n; i++) {
+		if (s->s[i].ios == 0)
+			continue;
+		if (lo == s->n || s->s[i].p99_ns < s->s[lo].p99_ns)
+			lo = i;
+		if (hi == s->n || s->s[i].p99_ns > s->s[hi].p99_ns)
+			hi = i;
+	}
+	if (hi == s->n)
+		return;
+	char a[32], b[32];
+	fmt_ns(a, sizeof(a), (double)s->s[lo].p99_ns);
+	fmt_ns(b, sizeof(b), (double)s->s[hi].p99_ns);
+	fprintf(f, "lat p99 per interval: %s .. %s (highest in the interval ending at t = %.1f s)\n",
+		a, b, s->s[hi].t_s);
+}
+
 void out_text_series(FILE *f, const struct result *r)
 {
 	const struct series *s = r->series;
@@ -60,6 +82,7 @@ void out_text_series(FILE *f, const struct result *r)
 	mb_per_s(v[3], sizeof(v[3]), sum.stdev);
 	fprintf(f, "bw (MB/s): min %s, max %s, avg %s, stdev %s (per %g s, %u samples)\n", v[0],
 		v[1], v[2], v[3], s->interval_s, sum.n);
+	text_latency_range(f, s);
 	if (!isatty(fileno(f)))
 		return;
 	char line[SPARK_WIDTH * 3 + 1], top[32];
@@ -139,6 +162,27 @@ static void json_temps(struct json *j, const struct result *r)
 	json_array_end(j);
 }
 
+/* Per-interval p50 and p99: null for an interval in which nothing
+ * completed, and the keys absent where no latencies were sampled. */
+static void json_latencies(struct json *j, const struct series *s)
+{
+	static const char *const keys[] = { "p50_ns", "p99_ns" };
+	if (!s->has_lat)
+		return;
+	for (unsigned k = 0; k < 2; k++) {
+		json_key(j, keys[k]);
+		json_array_begin(j);
+		for (unsigned i = 0; i < s->n; i++) {
+			uint64_t v = k == 0 ? s->s[i].p50_ns : s->s[i].p99_ns;
+			if (s->s[i].ios == 0)
+				json_null(j);
+			else
+				json_uint(j, v);
+		}
+		json_array_end(j);
+	}
+}
+
 void out_json_series(struct json *j, const struct result *r)
 {
 	const struct series *s = r->series;
@@ -162,6 +206,7 @@ void out_json_series(struct json *j, const struct result *r)
 	for (unsigned i = 0; i < s->n; i++)
 		json_uint(j, s->s[i].ios);
 	json_array_end(j);
+	json_latencies(j, s);
 	json_key(j, "merged"), json_bool(j, s->merged);
 	json_object_end(j);
 	json_device_io(j, r);
@@ -189,14 +234,19 @@ void out_json_findings(struct json *j, const struct result *r)
 void out_csv_series(FILE *f, const struct result *r)
 {
 	const struct series *s = r->measured ? r->series : NULL;
-	fputs("test,target,t_s,bytes,ios,bytes_per_sec,iops\n", f);
+	fputs("test,target,t_s,bytes,ios,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns\n", f);
 	for (unsigned i = 0; s && i < s->n; i++) {
 		double span = series_span(s, i);
 		out_csv_field(f, r->test);
 		fputc(',', f);
 		out_csv_field(f, r->target);
-		fprintf(f, ",%.3f,%llu,%llu,%.1f,%.2f\n", s->s[i].t_s,
+		fprintf(f, ",%.3f,%llu,%llu,%.1f,%.2f,", s->s[i].t_s,
 			(unsigned long long)s->s[i].bytes, (unsigned long long)s->s[i].ios,
 			series_rate(s, i), span > 0 ? (double)s->s[i].ios / span : 0.0);
+		if (s->has_lat && s->s[i].ios > 0) /* empty: nothing completed, or not sampled */
+			fprintf(f, "%llu,%llu\n", (unsigned long long)s->s[i].p50_ns,
+				(unsigned long long)s->s[i].p99_ns);
+		else
+			fputs(",\n", f);
 	}
 }

@@ -294,13 +294,14 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	progress_clear();
 	fill_result(out, r);
 	code = rc != 0 ? run_failure(t, job, out, opt, r) : EXIT_OK;
+	double sampler_lead_s = out->sampler_lead_s;
 	free(out);
 	if (code != EXIT_OK)
 		return code;
 	if (r->interrupted)
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
-	sampling_finish(opt, r);
+	sampling_finish(opt, r, sampler_lead_s);
 	checks_flush(t, job->region, job->bs, opt, r);
 	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "

@@ -1,6 +1,7 @@
 #include "sampling.h"
 
 #include <math.h>
+#include <string.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -50,7 +51,7 @@ static void on_sample(void *ctx, const struct bench_sample *b)
 {
 	struct sampling *sm = ctx;
 	if (sm->series && ++sm->calls % sm->per_sample == 0) {
-		series_add_cumulative(sm->series, b->elapsed_s, b->bytes, b->ios);
+		series_add_cumulative_lat(sm->series, b->elapsed_s, b->bytes, b->ios, b->lat);
 		read_temps(b->elapsed_s);
 	}
 	if (sm->show_progress && b->elapsed_s >= sm->next_progress_s) {
@@ -112,6 +113,14 @@ void finding_figure(struct finding *f, const char *name, double value, int decim
 	if (!f || f->nfigures >= FINDING_FIGURES)
 		return;
 	f->figures[f->nfigures++] = (struct finding_figure){ name, value, decimals };
+}
+
+double finding_value(const struct finding *f, const char *name, double fallback)
+{
+	for (unsigned k = 0; k < f->nfigures; k++)
+		if (strcmp(f->figures[k].name, name) == 0)
+			return f->figures[k].value;
+	return fallback;
 }
 
 static void report_cliff(const struct cliff *c, struct result *r)
@@ -244,15 +253,16 @@ static void check_heat(bool dropped, struct result *r)
 	}
 }
 
-void sampling_finish(const struct options *opt, struct result *r)
+void sampling_finish(const struct options *opt, struct result *r, double sampler_lead_s)
 {
-	/* the run's clock starts at the first I/O, a little after the sampler's */
+	/* the run's clock starts at the first counted I/O, sampler_lead_s after the
+	 * sampler's; the slack covers the threads' own start-up */
 	static const double slack_s = 0.005;
 	struct cliff c;
 	double cv;
 	if (!r->series)
 		return;
-	series_trim(&sampling_series, r->seconds + slack_s);
+	series_trim(&sampling_series, sampler_lead_s + r->seconds + slack_s);
 	bool cliff = detect_cliff(r->series, &c);
 	if (cliff)
 		report_cliff(&c, r);

@@ -12,15 +12,44 @@ void series_init(struct series *s, double interval_s)
 	s->factor = 1;
 }
 
+/* Two intervals' histograms are gone by the time they merge: the p50 is
+ * their I/O-weighted mean, the p99 the higher one (an upper bound). */
+static void merge_latency(struct series_sample *out, const struct series_sample *a,
+			  const struct series_sample *b)
+{
+	uint64_t ios = a->ios + b->ios;
+	double p50 = ios ? ((double)a->p50_ns * (double)a->ios + (double)b->p50_ns * (double)b->ios) /
+				   (double)ios
+			 : 0.0;
+	out->p50_ns = (uint64_t)(p50 + 0.5);
+	out->p99_ns = a->p99_ns > b->p99_ns ? a->p99_ns : b->p99_ns;
+}
+
+/* The percentiles of the I/Os counted since the last sample ended. */
+static void interval_latency(struct series *s, struct series_sample *out, const uint64_t *lat)
+{
+	uint64_t delta[STATS_COARSE_N];
+	for (unsigned i = 0; i < STATS_COARSE_N; i++) {
+		delta[i] = lat[i] > s->lat_last[i] ? lat[i] - s->lat_last[i] : 0;
+		if (lat[i] > s->lat_last[i])
+			s->lat_last[i] = lat[i];
+	}
+	out->p50_ns = stats_coarse_percentile(delta, 50);
+	out->p99_ns = stats_coarse_percentile(delta, 99);
+}
+
 /* Halves the samples by adding neighbours; from now on each sample gathers
  * twice as many raw intervals, so all of them span the same time. */
 static void merge_pairs(struct series *s)
 {
 	unsigned out = 0;
 	for (unsigned i = 0; i + 1 < s->n; i += 2, out++) {
-		s->s[out].t_s = s->s[i + 1].t_s;
-		s->s[out].bytes = s->s[i].bytes + s->s[i + 1].bytes;
-		s->s[out].ios = s->s[i].ios + s->s[i + 1].ios;
+		struct series_sample m; /* s->s[out] may be s->s[i]: built apart */
+		m.t_s = s->s[i + 1].t_s;
+		m.bytes = s->s[i].bytes + s->s[i + 1].bytes;
+		m.ios = s->s[i].ios + s->s[i + 1].ios;
+		merge_latency(&m, &s->s[i], &s->s[i + 1]);
+		s->s[out] = m;
 	}
 	s->n = out;
 	s->factor *= 2;
@@ -29,6 +58,12 @@ static void merge_pairs(struct series *s)
 }
 
 void series_add_cumulative(struct series *s, double elapsed_s, uint64_t bytes, uint64_t ios)
+{
+	series_add_cumulative_lat(s, elapsed_s, bytes, ios, NULL);
+}
+
+void series_add_cumulative_lat(struct series *s, double elapsed_s, uint64_t bytes, uint64_t ios,
+			       const uint64_t lat[STATS_COARSE_N])
 {
 	/* counters only grow; a reading that went backwards adds nothing */
 	uint64_t db = bytes > s->last_bytes ? bytes - s->last_bytes : 0;
@@ -45,6 +80,10 @@ void series_add_cumulative(struct series *s, double elapsed_s, uint64_t bytes, u
 		merge_pairs(s);
 	if (s->pending_count < s->factor)
 		return;
+	if (lat) {
+		s->has_lat = true;
+		interval_latency(s, &s->pending, lat);
+	}
 	s->s[s->n++] = s->pending;
 	memset(&s->pending, 0, sizeof(s->pending));
 	s->pending_count = 0;

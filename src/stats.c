@@ -74,14 +74,20 @@ void stats_merge(struct stats *dst, const struct stats *src)
 }
 
 /* The midpoint of the bucket holding the rank, kept inside [min, max]. */
+/* The nearest rank of percentile q among count values (1..count). */
+static uint64_t rank_of(double q, uint64_t count)
+{
+	/* q * n / 100 in floating point can land a hair above a whole number
+	 * (99.9 % of 1000 = 999.0000000000001): do not let that add a rank */
+	double exact_rank = ceil(q * (double)count / 100.0 - 1e-9);
+	return exact_rank < 1 ? 1 : (uint64_t)exact_rank;
+}
+
 uint64_t stats_percentile(const struct stats *s, double q)
 {
 	if (s->count == 0)
 		return 0;
-	/* q * n / 100 in floating point can land a hair above a whole number
-	 * (99.9 % of 1000 = 999.0000000000001): do not let that add a rank */
-	double exact_rank = ceil(q * (double)s->count / 100.0 - 1e-9);
-	uint64_t rank = exact_rank < 1 ? 1 : (uint64_t)exact_rank;
+	uint64_t rank = rank_of(q, s->count);
 	if (rank >= s->count)
 		return s->max;
 	uint64_t seen = 0;
@@ -124,4 +130,42 @@ void stats_log2_counts(const struct stats *s, uint64_t out[STATS_LOG2_BUCKETS])
 		uint64_t low = stats_bucket_low(i);
 		out[low == 0 ? 0 : msb64(low)] += s->bucket[i];
 	}
+}
+
+/* Values below 8 are exact; from 2^k (k >= 3) on, 8 buckets of 2^(k-3). */
+unsigned stats_coarse_index(uint64_t value)
+{
+	if (value < STATS_COARSE_SUB)
+		return (unsigned)value;
+	unsigned k = msb64(value);
+	if (k >= STATS_COARSE_OCTAVES)
+		return STATS_COARSE_N - 1;
+	unsigned sub = (unsigned)(value >> (k - 3)) & (STATS_COARSE_SUB - 1);
+	return STATS_COARSE_SUB + (k - 3) * STATS_COARSE_SUB + sub;
+}
+
+uint64_t stats_coarse_mid(unsigned index)
+{
+	if (index < STATS_COARSE_SUB)
+		return index;
+	unsigned k = 3 + (index - STATS_COARSE_SUB) / STATS_COARSE_SUB;
+	uint64_t sub = (index - STATS_COARSE_SUB) % STATS_COARSE_SUB;
+	uint64_t width = 1ull << (k - 3);
+	return (1ull << k) + sub * width + width / 2;
+}
+
+uint64_t stats_coarse_percentile(const uint64_t *counts, double q)
+{
+	uint64_t total = 0, seen = 0;
+	for (unsigned i = 0; i < STATS_COARSE_N; i++)
+		total += counts[i];
+	if (total == 0)
+		return 0;
+	uint64_t rank = rank_of(q, total);
+	for (unsigned i = 0; i < STATS_COARSE_N; i++) {
+		seen += counts[i];
+		if (seen >= rank)
+			return stats_coarse_mid(i);
+	}
+	return stats_coarse_mid(STATS_COARSE_N - 1);
 }

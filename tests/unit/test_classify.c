@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -204,6 +205,30 @@ static void test_provisioned_cap(void **state)
 	assert_false(has_warning(&v, "throttled"));
 }
 
+/* A limit quick saw (a cgroup limit reached, a rate cap in a series): the
+ * figures of a capped volume look like a USB stick's, and the verdict must
+ * not say so. */
+static void test_capped_names_no_class(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 136e6, .qd1_lat_p50_ns = 152e3, .qd1_iops = 132,
+				   .qd32_iops = 135, .qd32_lat_p50_ns = 207e6, .is_virtual = true,
+				   .rotational = -1 };
+	struct verdict v;
+	char line[512];
+	classify(&f, &v);
+	assert_string_not_equal(v.fit, "capped");
+	snprintf(f.cap, sizeof(f.cap), "a cgroup limit of 130 IOPS on 7:0 (reached in RND4K Q1T1 read)");
+	classify(&f, &v);
+	assert_string_equal(v.fit, "capped");
+	assert_null(v.second);
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_non_null(strstr(line, "capped by a cgroup limit of 130 IOPS on 7:0"));
+	assert_null(strstr(line, v.cls->label)); /* the class the figures resemble is not named */
+	assert_non_null(strstr(line, "135 IOPS @ 32"));
+	assert_int_equal(strncmp(line, "looks like: virtual disk: capped", 32), 0);
+}
+
 static void test_nothing_measured(void **state)
 {
 	(void)state;
@@ -234,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_virtual_prefix),
 		cmocka_unit_test(test_provisioned_cap),
 		cmocka_unit_test(test_nothing_measured),
+		cmocka_unit_test(test_capped_names_no_class),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

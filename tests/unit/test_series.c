@@ -89,6 +89,56 @@ static void test_counters_never_go_back(void **state)
 	assert_int_equal(s.s[2].bytes, 50);
 }
 
+/* Cumulative coarse counts in; each sample's p50 and p99 are those of the
+ * I/Os of its own interval, whatever came before. */
+static void test_interval_latency(void **state)
+{
+	(void)state;
+	static uint64_t lat[STATS_COARSE_N];
+	memset(lat, 0, sizeof(lat));
+	series_init(&s, 1.0);
+	lat[stats_coarse_index(100000)] += 98; /* 98 I/Os at 100 us, 2 at 5 ms */
+	lat[stats_coarse_index(5000000)] += 2;
+	series_add_cumulative_lat(&s, 1.0, 409600, 100, lat);
+	lat[stats_coarse_index(2000000)] += 100; /* then 100 at 2 ms */
+	series_add_cumulative_lat(&s, 2.0, 819200, 200, lat);
+	series_add_cumulative_lat(&s, 3.0, 819200, 200, lat); /* nothing completed */
+	assert_true(s.has_lat);
+	assert_int_equal(s.n, 3);
+	/* within 6.25 % of the true values */
+	assert_in_range(s.s[0].p50_ns, 93750, 106250);
+	assert_in_range(s.s[0].p99_ns, 4687500, 5312500);
+	assert_in_range(s.s[1].p50_ns, 1875000, 2125000);
+	assert_in_range(s.s[1].p99_ns, 1875000, 2125000);
+	assert_int_equal(s.s[2].p99_ns, 0);
+	/* without latencies, the samples carry none */
+	series_init(&s, 1.0);
+	series_add_cumulative(&s, 1.0, 100, 10);
+	assert_false(s.has_lat);
+	assert_int_equal(s.s[0].p50_ns, 0);
+}
+
+/* At the cap, neighbours merge: p50 by I/O-weighted mean, p99 the higher. */
+static void test_interval_latency_merge(void **state)
+{
+	(void)state;
+	static uint64_t lat[STATS_COARSE_N];
+	memset(lat, 0, sizeof(lat));
+	series_init(&s, 0.1);
+	for (unsigned i = 1; i <= SERIES_CAP; i++) {
+		lat[stats_coarse_index(i % 2 ? 1000 : 3000)] += i % 2 ? 1 : 3;
+		series_add_cumulative_lat(&s, i * 0.1, i * 4096ull, 2 * i, lat);
+	}
+	lat[stats_coarse_index(1000)]++;
+	series_add_cumulative_lat(&s, (SERIES_CAP + 1) * 0.1, 0, 0, lat);
+	assert_true(s.merged);
+	assert_int_equal(s.n, SERIES_CAP / 2);
+	/* each merged pair: 1 I/O at ~1000 ns and 3 at ~3000 ns (ios counts are
+	 * the counter's, 2 per interval: weights equal) */
+	assert_in_range(s.s[0].p50_ns, 1875, 2125);
+	assert_in_range(s.s[0].p99_ns, 2812, 3188);
+}
+
 static void test_sparkline(void **state)
 {
 	(void)state;
@@ -123,6 +173,8 @@ int main(void)
 		cmocka_unit_test(test_merge_keeps_bytes_and_spacing),
 		cmocka_unit_test(test_counters_never_go_back),
 		cmocka_unit_test(test_sparkline),
+		cmocka_unit_test(test_interval_latency),
+		cmocka_unit_test(test_interval_latency_merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -477,6 +477,34 @@ static void test_merge_uneven(void **state)
 
 /* ---- log2 counts ------------------------------------------------------- */
 
+/* The coarse histogram: exact below 8, every value within 6.25 % of its
+ * bucket's middle, indices increasing with the value, the last bucket
+ * taking everything from 2^40 ns on. */
+static void test_coarse(void **state)
+{
+	(void)state;
+	for (uint64_t v = 0; v < 8; v++)
+		assert_int_equal(stats_coarse_mid(stats_coarse_index(v)), v);
+	unsigned last = 0;
+	for (uint64_t v = 8; v < (1ull << 41); v = v + v / 7 + 1) {
+		unsigned i = stats_coarse_index(v);
+		assert_true(i < STATS_COARSE_N);
+		assert_true(i >= last);
+		last = i;
+		if (v < (1ull << 40)) {
+			double mid = (double)stats_coarse_mid(i);
+			assert_true(fabs(mid - (double)v) <= 0.0625 * (double)v + 0.5);
+		}
+	}
+	assert_int_equal(stats_coarse_index(UINT64_MAX), STATS_COARSE_N - 1);
+	uint64_t counts[STATS_COARSE_N] = { 0 };
+	assert_int_equal(stats_coarse_percentile(counts, 50), 0);
+	counts[stats_coarse_index(1000)] = 90;
+	counts[stats_coarse_index(64000)] = 10;
+	assert_int_equal(stats_coarse_percentile(counts, 90), stats_coarse_mid(stats_coarse_index(1000)));
+	assert_int_equal(stats_coarse_percentile(counts, 91), stats_coarse_mid(stats_coarse_index(64000)));
+}
+
 static void test_log2_counts(void **state)
 {
 	(void)state;
@@ -547,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_merge_equals_union),
 		cmocka_unit_test(test_merge_uneven),
 		cmocka_unit_test(test_log2_counts),
+		cmocka_unit_test(test_coarse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
