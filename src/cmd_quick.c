@@ -123,6 +123,7 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 		run_job_by_time(&job); /* each step runs its time, however small the span */
 		code = run_measure(t, &job, so, sr);
 	}
+	sr->device = NULL; /* weighed by the checks; the document names the device once */
 	q->nsteps++;
 	for (unsigned i = 0; i < sr->nwarnings; i++)
 		if (!said_before(q, sr->warnings[i]))

@@ -603,6 +603,9 @@ def walk(v, key, machine, keep_seed, parent=None):
         return MACHINE
     if key == "device_io":  # null where sysfs is absent (a chroot)
         return MACHINE
+    if key == "series" and isinstance(v, dict) and v.get("t_s"):
+        # how many intervals a timed run holds follows the machine's pace
+        return {k: N for k in v}
     if key == "temps":  # which disks have a sensor, and its readings, are the machine's
         return MACHINE
     if key == "cpu" and isinstance(v, dict):  # the governor is the machine's (null without cpufreq)
