@@ -30,28 +30,26 @@ const char *fleet_figure_key(enum fleet_figure f)
 	return figures[f].key;
 }
 
-/* A host's figure: 0 with *v, or -1 when its record lacks it. */
-static int host_figure(const struct fleet_record *r, enum fleet_figure f, double *v)
+/* One of the four figures of a host or of the fleet: 0 with *v, or -1 when
+ * the latencies are not known. */
+static int figure_of(enum fleet_figure f, double rate, double iops, bool has_lat, uint64_t p50,
+		     uint64_t p99, double *v)
 {
-	switch (f) {
-	case FIG_MBPS: *v = r->bytes_per_sec; return 0;
-	case FIG_IOPS: *v = r->iops; return 0;
-	case FIG_P50: *v = (double)r->p50; return r->has_lat ? 0 : -1;
-	case FIG_P99: *v = (double)r->p99; return r->has_lat ? 0 : -1;
-	default: return -1;
-	}
+	double all[FIG_COUNT] = { [FIG_MBPS] = rate, [FIG_IOPS] = iops, [FIG_P50] = (double)p50,
+				  [FIG_P99] = (double)p99 };
+	*v = all[f];
+	return f == FIG_P50 || f == FIG_P99 ? (has_lat ? 0 : -1) : 0;
 }
 
-/* The fleet's figure: summed rates, merged percentiles. */
+static int host_figure(const struct fleet_record *r, enum fleet_figure f, double *v)
+{
+	return figure_of(f, r->bytes_per_sec, r->iops, r->has_lat, r->p50, r->p99, v);
+}
+
+/* The fleet's: summed rates, merged percentiles. */
 static int fleet_figure(const struct fleet_totals *t, enum fleet_figure f, double *v)
 {
-	switch (f) {
-	case FIG_MBPS: *v = t->sum_bytes_per_sec; return 0;
-	case FIG_IOPS: *v = t->sum_iops; return 0;
-	case FIG_P50: *v = (double)t->p50; return t->has_lat ? 0 : -1;
-	case FIG_P99: *v = (double)t->p99; return t->has_lat ? 0 : -1;
-	default: return -1;
-	}
+	return figure_of(f, t->sum_bytes_per_sec, t->sum_iops, t->has_lat, t->p50, t->p99, v);
 }
 
 static void add_change(struct fleet_pairing *p, const char *host, enum fleet_figure f,

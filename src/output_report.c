@@ -48,8 +48,8 @@ static void text_row(FILE *f, const struct fleet_row *row)
 	if (!isnan(row->deviation_pct))
 		snprintf(dev, sizeof(dev), "%+.1f %%", row->deviation_pct);
 	flags_text(flags, sizeof(flags), row->flags, ",");
-	fprintf(f, "  %-16s %10s %8.3f %10.2f %10.0f %10s %10s %9s  %s\n", row->label, start,
-		r->seconds, r->bytes_per_sec / 1e6, r->iops, p50, p99, dev, flags);
+	fprintf(f, "  %-16s %10s %8.3f %10.2f %10.0f %10s %10s %9s%s%s\n", row->label, start,
+		r->seconds, r->bytes_per_sec / 1e6, r->iops, p50, p99, dev, flags[0] ? "  " : "", flags);
 }
 
 static void text_latency(FILE *f, const struct fleet_totals *t)
