@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "fleetreport.h"
 #include "rng.h"
 #include "stats.h"
@@ -603,6 +604,68 @@ static void test_baseline(void **state)
 	free(slow);
 }
 
+/* ---- the command line ---- */
+
+static int parse(struct cli *c, char *why, const char *const *words)
+{
+	char *argv[16] = { "diskbench" };
+	int argc = 1;
+	for (; words[argc - 1]; argc++)
+		argv[argc] = (char *)words[argc - 1];
+	return cli_parse(argc, argv, c, why, 256);
+}
+
+static void test_command_line(void **state)
+{
+	(void)state;
+	struct cli c;
+	char why[256];
+	const char *const files[] = { "report", "a.jsonl", "--json", "-", "--baseline", "old.jsonl",
+				      "--threshold=2.5%", "b.jsonl", NULL };
+	assert_int_equal(parse(&c, why, files), EXIT_OK);
+	assert_string_equal(c.cmd->name, "report");
+	assert_int_equal(c.opt.ninputs, 3);
+	assert_string_equal(c.opt.inputs[0], "a.jsonl");
+	assert_string_equal(c.opt.inputs[1], "-");
+	assert_string_equal(c.opt.inputs[2], "b.jsonl");
+	assert_string_equal(c.opt.baseline, "old.jsonl");
+	assert_true(c.opt.threshold_pct == 2.5);
+	assert_int_equal(c.opt.format, OUT_JSON);
+	cli_free(&c);
+	assert_null(c.opt.inputs);
+
+	const char *const plain[] = { "report", "x", NULL };
+	assert_int_equal(parse(&c, why, plain), EXIT_OK);
+	assert_null(c.opt.baseline);
+	assert_true(c.opt.threshold_pct == 10);
+	cli_free(&c);
+	const char *const help[] = { "report", "--help", NULL };
+	assert_int_equal(parse(&c, why, help), EXIT_OK);
+	assert_true(c.help);
+	cli_free(&c);
+
+	static const struct {
+		const char *words[6];
+		const char *why;
+	} bad[] = {
+		{ { "report", NULL }, "report needs FILE...|- (\"-\" reads stdin)" },
+		{ { "report", "--threshold", "5", "x", NULL }, "--threshold goes with --baseline" },
+		{ { "report", "--baseline", "o", "--threshold", "-1", NULL },
+		  "--threshold '-1': use a percentage from 0 to 1000, e.g. 10%" },
+		{ { "report", "--baseline", "o", "--threshold", "5%%", "x" },
+		  "--threshold '5%%': use a percentage from 0 to 1000, e.g. 10%" },
+		{ { "report", "-s", "1G", "x", NULL }, "option '--size' does not apply to report" },
+		{ { "seqread", "a", "b", NULL }, "unexpected argument 'b'" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *words[7] = { 0 };
+		memcpy(words, bad[i].words, sizeof(bad[i].words));
+		assert_int_equal(parse(&c, why, words), EXIT_USAGE);
+		assert_string_equal(why, bad[i].why);
+		assert_null(c.opt.inputs);
+	}
+}
+
 static void test_ignored_params(void **state)
 {
 	(void)state;
@@ -629,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_common_window),
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_ignored_params),
+		cmocka_unit_test(test_command_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
