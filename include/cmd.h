@@ -45,6 +45,7 @@ struct command {
 	enum sync_mode sync;
 	const char *engine;   /* fixed engine (page-cache tests: "sync"); NULL: auto */
 	const struct renderers *render; /* NULL: a single-test result */
+	const char *operands; /* non-NULL: it reads these files (usage text), no TARGET */
 };
 
 extern const struct command commands[];
@@ -60,11 +61,13 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 
 /* Each command's renderers (src/output_*.c). */
 extern const struct renderers render_info, render_quick, render_sweep;
+extern const struct renderers render_report;
 
 int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_cached(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_info(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_report(const struct command *cmd, const struct options *opt, struct result *r);
 
 #endif

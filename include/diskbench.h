@@ -19,6 +19,7 @@ enum exit_code {
 	EXIT_RUN = 1,      /* could not run, or cut short by an error */
 	EXIT_USAGE = 2,    /* bad option, value or target */
 	EXIT_REFUSED = 3,  /* refused for safety */
+	EXIT_REGRESSED = 4, /* report --baseline: a figure got worse beyond --threshold */
 	EXIT_SIGINT = 130, /* interrupted (128 + SIGINT) */
 };
 
@@ -48,6 +49,8 @@ enum opt_bit {
 	OPT_WARMUP = 1u << 15,
 	OPT_QD = 1u << 16,
 	OPT_ENGINE = 1u << 17,
+	/* report */
+	OPT_REPORT = 1u << 23, /* --baseline, --threshold */
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
@@ -91,6 +94,11 @@ struct options {
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
 	bool series_rows;    /* --series: CSV prints the intervals, not the summary */
 	bool sustained;      /* --sustained: end the run once the rate is steady */
+	/* report */
+	const char **inputs; /* the FILE operands ("-": stdin), owned by struct cli */
+	unsigned ninputs;
+	const char *baseline; /* --baseline OLD, or NULL */
+	double threshold_pct; /* --threshold: worse than this is a regression */
 };
 
 #define MAX_WARNINGS 16

@@ -18,6 +18,7 @@ enum opt_id {
 	ID_WRITE,
 	ID_INTERVAL, ID_SERIES, ID_SUSTAINED,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
+	ID_BASELINE, ID_THRESHOLD, /* report */
 };
 
 struct optdef {
@@ -80,6 +81,11 @@ static const struct optdef optdefs[] = {
 	{ "quiet", 'q', NULL, 0, ID_QUIET, "print only the result line" },
 	{ "help", 'h', NULL, 0, ID_HELP, "show help (with a TEST: that test's options)" },
 	{ "version", 'V', NULL, 0, ID_VERSION, "show the version" },
+	/* report */
+	{ "baseline", 0, "OLD", OPT_REPORT, ID_BASELINE,
+	  "compare with the records in OLD (\"-\": stdin); exit 4 when a figure got worse" },
+	{ "threshold", 0, "PCT", OPT_REPORT, ID_THRESHOLD,
+	  "with --baseline: worse by more than PCT % is a regression (default 10%)" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -178,6 +184,20 @@ static int parse_count(const char *v, uint64_t min, uint64_t max, unsigned *out,
 	return 0;
 }
 
+/* "10", "10%", "2.5%": a share from 0 to 1000 %. */
+static int parse_percent(const char *v, double *out, const char **reason)
+{
+	char *end;
+	double pct = strtod(v, &end);
+	if (end == v || (*end == '%' && end[1] != '\0') || (*end != '%' && *end != '\0') ||
+	    !(pct >= 0 && pct <= 1000)) {
+		*reason = "use a percentage from 0 to 1000, e.g. 10%";
+		return -1;
+	}
+	*out = pct;
+	return 0;
+}
+
 static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		       char *why, size_t len)
 {
@@ -204,6 +224,12 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			return usage_error(why, len, "--engine '%s': use auto, uring, aio or sync", v);
 		o->engine = v;
 		return EXIT_OK;
+	case ID_BASELINE:
+		o->baseline = v;
+		return EXIT_OK;
+	case ID_THRESHOLD:
+		rc = parse_percent(v, &o->threshold_pct, &reason);
+		break;
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);
 		if (rc == 0 && (o->interval_s < 0.1 || o->interval_s > 60)) {
@@ -290,7 +316,8 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	}
 }
 
-/* The positional words: [help] TEST [TARGET]. */
+/* The positional words: [help] TEST [TARGET], or [help] TEST FILE... for a
+ * command that reads files (the words array is then kept, as the inputs). */
 static int take_words(struct cli *c, const char **words, int nwords, char *why, size_t len)
 {
 	int i = 0;
@@ -303,6 +330,11 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 		if (!c->cmd)
 			return usage_error(why, len, "unknown test '%s' (see diskbench --help)", words[i]);
 		i++;
+	}
+	if (c->cmd && c->cmd->operands) {
+		c->opt.inputs = words + i;
+		c->opt.ninputs = (unsigned)(nwords - i);
+		return EXIT_OK;
 	}
 	if (i < nwords)
 		c->opt.target = words[i++];
@@ -374,6 +406,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		cmd_defaults(c->cmd, &c->opt);
 	c->opt.format = sniff_format(argc, argv);
 	int formats = 0;
+	bool threshold = false;
 	for (int i = 0; i < nopts && code == EXIT_OK; i++) {
 		const struct optdef *d = opts[i].def;
 		if (d->bit && c->cmd && !(c->cmd->options & d->bit))
@@ -384,6 +417,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		else
 			apply_flag(c, d->id);
 		c->opt.given |= d->bit;
+		threshold |= d->id == ID_THRESHOLD;
 		if (d->id == ID_JSON || d->id == ID_CSV)
 			formats |= d->id == ID_JSON ? 1 : 2;
 		if (formats == 3 && code == EXIT_OK)
@@ -392,6 +426,11 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 	if (code == EXIT_OK && !c->help && !c->version) {
 		if (!c->cmd)
 			code = usage_error(why, len, "no test named (see diskbench --help)");
+		else if (c->cmd->operands && c->opt.ninputs == 0)
+			code = usage_error(why, len, "%s needs %s (\"-\" reads stdin)", c->cmd->name,
+					   c->cmd->operands);
+		else if (threshold && !c->opt.baseline)
+			code = usage_error(why, len, "--threshold goes with --baseline");
 		else
 			code = check_limits(&c->opt, why, len);
 	}
@@ -399,8 +438,22 @@ out:
 	if (code != EXIT_OK)
 		c->opt.format = sniff_format(argc, argv);
 	free(opts);
-	free(words);
+	if (code == EXIT_OK && c->opt.inputs) {
+		c->words = words;
+	} else {
+		c->opt.inputs = NULL;
+		c->opt.ninputs = 0;
+		free(words);
+	}
 	return code;
+}
+
+void cli_free(struct cli *c)
+{
+	free(c->words);
+	c->words = NULL;
+	c->opt.inputs = NULL;
+	c->opt.ninputs = 0;
 }
 
 static void print_option(FILE *f, const struct optdef *d)
@@ -456,7 +509,8 @@ static void print_defaults(FILE *f, const struct command *cmd)
 
 void cli_print_test_help(FILE *f, const struct command *cmd)
 {
-	fprintf(f, "usage: diskbench %s [OPTIONS] [TARGET]\n\n%s.\n", cmd->name, cmd->summary);
+	fprintf(f, "usage: diskbench %s [OPTIONS] %s\n\n%s.\n", cmd->name,
+		cmd->operands ? cmd->operands : "[TARGET]", cmd->summary);
 	if (cmd->options & OPT_SIZE)
 		print_defaults(f, cmd);
 	fputs("\noptions:\n", f);

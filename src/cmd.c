@@ -57,6 +57,9 @@ const struct command commands[] = {
 	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_sweep },
+	{ .name = "report", .run = cmd_run_report,
+	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
+	  .options = OPT_REPORT, .operands = "FILE...|-", .render = &render_report },
 };
 
 const unsigned command_count = sizeof(commands) / sizeof(commands[0]);
@@ -85,6 +88,7 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->sweep.large_bs = MiB;
 	opt->sweep.point_s = 3;
 	opt->sweep.budget_s = 60;
+	opt->threshold_pct = 10;
 }
 
 void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,
@@ -96,6 +100,6 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 		out_json_document(stdout, r, own->json ? own->json : single.json);
 	else if (opt->format == OUT_CSV)
 		(own->csv ? own->csv : single.csv)(stdout, r);
-	else if (code == EXIT_OK)
+	else if (code == EXIT_OK || code == EXIT_REGRESSED)
 		(own->text ? own->text : single.text)(stdout, r, opt->quiet, opt->histogram);
 }

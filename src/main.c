@@ -98,8 +98,11 @@ int main(int argc, char **argv)
 			fputs("Try 'diskbench --help'.\n", stderr);
 		return finish_stdout(code);
 	}
-	if (c.help || c.version)
-		return run_help(&c);
+	if (c.help || c.version) {
+		code = run_help(&c);
+		cli_free(&c);
+		return code;
+	}
 
 	if (!(c.opt.given & OPT_SEED))
 		c.opt.seed = clock_ns() ^ ((uint64_t)getpid() << 32);
@@ -123,8 +126,10 @@ int main(int argc, char **argv)
 			 last_signal == SIGTERM ? "SIGTERM" : last_signal == SIGHUP ? "SIGHUP" : "SIGINT",
 			 detail[0] ? " " : "", detail);
 	}
-	if (code != EXIT_OK)
+	if (code != EXIT_OK && code != EXIT_REGRESSED) /* a regression is said as a warning */
 		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");
 	cmd_render(c.cmd, &c.opt, &r, code);
-	return finish_stdout(code);
+	code = finish_stdout(code);
+	cli_free(&c);
+	return code;
 }

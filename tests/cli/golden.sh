@@ -365,6 +365,72 @@ cases_ram() {
 	fi
 }
 
+# report over fixed records (no measuring: every figure is pinned), its
+# refusals and usage errors
+cases_report() {
+	local R="$S/report"
+	mkdir -p "$R"
+	# rec HOST RUN_ID START_S IOPS SLOW [LATE_US]: one --jsonl record (params from
+	# $PARAMS) of IOPS I/Os per second for 2 s, SLOW of each second's I/Os at 2 ms
+	rec() {
+		local params=${PARAMS:-'{"block_size":4096,"seed":7}'}
+		printf '{"schema":1,"tool":"diskbench","version":"0.1.0","test":"randread","target":"/data",'
+		printf '"params":%s,"host":"%s","run_id":"%s",' "$params" "$1" "$2"
+		printf '"started_at":"2026-11-30T12:00:%09.6fZ",' "$3"
+		printf '"ended_at":"2026-11-30T12:00:%09.6fZ",' "$(awk -v s="$3" 'BEGIN { print s + 2 }')"
+		printf '"launcher":{},"clock":{"synchronised":true,"maxerror_us":12},'
+		printf '"start_at":{"requested":1796040000.0,"late_us":%s},' "${6:-150}"
+		printf '"result":{"bytes":%d,"ios":%d,"seconds":2.0,"bytes_per_sec":%d.0,"iops":%d.0,' \
+			$(($4 * 8192)) $(($4 * 2)) $(($4 * 4096)) "$4"
+		printf '"lat_ns":{"min":90000,"max":2000000,"p50":101376,"p99":1998848},'
+		printf '"lat_buckets":{"scheme":"log-linear-7","pairs":[[1350,%d],[1351,%d],[1908,%d]]},' \
+			$(($4 - $5)) "$4" "$5"
+		printf '"series":{"interval_s":1.0,"t_s":[1.0,2.0],"bytes":[%d,%d],"ios":[%d,%d],' \
+			$(($4 * 4096)) $(($4 * 4096)) "$4" "$4"
+		printf '"merged":false}},"warnings":[]}\n'
+	}
+	{
+		echo "node1 | CHANGED | rc=0 >>"
+		rec node1 golden1 0.000 1000 10 | sed 's/^/node1: /'
+		rec node2 golden1 0.004 1010 10 | sed 's/^/node2: /'
+		rec node10 golden1 0.030 800 30 25000 | sed 's/^/node10: /'
+	} >"$R/new.txt"
+	{
+		rec node1 golden0 0.000 1000 10
+		rec node2 golden0 0.001 1000 10
+		rec node10 golden0 0.002 1000 10
+		rec node3 golden0 0.002 1000 10
+	} >"$R/old.jsonl"
+	{
+		rec node1 golden1 0.000 1000 10
+		PARAMS='{"block_size":8192,"seed":7}' rec node2 golden1 0.001 1000 10
+	} >"$R/mixed.jsonl"
+	printf 'garbage\n{"test": "randread", \n' >"$R/garbage.txt"
+	g report.text raw report "$R/new.txt"
+	g report.quiet raw report -q "$R/new.txt"
+	g report.json raw report --json "$R/new.txt"
+	g report.csv raw report --csv "$R/new.txt"
+	g report.baseline.text raw report --baseline "$R/old.jsonl" "$R/new.txt"
+	g report.baseline.json raw report --json --baseline "$R/old.jsonl" --threshold 15% "$R/new.txt"
+	g report.baseline.csv raw report --csv --baseline "$R/old.jsonl" "$R/new.txt"
+	g report.baseline.same raw report --baseline "$R/old.jsonl" "$R/old.jsonl"
+	g help.report raw help report
+	g help.report.flag raw report --help
+	g report.bad.mixed raw report "$R/mixed.jsonl"
+	g report.bad.mixed.json raw report --json "$R/mixed.jsonl"
+	g report.bad.garbage raw report "$R/garbage.txt"
+	g report.bad.empty raw report "$S/odd/empty"
+	g report.bad.no-file raw report
+	g report.bad.no-file.json raw report --json
+	g report.bad.missing raw report "$M"
+	g report.bad.directory raw report "$S/odd"
+	g report.bad.threshold raw report --baseline "$R/old.jsonl" --threshold 5x "$R/new.txt"
+	g report.bad.threshold-range raw report --baseline "$R/old.jsonl" --threshold 2000 "$R/new.txt"
+	g report.bad.threshold-alone raw report --threshold 5 "$R/new.txt"
+	g report.bad.option raw report -b 4k "$R/new.txt"
+	g report.bad.stdin-twice raw report --baseline - -
+}
+
 # ---- the masker and comparer (python3) ---------------------------------------------
 PY="$S/golden.py"
 cat >"$PY" <<'PYEOF'
@@ -751,6 +817,7 @@ cases_bad
 cases_commands
 cases_unprivileged
 cases_ram
+cases_report
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"

@@ -50,6 +50,8 @@ static void check_accepted(const struct cli *c)
 		return;
 	PROMISE(c->cmd != NULL);
 	PROMISE((o->given & ~c->cmd->options) == 0);
+	/* a command that reads files got at least one, and nothing else did */
+	PROMISE(c->cmd->operands ? o->ninputs >= 1 && o->inputs : o->ninputs == 0);
 	/* info has no block size, size or threads: they stay 0 */
 	unsigned takes = c->cmd->options;
 	PROMISE(o->bs <= 256ull << 20 && (!(takes & OPT_BS) || o->bs > 0));
@@ -98,6 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cli_print_test_help(devnull, c.cmd);
 		else
 			cli_print_usage(devnull);
+		cli_free(&c);
 		free(why);
 	}
 	for (int i = 1; i < argc; i++)

@@ -344,7 +344,8 @@ static void test_every_command(void **state)
 	(void)state;
 	assert_true(command_count >= 6);
 	for (unsigned i = 0; i < command_count; i++) {
-		struct cli c = ok(commands[i].name, NULL);
+		/* a command that reads files needs one: stdin */
+		struct cli c = ok(commands[i].name, commands[i].operands ? "-" : NULL, NULL);
 		assert_ptr_equal(c.cmd, &commands[i]);
 		assert_ptr_equal(cmd_find(commands[i].name), &commands[i]);
 		assert_int_equal(c.opt.bs, commands[i].bs);
@@ -363,6 +364,7 @@ static void test_every_command(void **state)
 			assert_non_null(strstr(text, "--threads"));
 		assert_non_null(strstr(text, "--json"));
 		free(text);
+		cli_free(&c);
 	}
 	assert_null(cmd_find("nope"));
 	char *text = NULL;

@@ -1,0 +1,175 @@
+/* What `diskbench report` makes of the JSON Lines records of a fleet run
+ * (each host's --jsonl record, round 2's shared format): reading a line past
+ * a launcher's prefix, grouping records by run_id + test + params, per-host
+ * rows with their deviation and flags, fleet totals with exact percentiles
+ * of the merged histograms, and the comparison with a baseline.  Pure: no
+ * I/O and no printing; lines come in as text, figures go out in structs. */
+#ifndef FLEETREPORT_H
+#define FLEETREPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FLEET_SCHEME "log-linear-7" /* lat_buckets' scheme: stats.h, STATS_SUB_BITS 7 */
+#define FLEET_OUTLIER_PCT 10.0      /* "outlier": beyond ± this of the fleet median */
+#define FLEET_LATE_US 10000.0       /* "late": woke this much after --start-at ... */
+#define FLEET_LATE_SHARE_PCT 1.0    /* ... or started this share of its run after the first */
+#define FLEET_MSG 320
+#define FLEET_MAX_LINE (64u << 20)  /* longer lines are skipped, not parsed */
+#define FLEET_FLEET_ROW "(fleet)"   /* the host name of the fleet's row in a baseline */
+
+enum fleet_flag { FLAG_LATE = 1, FLAG_OUTLIER = 2, FLAG_CLOCK = 4, FLAG_WARN = 8 };
+
+struct fleet_param {
+	char *key;
+	char *text;   /* the value as JSON text */
+	bool is_number;
+	double number;
+};
+
+struct fleet_pair {
+	unsigned index; /* stats_bucket_index() */
+	uint64_t count;
+};
+
+/* One host's record: what the report needs of it, copied out of the line. */
+struct fleet_record {
+	char *where;           /* "FILE:LINE" */
+	char *host;            /* "host"; else the launcher's prefix ("node1: "); else where */
+	char *rank;            /* the launcher's rank or index, or NULL */
+	char *run_id;          /* "" when the record has none */
+	char *test;
+	struct fleet_param *params;
+	unsigned nparams;
+	bool timed;            /* started_at (and so the start offset) is known */
+	int64_t start_us, end_us; /* µs since the epoch: the measured run */
+	uint64_t bytes, ios;
+	double seconds, bytes_per_sec, iops;
+	bool has_lat;          /* result.lat_ns: min, max, p50, p99 */
+	uint64_t lat_min, lat_max, p50, p99;
+	struct fleet_pair *buckets;
+	unsigned nbuckets;
+	const char *no_buckets; /* why it has no usable lat_buckets, or NULL */
+	double *series_end_s;  /* result.series: each sample's end, s since the start */
+	uint64_t *series_bytes;
+	unsigned nseries;
+	bool has_late;
+	double late_us;        /* start_at.late_us */
+	int clock_synced;      /* clock.synchronised: 1, 0, or -1 when not known */
+	unsigned nwarnings;
+};
+
+/* The records read so far and what was not one. */
+struct fleet_set {
+	struct fleet_record *rec;
+	unsigned n, cap;
+	unsigned lines, skipped, failed;
+	char first_skipped[FLEET_MSG]; /* "FILE:LINE: why" of the first line skipped */
+	char first_failed[FLEET_MSG];  /* "host (FILE:LINE): error" of the first failed run */
+};
+
+void fleet_set_init(struct fleet_set *s);
+/* One input line (without or with its newline).  Returns 1 when it held a
+ * record, 0 when it was blank, skipped (counted, the first reason kept) or a
+ * failed run (counted likewise), -1 with errno ENOMEM. */
+int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where);
+void fleet_set_free(struct fleet_set *s);
+
+/* Where a line's JSON starts, past a launcher's prefix ("node1: " from pdsh or
+ * clush, "0: " from srun --label): its first '{', or NULL.  label gets the
+ * prefix as a name ("node1", "0") when it looks like one, else "". */
+const char *fleet_json_start(const char *line, size_t len, char *label, size_t label_len);
+/* "2026-11-30T12:00:00.123456Z" → µs since the epoch: 0, or -1. */
+int fleet_parse_time(const char *text, int64_t *us);
+/* params keys that differ per host by nature and so are not compared. */
+bool fleet_param_ignored(const char *key);
+
+struct fleet_row {
+	const struct fleet_record *rec;
+	char *label;           /* the host, made unique within its group */
+	double start_offset_ms; /* from the group's first start; NAN when not known */
+	double deviation_pct;  /* from the fleet median of the group's metric; NAN */
+	unsigned flags;        /* enum fleet_flag */
+};
+
+struct fleet_totals {
+	uint64_t bytes, ios;
+	double sum_bytes_per_sec, sum_iops;
+	double median;         /* of the group's metric */
+	bool timed;            /* every host has started_at: span and skew known */
+	double span_s, span_bytes_per_sec, start_skew_ms, start_skew_pct;
+	bool has_window;       /* the common window, else window_why says why not */
+	double window_s, window_bytes, window_bytes_per_sec;
+	char window_why[FLEET_MSG];
+	bool has_lat;          /* exact fleet percentiles, else lat_why says why not */
+	uint64_t lat_count, lat_min, lat_max, p50, p90, p99, p99_9;
+	char lat_why[FLEET_MSG];
+};
+
+struct fleet_group {
+	const char *run_id, *test;
+	bool by_iops;          /* random tests: IOPS is the metric, else MB/s */
+	struct fleet_row *rows; /* sorted by label, in natural order (node2 < node10) */
+	unsigned n;
+	struct fleet_totals t;
+};
+
+struct fleet_report {
+	struct fleet_group *groups; /* in the order of their first record */
+	unsigned n;
+	unsigned duplicates;   /* records of a host already in their group */
+	char first_duplicate[FLEET_MSG];
+};
+
+/* Groups s's records by run_id + test and computes each group.  Returns 0;
+ * -1 with why when params differ within a group (naming the key and two
+ * hosts' values), or with errno ENOMEM. */
+int fleet_report_build(const struct fleet_set *s, struct fleet_report *rep, char *why, size_t len);
+void fleet_report_free(struct fleet_report *rep);
+
+/* Names the first compared params key whose values differ between a and b,
+ * with both values and hosts, in out; "" when none differs. */
+void fleet_params_note(const struct fleet_record *a, const struct fleet_record *b,
+		       char *out, size_t len);
+
+/* ---- the baseline ---- */
+enum fleet_figure { FIG_MBPS, FIG_IOPS, FIG_P50, FIG_P99, FIG_COUNT };
+
+struct fleet_change {
+	const char *host;      /* a row's label, or FLEET_FLEET_ROW */
+	enum fleet_figure figure;
+	double old_value, new_value, change_pct; /* change_pct NAN when old is 0 */
+	bool regressed;
+};
+
+/* One NEW group against the OLD group of the same test. */
+struct fleet_pairing {
+	const struct fleet_group *old, *new; /* either NULL: that side has no such run */
+	char note[FLEET_MSG];  /* params that differ between the two, or "" */
+	struct fleet_change *changes;
+	unsigned n;
+	const char **only_old, **only_new; /* hosts on one side only */
+	unsigned n_only_old, n_only_new;
+};
+
+struct fleet_baseline {
+	double threshold_pct;
+	struct fleet_pairing *pairs;
+	unsigned n;
+	unsigned nregressed, nchanges;
+};
+
+/* Compares each group of cur with the group of the same test in old (the
+ * one with the same params when old holds several).  Returns 0; -1 with
+ * why when old holds several runs of a test that cur cannot tell apart, or
+ * with errno ENOMEM. */
+int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur,
+		  double threshold_pct, struct fleet_baseline *out, char *why, size_t len);
+void fleet_baseline_free(struct fleet_baseline *b);
+/* "MB/s", "IOPS", "p50", "p99"; and the machine key: "bytes_per_sec", ...
+ * (the values are in the key's unit: bytes/s, I/Os per second, ns) */
+const char *fleet_figure_label(enum fleet_figure f);
+const char *fleet_figure_key(enum fleet_figure f);
+
+#endif
