@@ -48,6 +48,7 @@ enum opt_bit {
 	OPT_WARMUP = 1u << 15,
 	OPT_QD = 1u << 16,
 	OPT_ENGINE = 1u << 17,
+	OPT_MATRIX = 1u << 22, /* --block-sizes, --file-sizes, --ops (matrix) */
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
@@ -67,6 +68,14 @@ struct sweep_options {
 	double point_s, budget_s;
 	double max_latency_ns, max_latency_pct;                /* ns 0: not asked */
 	unsigned write_pct;
+};
+
+/* matrix (issue 15): the grid as given; a count of 0 means the defaults. */
+#define OPT_MAX_MATRIX_SIZES 16
+struct matrix_axes {
+	uint64_t block_sizes[OPT_MAX_MATRIX_SIZES], file_sizes[OPT_MAX_MATRIX_SIZES];
+	unsigned nblock, nfile;   /* sorted, increasing */
+	unsigned ops;             /* a bit per enum matrix_op (matrix.h); 0: every one */
 };
 
 struct options {
@@ -91,6 +100,8 @@ struct options {
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
 	bool series_rows;    /* --series: CSV prints the intervals, not the summary */
 	bool sustained;      /* --sustained: end the run once the rate is steady */
+	/* matrix (issue 15) */
+	struct matrix_axes matrix;
 };
 
 #define MAX_WARNINGS 16
