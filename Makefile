@@ -65,6 +65,7 @@ cli: diskbench
 	bash tests/cli/golden.sh ./diskbench
 	bash tests/cli/series.sh ./diskbench
 	bash tests/cli/report.sh ./diskbench
+	bash tests/cli/matrix.sh ./diskbench
 
 check: unit cli
 

@@ -14,6 +14,8 @@
 #                          seqwrite seqread buffered cached buffered_dev
 #                          randread_j1 randread_j32 randwrite_j1
 #                          randread_qd1 randread_qd32 seqread_qd8 (the async engine)
+#                          matrix (iozone -a's points; fio at the same points)
+#   MX_MB=64               matrix: the file size of its points (MiB)
 #   DEV_PAIRS=7            minimum (diskbench, hdparm -t) pairs for buffered_dev
 #   SETTLE=3               seconds diskbench waits before `buffered` on the
 #                          loop device (hdparm -t sleeps 3 s on its own)
@@ -51,6 +53,8 @@ SETTLE=${SETTLE:-3}
 VERBOSE=${VERBOSE:-0}
 ALL_WL="seqwrite seqread buffered cached buffered_dev randread_j1 randread_j32 randwrite_j1"
 ALL_WL+=" randread_qd1 randread_qd32 seqread_qd8"
+ALL_WL+=" matrix"
+MX_MB=${MX_MB:-64}
 
 die() { echo "compare.sh: $*" >&2; exit 1; }
 log() { echo "[compare] $*" >&2; }
@@ -62,6 +66,7 @@ vlog() { if [[ $VERBOSE == 1 ]]; then echo "[cmd] $*" >&2; fi; return 0; }
 [[ $RUNTIME =~ ^[1-9][0-9]*$ ]] || die "RUNTIME must be a positive integer (seconds)"
 [[ $FILE_MB =~ ^[0-9]+$ ]] && (( FILE_MB >= 64 && FILE_MB <= 4096 )) || die "FILE_MB must be 64..4096"
 [[ $DEV_PAIRS =~ ^[0-9]+$ && $SETTLE =~ ^[0-9]+$ ]] || die "DEV_PAIRS and SETTLE must be integers"
+[[ $MX_MB =~ ^[0-9]+$ ]] && (( MX_MB >= 4 && MX_MB <= FILE_MB )) || die "MX_MB must be 4..FILE_MB"
 REPS=$((10#$REPS)); RUNTIME=$((10#$RUNTIME)); FILE_MB=$((10#$FILE_MB)); DEV_PAIRS=$((10#$DEV_PAIRS)); SETTLE=$((10#$SETTLE))
 for w in $ONLY; do [[ " $ALL_WL " == *" $w "* ]] || die "unknown workload in ONLY: $w (known: $ALL_WL)"; done
 for t in fio dd python3 timeout losetup df awk; do command -v "$t" >/dev/null || die "missing tool: $t"; done
@@ -209,6 +214,30 @@ def db(path, tpath, kind):
     if not rows:
         sys.exit('diskbench: JSON lacks ' + ', '.join(missing))
 
+def mx_label(bs):
+    k = bs // 1024
+    return '%dm' % (k // 1024) if k >= 1024 and k % 1024 == 0 else '%dk' % k
+
+def mx(path):
+    # one line per cell of a diskbench matrix document: bw_OP_BS
+    d = load_json(path)
+    if 'error' in d:
+        sys.exit('diskbench: error in JSON: %s' % d['error'])
+    for c in d['result']['cells']:
+        if c['skipped']:
+            print('diskbench: %s at bs %d skipped: %s' % (c['op'], c['block_size'], c['skipped']), file=sys.stderr)
+            continue
+        if not c['whole_file']:
+            print('diskbench: %s at bs %d stopped before its whole pass' % (c['op'], c['block_size']), file=sys.stderr)
+        out('bw_%s_%s' % (c['op'], mx_label(c['block_size'])), c['bytes_per_sec'] / 1e6, 'MB/s')
+
+def mxfio(path, metric):
+    j = load_json(path)['jobs'][0]
+    x = j['read'] if j['read']['io_bytes'] >= j['write']['io_bytes'] else j['write']
+    if x['io_bytes'] <= 0:
+        sys.exit('fio: no I/O done')
+    out(metric, x['bw_bytes'] / 1e6, 'MB/s')
+
 def hdparm(path):
     mb = s = None
     for l in open(path):
@@ -304,6 +333,8 @@ if __name__ == '__main__':
     elif c == 'dd': dd(sys.argv[2])
     elif c == 'db': db(sys.argv[2], sys.argv[3], sys.argv[4])
     elif c == 'hdparm': hdparm(sys.argv[2])
+    elif c == 'mx': mx(sys.argv[2])
+    elif c == 'mxfio': mxfio(sys.argv[2], sys.argv[3])
     elif c == 'agg': agg(sys.argv[2], sys.argv[3:])
     else: sys.exit('unknown helper command ' + c)
 PY
@@ -474,6 +505,44 @@ ra32_fu()   { fio_job 1 iops --filename="$(fe "$READF")" --ioengine=io_uring --i
 sq8_db()    { db bw seqread -b 1M -s "$S" -t "$RUNTIME" --qd 8 "$READF"; }
 sq8_fu()    { fio_job 1 bw --filename="$(fe "$READF")" --ioengine=io_uring --iodepth=8 \
                 --size="${FILE_MB}m" --rw=read --bs=1m --direct=1 --time_based --runtime="$RUNTIME"; }
+# 7. iozone -a's points. iozone3 is in Debian's non-free, not in main, so fio
+#    stands in at the same points: each cell one pass over an MX_MB file,
+#    O_DIRECT, no sync (iozone -I without -e), one thread, psync. diskbench
+#    runs them all in one `matrix` (a budget large enough for whole passes);
+#    fio runs one job per cell: write into a new file (no fallocate, like
+#    diskbench's truncated file), rewrite it, then read, randread, randwrite.
+MX_BS="4k 64k 1m"
+mx_db() {
+  [[ $DB_OK == 1 ]] || { echo "no diskbench binary" >&2; return 1; }
+  mkdir -p "$T/mx"
+  local -a a=(matrix --file-sizes "${MX_MB}M" --block-sizes 4k,64k,1M --engine=sync --sync=none
+              --ops write,rewrite,read,randread,randwrite --budget 900 --json "$T/mx")
+  vlog "$DISKBENCH ${a[*]}"
+  local rc=0
+  timeout -k 10 1200 "$DISKBENCH" "${a[@]}" >"$T/mx.json" 2>"$T/mx.err" || rc=$?
+  if [[ $rc != 0 ]]; then echo "diskbench exit $rc: $(tail -n 2 "$T/mx.err" | tr '\n' ' ')" >&2; return 1; fi
+  py mx "$T/mx.json"
+}
+mx_fio_cell() {   # mx_fio_cell OP BS RW
+  local -a a=(--name=compare --randrepeat=0 --output-format=json --filename="$(fe "$T/mx/fio.dat")"
+              --ioengine=psync --direct=1 --fallocate=none --size="${MX_MB}m" --bs="$2" --rw="$3")
+  vlog "fio ${a[*]}"
+  timeout -k 10 600 fio "${a[@]}" --output="$T/mx-fio.json" >"$T/fio.log" 2>&1 \
+    || { echo "fio exit: $(tail -n 3 "$T/fio.log" | tr '\n' ' ')" >&2; return 1; }
+  py mxfio "$T/mx-fio.json" "bw_$1_$2"
+}
+mx_fio() {
+  local bs
+  mkdir -p "$T/mx"
+  for bs in $MX_BS; do
+    rm -f -- "$T/mx/fio.dat"
+    mx_fio_cell write "$bs" write && mx_fio_cell rewrite "$bs" write &&
+      drop_caches && mx_fio_cell read "$bs" read &&
+      drop_caches && mx_fio_cell randread "$bs" randread &&
+      mx_fio_cell randwrite "$bs" randwrite || return 1
+  done
+  rm -f -- "$T/mx/fio.dat"
+}
 do_sync() { sync; }
 
 # ------------------------------------------------------------------ main --
@@ -521,6 +590,7 @@ run_wl randwrite_j1 "$REPS" do_sync     "diskbench|rw1_db" "fio|rw1_fio"
 run_wl randread_qd1  "$REPS" drop_caches "diskbench|ra1_uring" "diskbench-sync|ra1_sync"
 run_wl randread_qd32 "$REPS" drop_caches "diskbench|ra32_db" "fio-io_uring-qd32|ra32_fu" "fio-libaio-qd32|rr32_aio"
 run_wl seqread_qd8   "$REPS" drop_caches "diskbench|sq8_db" "fio-io_uring-qd8|sq8_fu"
+run_wl matrix        "$REPS" do_sync     "diskbench|mx_db" "fio|mx_fio"
 
 py agg "$SAMPLES"
 read -r CPU_T1 STEAL_T1 < <(awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $9}' /proc/stat)

@@ -62,6 +62,7 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 /* Each command's renderers (src/output_*.c). */
 extern const struct renderers render_info, render_quick, render_sweep;
 extern const struct renderers render_report;
+extern const struct renderers render_matrix;
 
 int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_cached(const struct command *cmd, const struct options *opt, struct result *r);
@@ -69,5 +70,6 @@ int cmd_run_info(const struct command *cmd, const struct options *opt, struct re
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_report(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_matrix(const struct command *cmd, const struct options *opt, struct result *r);
 
 #endif

@@ -51,6 +51,7 @@ enum opt_bit {
 	OPT_ENGINE = 1u << 17,
 	/* report */
 	OPT_REPORT = 1u << 23, /* --baseline, --threshold */
+	OPT_MATRIX = 1u << 22, /* --block-sizes, --file-sizes, --ops (matrix) */
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
@@ -70,6 +71,14 @@ struct sweep_options {
 	double point_s, budget_s;
 	double max_latency_ns, max_latency_pct;                /* ns 0: not asked */
 	unsigned write_pct;
+};
+
+/* matrix (issue 15): the grid as given; a count of 0 means the defaults. */
+#define OPT_MAX_MATRIX_SIZES 16
+struct matrix_axes {
+	uint64_t block_sizes[OPT_MAX_MATRIX_SIZES], file_sizes[OPT_MAX_MATRIX_SIZES];
+	unsigned nblock, nfile;   /* sorted, increasing */
+	unsigned ops;             /* a bit per enum matrix_op (matrix.h); 0: every one */
 };
 
 struct options {
@@ -99,6 +108,8 @@ struct options {
 	unsigned ninputs;
 	const char *baseline; /* --baseline OLD, or NULL */
 	double threshold_pct; /* --threshold: worse than this is a regression */
+	/* matrix (issue 15) */
+	struct matrix_axes matrix;
 };
 
 #define MAX_WARNINGS 16

@@ -40,7 +40,8 @@ void out_json_test(struct json *j, const struct result *r);
 void out_json_file_device(struct json *j, const struct result *r);
 /* "params"; keys flagged here are null because the command sets them per
  * part of its run rather than once. */
-enum { PARAMS_NO_TIME_LIMIT = 1, PARAMS_NO_THREADS = 2, PARAMS_NO_QD = 4 };
+enum { PARAMS_NO_TIME_LIMIT = 1, PARAMS_NO_THREADS = 2, PARAMS_NO_QD = 4,
+       PARAMS_NO_SIZES = 8 /* block_size, size, region: per part (matrix) */ };
 void out_json_params(struct json *j, const struct result *r, unsigned flags);
 /* "cache": {evicted, resident_before_pct}. */
 void out_json_cache(struct json *j, const struct result *r);

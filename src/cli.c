@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "matrix.h"
 #include "names.h"
 #include "sweep.h"
 #include "units.h"
@@ -19,6 +20,8 @@ enum opt_id {
 	ID_INTERVAL, ID_SERIES, ID_SUSTAINED,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
 	ID_BASELINE, ID_THRESHOLD, /* report */
+	/* matrix (issue 15) */
+	ID_BLOCK_SIZES, ID_FILE_SIZES, ID_OPS,
 };
 
 struct optdef {
@@ -86,6 +89,15 @@ static const struct optdef optdefs[] = {
 	  "compare with the records in OLD (\"-\": stdin); exit 4 when a figure got worse" },
 	{ "threshold", 0, "PCT", OPT_REPORT, ID_THRESHOLD,
 	  "with --baseline: worse by more than PCT % is a regression (default 10%)" },
+	/* matrix (issue 15); --budget has a row of its own, with matrix's meaning */
+	{ "block-sizes", 0, "LIST", OPT_MATRIX, ID_BLOCK_SIZES,
+	  "block sizes: a list (4k,64k,1M) or a range by powers of 4 (4k-16M; 4k-16M:2 by 2)" },
+	{ "file-sizes", 0, "LIST", OPT_MATRIX, ID_FILE_SIZES,
+	  "file sizes, in the same form (default 64M-1G: 64 MiB, 256 MiB, 1 GiB)" },
+	{ "ops", 0, "LIST", OPT_MATRIX, ID_OPS,
+	  "operations: write,rewrite,read,reread,randread,randwrite (default: all)" },
+	{ "budget", 0, "SECONDS", OPT_MATRIX, ID_BUDGET,
+	  "cap on the whole run, layout included (default 60); cells that do not fit are skipped" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -173,6 +185,8 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 
 static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
 			     char *why, size_t len);
+static int apply_matrix_value(struct matrix_axes *ax, const struct optdef *d, const char *v,
+			      char *why, size_t len);
 
 /* A count option (threads, qd, warm-up I/Os) within [min, max]. */
 static int parse_count(const char *v, uint64_t min, uint64_t max, unsigned *out, const char **reason)
@@ -237,6 +251,10 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			rc = -1;
 		}
 		break;
+	case ID_BLOCK_SIZES:
+	case ID_FILE_SIZES:
+	case ID_OPS:
+		return apply_matrix_value(&o->matrix, d, v, why, len);
 	default:
 		return apply_sweep_value(&o->sweep, d, v, why, len);
 	}
@@ -292,6 +310,20 @@ static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, c
 	return EXIT_OK;
 bad:
 	return usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
+}
+
+static int apply_matrix_value(struct matrix_axes *ax, const struct optdef *d, const char *v,
+			      char *why, size_t len)
+{
+	const char *reason = NULL;
+	int rc;
+	if (d->id == ID_OPS)
+		rc = matrix_parse_ops(v, &ax->ops, &reason);
+	else if (d->id == ID_BLOCK_SIZES)
+		rc = matrix_parse_sizes(v, MATRIX_MAX_BLOCK, ax->block_sizes, &ax->nblock, &reason);
+	else
+		rc = matrix_parse_sizes(v, (uint64_t)INT64_MAX, ax->file_sizes, &ax->nfile, &reason);
+	return rc == 0 ? EXIT_OK : usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
 }
 
 static void apply_flag(struct cli *c, enum opt_id id)
@@ -386,6 +418,18 @@ static enum out_format sniff_format(int argc, char **argv)
 	return format;
 }
 
+/* An option that means different things to different commands has a row
+ * per meaning (--budget of sweep and of matrix): the one cmd takes. */
+static const struct optdef *row_for(const struct optdef *d, const struct command *cmd)
+{
+	if (!cmd || !d->bit || (cmd->options & d->bit))
+		return d;
+	for (size_t i = 0; i < NOPTDEFS; i++)
+		if (strcmp(optdefs[i].name, d->name) == 0 && (cmd->options & optdefs[i].bit))
+			return &optdefs[i];
+	return d;
+}
+
 int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 {
 	struct given *opts = calloc((size_t)argc + 1, sizeof(*opts));
@@ -408,7 +452,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 	int formats = 0;
 	bool threshold = false;
 	for (int i = 0; i < nopts && code == EXIT_OK; i++) {
-		const struct optdef *d = opts[i].def;
+		const struct optdef *d = row_for(opts[i].def, c->cmd);
 		if (d->bit && c->cmd && !(c->cmd->options & d->bit))
 			code = usage_error(why, len, "option '--%s' does not apply to %s", d->name,
 					   c->cmd->name);
@@ -513,8 +557,17 @@ void cli_print_test_help(FILE *f, const struct command *cmd)
 		cmd->operands ? cmd->operands : "[TARGET]", cmd->summary);
 	if (cmd->options & OPT_SIZE)
 		print_defaults(f, cmd);
+	if (cmd->options & OPT_MATRIX)
+		fprintf(f, "defaults: --block-sizes=4k-16M, --file-sizes=64M-1G, "
+			"--ops=write,rewrite,read,reread,randread,randwrite, --budget=60, --sync=%s "
+			"(none with --no-direct)\n", sync_mode_name(cmd->sync));
 	fputs("\noptions:\n", f);
+	/* the test's own options, then the global ones (rows appended later for
+	 * a new command come after the global rows in optdefs[]) */
 	for (size_t i = 0; i < NOPTDEFS; i++)
-		if (optdefs[i].bit == 0 || (cmd->options & optdefs[i].bit))
+		if (cmd->options & optdefs[i].bit)
+			print_option(f, &optdefs[i]);
+	for (size_t i = 0; i < NOPTDEFS; i++)
+		if (optdefs[i].bit == 0)
 			print_option(f, &optdefs[i]);
 }

@@ -57,6 +57,12 @@ const struct command commands[] = {
 	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_sweep },
+	{ .name = "matrix", .run = cmd_run_matrix,
+	  .summary = "iozone -a, honestly: MB/s of six operations over block size x file size",
+	  .options = OPT_MATRIX | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_SYNC |
+		     OPT_ENGINE,
+	  .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true, .threads = 1, .sync = SYNC_DSYNC,
+	  .render = &render_matrix },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
 	  .options = OPT_REPORT, .operands = "FILE...|-", .render = &render_report },

@@ -153,8 +153,10 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 	const struct options *o = r->opt;
 	json_key(j, "params");
 	json_object_begin(j);
-	json_key(j, "block_size"), json_uint(j, o->bs);
-	json_key(j, "size"), json_uint(j, o->size);
+	json_key(j, "block_size");
+	flags & PARAMS_NO_SIZES ? json_null(j) : json_uint(j, o->bs);
+	json_key(j, "size");
+	flags & PARAMS_NO_SIZES ? json_null(j) : json_uint(j, o->size);
 	json_key(j, "time_limit_s");
 	flags & PARAMS_NO_TIME_LIMIT ? json_null(j) : json_double(j, o->time_s, 3);
 	json_key(j, "direct"), json_bool(j, o->direct);
@@ -170,7 +172,8 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 	flags & PARAMS_NO_QD ? json_null(j) : json_uint(j, o->qd);
 	json_key(j, "engine"), json_string(j, r->engine);
 	json_key(j, "file_state"), json_string(j, r->file_state);
-	json_key(j, "region"), json_uint(j, r->region);
+	json_key(j, "region");
+	flags & PARAMS_NO_SIZES ? json_null(j) : json_uint(j, r->region);
 	json_key(j, "buffer"), json_string(j, r->huge_buffers ? "huge pages" : "pages");
 	json_object_end(j);
 }

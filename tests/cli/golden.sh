@@ -808,6 +808,25 @@ def main():
 sys.exit(main())
 PYEOF
 
+# matrix (issue 15): its help and its usage errors (the figures are tests/cli/matrix.sh's)
+cases_matrix() {
+	g help.matrix raw help matrix
+	g matrix.bad.list-empty raw matrix --block-sizes 4k,,1M "$D"
+	g matrix.bad.range raw matrix --block-sizes 4k-10M "$D"
+	g matrix.bad.range-backwards raw matrix --file-sizes 1G-64M "$D"
+	g matrix.bad.step raw matrix --block-sizes 4k-16M:1 "$D"
+	g matrix.bad.too-many raw matrix --block-sizes 256-16M:2 "$D"
+	g matrix.bad.block-huge raw matrix --block-sizes 512M "$D"
+	g matrix.bad.duplicate raw matrix --file-sizes 4M,4M "$D"
+	g matrix.bad.ops raw matrix --ops read,frob "$D"
+	g matrix.bad.reread-alone raw matrix --ops reread "$D"
+	g matrix.bad.block-over-files raw matrix --file-sizes 4M --block-sizes 8M,16M "$D"
+	g matrix.bad.block-over-files.json json --json matrix --file-sizes 4M --block-sizes 8M,16M "$D"
+	g matrix.bad.budget raw matrix --file-sizes 4M --budget 1 "$D"
+	g matrix.bad.bs raw matrix -b 4k "$D"
+	g matrix.bad.file-target raw matrix --file-sizes 4M --budget 5 "$F"
+}
+
 # ---- run --------------------------------------------------------------------------
 start=$SECONDS
 cases_help
@@ -818,6 +837,7 @@ cases_commands
 cases_unprivileged
 cases_ram
 cases_report
+cases_matrix
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"
