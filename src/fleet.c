@@ -12,8 +12,8 @@
 #include "platform.h"
 
 #define NS_PER_S 1000000000LL
-/* 9999-12-31T23:59:59Z: ISO-8601's four-digit years end there */
-#define LAST_SECOND 253402300799LL
+/* the last whole second int64 nanoseconds hold (in 2262) */
+#define LAST_SECOND (INT64_MAX / NS_PER_S - 1)
 /* the wait sleeps in steps, so a signal delivered to a worker thread (which
  * does not interrupt this thread's sleep) still ends it within a step */
 #define WAIT_STEP_NS 100000000LL
@@ -23,6 +23,7 @@ const char *const fleet_launcher_names[FLEET_LAUNCHER_VARS] = {
 	"JOB_COMPLETION_INDEX", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
 };
 
+static const char too_far[] = "too far in the future";
 static const char forms[] = "use epoch seconds (1764504000), an ISO-8601 UTC time "
 			    "(2026-11-30T12:00:00Z) or +SECONDS from now";
 
@@ -62,7 +63,7 @@ static int parse_decimal(const char *s, int64_t *sec, int64_t *nsec, const char 
 	for (; is_digit(*s); s++) {
 		whole = whole * 10 + (*s - '0');
 		if (whole > LAST_SECOND) {
-			*why = "after the year 9999";
+			*why = too_far;
 			return -1;
 		}
 	}
@@ -151,6 +152,10 @@ int fleet_parse_utc(const char *text, int64_t *at_ns, const char **why)
 	if (parse_utc_tail(s + 19, &nsec, why) != 0)
 		return -1;
 	int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
+	if (secs > LAST_SECOND) {
+		*why = too_far;
+		return -1;
+	}
 	*at_ns = secs * NS_PER_S + nsec;
 	return 0;
 }
@@ -173,25 +178,25 @@ static int parse_relative(const char *s, int64_t now_ns, int64_t *at_ns, const c
 
 int fleet_parse_start_at(const char *text, int64_t now_ns, int64_t *at_ns, const char **why)
 {
-	int64_t sec, nsec;
+	int64_t at = 0, sec, nsec;
 	const char *end;
 	int rc;
 	*why = forms;
 	if (text[0] == '+') {
-		rc = parse_relative(text + 1, now_ns, at_ns, why);
+		rc = parse_relative(text + 1, now_ns, &at, why);
 	} else if (strlen(text) > 4 && text[4] == '-') {
-		rc = fleet_parse_utc(text, at_ns, why);
+		rc = fleet_parse_utc(text, &at, why);
 	} else {
 		rc = parse_decimal(text, &sec, &nsec, &end, why) == 0 && *end == '\0' ? 0 : -1;
-		if (rc == 0)
-			*at_ns = sec * NS_PER_S + nsec;
+		at = rc == 0 ? sec * NS_PER_S + nsec : 0;
 	}
 	if (rc != 0)
 		return -1;
-	if (*at_ns - now_ns > (int64_t)FLEET_MAX_AHEAD_S * NS_PER_S) {
+	if (at - now_ns > (int64_t)FLEET_MAX_AHEAD_S * NS_PER_S) {
 		*why = "more than 24 hours from now (diskbench waits at most a day)";
 		return -1;
 	}
+	*at_ns = at;
 	return 0;
 }
 
