@@ -15,10 +15,12 @@
 #   4. A one-node Slurm (munged, slurmctld, slurmd configured in a temp dir,
 #      root only): `srun -n 2 --output=%N-%t.jsonl` gives two records naming
 #      SLURM_JOB_ID and SLURM_PROCID, with one run id.
-#   5. `make static`: the binary has no dynamic section, says "static" in
+#   5. The Kubernetes Indexed Job of contrib/: its container's args, run as the
+#      pod would run them (no cluster here).
+#   6. `make static`: the binary has no dynamic section, says "static" in
 #      --version, and runs tests in a chroot holding nothing but itself.
 #
-# Parts whose tools are missing (pdsh, slurm-wlm, munge, python3, root) are
+# Parts whose tools are missing (pdsh, slurm-wlm, munge, python3-yaml, root) are
 # skipped with the reason.  Everything lives in a scratch directory under
 # /var/tmp; a trap stops the daemons this script started (by their pids)
 # and removes it, also when a case fails or the run is interrupted.
@@ -395,7 +397,51 @@ print(len(ids) == 1 and job and ids.pop().startswith('slurm-%s.' % job), ranks)"
 	unset SLURM_CONF
 fi
 
-# ---- 5. make static ----------------------------------------------------------------
+# ---- 5. the Kubernetes manifest -------------------------------------------------------
+# No cluster here: the manifest is read (python3-yaml) and its container's
+# args run as the pod would run them, $(NODE_NAME) and $DISKBENCH_RUN_ID from
+# its env, START_AT as envsubst puts it, with a small size and a scratch target.
+K="$ROOT/contrib/diskbench-indexed-job.yaml"
+if ! python3 -c 'import yaml' 2>/dev/null; then
+	skip "Kubernetes manifest" "python3-yaml is not installed"
+else
+	T=$(($(date +%s) + 1))
+	if mapfile -t args < <(python3 - "$K" "$T" "$D" <<'PYEOF'
+import sys, yaml
+path, start_at, target = sys.argv[1:]
+job = yaml.safe_load(open(path).read().replace("${START_AT}", start_at))
+spec = job["spec"]
+assert job["kind"] == "Job" and spec["completionMode"] == "Indexed", "not an Indexed Job"
+assert spec["parallelism"] == spec["completions"], "parallelism must equal completions"
+pod = spec["template"]["spec"]
+anti = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]
+assert anti["topologyKey"] == "kubernetes.io/hostname", "not one pod per node"
+c = pod["containers"][0]
+env = {e["name"]: e["valueFrom"]["fieldRef"]["fieldPath"] for e in c["env"]}
+assert env == {"NODE_NAME": "spec.nodeName",
+               "DISKBENCH_RUN_ID": "metadata.labels['batch.kubernetes.io/controller-uid']"}, env
+args = [a.replace("$(NODE_NAME)", "node-a") for a in c["args"]]
+for opt, small in (("-s", "8M"), ("-t", "0.5")):
+    args[args.index(opt) + 1] = small
+assert args[-1] == "/data", "the target is not the mounted volume"
+print("\n".join(args[:-1] + [target]))
+PYEOF
+	) && [ ${#args[@]} -gt 0 ]; then
+		DISKBENCH_RUN_ID=0b1c2d3e-uid "$DB" "${args[@]}" >"$S/out" 2>"$S/err"
+		st=$?
+		check_records "$S/out" 1 0b1c2d3e-uid
+		expect "the Indexed Job's args run as a pod runs them: the node's name, the Job's uid" \
+			$(($? + st)) "exit $st: $(head -c 300 "$S/err")" "$(cat "$S/why")"
+		got=$(field "$S/out" '(d["host"], d["start_at"]["requested"])')
+		expect "the Indexed Job: host is the node, start_at the instant of START_AT" \
+			"$([ "$got" = "('node-a', $T.0)" ] && echo 0 || echo 1)" "got $got"
+	else
+		not_ok "the Kubernetes manifest is an Indexed Job, one pod per node, the run id the Job's uid" \
+			"${args[*]}"
+	fi
+fi
+
+# ---- 6. make static ----------------------------------------------------------------
 if ! make -s -C "$ROOT" static >"$S/static.log" 2>&1; then
 	skip "make static" "it did not build here: $(tail -n 3 "$S/static.log" | tr '\n' ' ')"
 else

@@ -379,7 +379,7 @@ cases_fleet() {
 	g fleet.bad.start-at.decimals raw randread --start-at 1764504000.1234567891 "${RZ[@]}" "$D"
 	g fleet.bad.start-at.far raw randread --start-at +90000 "${RZ[@]}" "$D"
 	g fleet.bad.start-at.far-utc raw randread --start-at 2099-01-01T00:00:00Z "${RZ[@]}" "$D"
-	g fleet.bad.start-at.year10000 raw randread --start-at 253402300800 "${RZ[@]}" "$D"
+	g fleet.bad.start-at.too-far raw randread --start-at 253402300800 "${RZ[@]}" "$D"
 	g fleet.bad.host-label-alone raw randread --host-label node1 "${RZ[@]}" "$D"
 	g fleet.bad.run-id-empty json randread --jsonl --run-id '' "${RZ[@]}" "$D"
 	g fleet.randread.jsonl json+m randread --jsonl "${RZ[@]}" "$D"
