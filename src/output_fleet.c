@@ -31,16 +31,16 @@ static void json_clock(struct json *j, const struct fleet_record *f)
 static void json_start_at(struct json *j, const struct fleet_record *f)
 {
 	json_key(j, "start_at");
-	if (!f->start_wanted) {
+	if (f->start_wanted) {
+		json_object_begin(j);
+		json_key(j, "requested"), json_double(j, (double)f->start_at_ns / 1e9, 6);
+		json_key(j, "late_us");
+		/* signed: a clock stepped back during the wait wakes early */
+		f->start_waited ? json_double(j, (double)f->late_us, 0) : json_null(j);
+		json_object_end(j);
+	} else {
 		json_null(j);
-		return;
 	}
-	json_object_begin(j);
-	json_key(j, "requested"), json_double(j, (double)f->start_at_ns / 1e9, 6);
-	json_key(j, "late_us");
-	/* signed: a clock stepped back during the wait wakes early */
-	f->start_waited ? json_double(j, (double)f->late_us, 0) : json_null(j);
-	json_object_end(j);
 }
 
 void out_json_fleet(struct json *j, const struct fleet_record *f)
