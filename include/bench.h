@@ -42,6 +42,12 @@ struct bench_job {
 	unsigned qd;          /* requests in flight per thread; 0 means 1 */
 	unsigned warmup_ios;  /* per thread, done before the timing starts, not counted
 			       * (0: none; BENCH_WARMUP_IOS_DEFAULT is ioping's habit) */
+	/* NULL, or called on the calling thread once every worker is ready
+	 * (buffers, engine, warm-up done), just before the gate opens: the
+	 * last moment before the timed loop (--start-at waits here).  Non-zero:
+	 * the run ends before it starts, as if stopped. */
+	int (*before_start)(void *ctx);
+	void *before_start_ctx;
 };
 
 struct bench_outcome {
@@ -64,6 +70,8 @@ struct bench_outcome {
 	uint64_t failed_offset;
 	char failed_why[160];   /* when the engine could not start: its reason
 				 * ("aio unavailable: … (fs.aio-max-nr reached …)") */
+	uint64_t t_start_ns;    /* clock_ns() when the first thread started counting;
+				 * 0: none did */
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */

@@ -25,7 +25,7 @@ enum exit_code {
 
 enum sync_mode { SYNC_DSYNC, SYNC_FSYNC, SYNC_NONE };
 enum drop_mode { DROP_FILE, DROP_ALL, DROP_NONE };
-enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_JSONL /* --jsonl: fleet runs */ };
 enum io_dir { IO_READ, IO_WRITE };
 enum io_pattern { PAT_SEQ, PAT_RAND };
 
@@ -52,6 +52,9 @@ enum opt_bit {
 	/* report */
 	OPT_REPORT = 1u << 23, /* --baseline, --threshold */
 	OPT_MATRIX = 1u << 22, /* --block-sizes, --file-sizes, --ops (matrix) */
+	/* fleet runs (issue 13) */
+	OPT_FLEET = 1u << 18,    /* --jsonl, --host-label, --run-id */
+	OPT_START_AT = 1u << 19, /* --start-at */
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
@@ -110,6 +113,10 @@ struct options {
 	double threshold_pct; /* --threshold: worse than this is a regression */
 	/* matrix (issue 15) */
 	struct matrix_axes matrix;
+	/* fleet runs (issue 13); --jsonl is format OUT_JSONL */
+	const char *host_label; /* --host-label, or NULL: uname's nodename */
+	const char *run_id;     /* --run-id, or NULL: chosen by fleet.h's rules */
+	int64_t start_at_ns;    /* --start-at (given: OPT_START_AT), CLOCK_REALTIME ns */
 };
 
 #define MAX_WARNINGS 16
@@ -122,6 +129,7 @@ struct options {
 struct series;
 struct devio;
 struct temp_track;
+struct fleet_record;
 
 /* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
  * its figures by name; the same finding is also a warning in words. */
@@ -174,6 +182,10 @@ struct result {
 	unsigned nfindings;
 	void *detail;         /* the command's own figures (a sweep's series, quick's
 			       * steps), read only by that command's renderers */
+	/* fleet runs (issue 13): host, run id, launcher, clock state, --start-at
+	 * and the timed loop's wall-clock start and end (fleet.h); one record per
+	 * process, shared by the parts of a run (quick's steps); NULL: none */
+	struct fleet_record *fleet;
 };
 
 #endif

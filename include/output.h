@@ -32,6 +32,13 @@ void out_histogram_counts(FILE *f, const uint64_t counts[STATS_LOG2_BUCKETS], ui
  * "warnings", "interrupted" and "error". */
 typedef void (*out_json_body_fn)(struct json *j, const struct result *r);
 void out_json_document(FILE *f, const struct result *r, out_json_body_fn body);
+/* The same on one line with the fleet keys after the envelope (host,
+ * run_id, started_at, ended_at, launcher, clock, start_at), from r->fleet:
+ * --jsonl, one record per host that `diskbench report` merges. */
+void out_json_line(FILE *f, const struct result *r, out_json_body_fn body);
+/* The fleet keys of one record (src/output_fleet.c). */
+struct fleet_record;
+void out_json_fleet(struct json *j, const struct fleet_record *f);
 /* The schema/tool/version keys. */
 void out_json_envelope(struct json *j);
 /* One single test as an object (for documents holding several tests). */
@@ -49,6 +56,10 @@ void out_json_cache(struct json *j, const struct result *r);
  * "lat_hist": [{le_ns, count}], for every document that carries latency. */
 void out_json_lat(struct json *j, const struct stats_summary *s);
 void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS]);
+/* "lat_buckets": {"scheme": "log-linear-7", "pairs": [[index, count], ...]}:
+ * every non-empty bucket of lat by stats_bucket_index(), in increasing
+ * order, so that histograms from many hosts add up exactly. */
+void out_json_lat_buckets(struct json *j, const struct stats *lat);
 /* "qd_hist": {"1": n, "2-3": n, …, "64+": n}: counted requests by how many
  * were in flight when each was submitted (fio's "IO depths"). */
 void out_json_qd_hist(struct json *j, const uint64_t hist[RESULT_QD_BUCKETS]);

@@ -63,4 +63,12 @@ void plat_buffer_free(void *buf, size_t len);
 /* Whether buf's first len bytes are backed by transparent huge pages. */
 bool plat_buffer_is_huge(const void *buf, size_t len);
 
+/* fleet runs (issue 13) */
+/* The kernel's view of the system clock, read only (adjtimex(2) with modes
+ * 0, no privilege needed): whether NTP or PTP keeps it synchronised, and
+ * the largest error the kernel admits, in microseconds. */
+int plat_clock_state(bool *synchronised, int64_t *maxerror_us);
+/* n random bytes from getrandom(2), else /dev/urandom. */
+int plat_random(void *buf, size_t n);
+
 #endif

@@ -57,6 +57,12 @@ int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
 unsigned run_warmup_ios(const struct options *opt);
 /* Makes job run for its time limit alone, starting over at the region's end. */
 void run_job_by_time(struct bench_job *job);
+/* bench_run with the fleet's part (r->fleet, when not NULL): --start-at's
+ * wait just before the gate opens, on the first run of the process only,
+ * and the record's wall-clock times (the first run's start, this run's
+ * end).  Commands that call the timed loop themselves (sweep) use this. */
+int run_bench(struct bench_job *job, struct bench_outcome *out,
+	      const struct bench_sampler *sampler, struct result *r);
 /* Runs the timed loop on t->fd and fills r (or r->error). */
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r);

@@ -424,14 +424,25 @@ static void sample_counters(struct worker *workers, unsigned n, struct bench_sam
 	}
 }
 
-static void open_gate(struct start_gate *gate, unsigned started)
+/* Opens the gate once every worker waits at it; job->before_start runs
+ * in between.  True when that hook cancelled the run. */
+static bool open_gate(struct start_gate *gate, unsigned started, const struct bench_job *job)
 {
+	bool cancelled = false;
 	pthread_mutex_lock(&gate->lock);
 	while (gate->ready < started)
 		pthread_cond_wait(&gate->cond, &gate->lock);
+	pthread_mutex_unlock(&gate->lock);
+	if (job->before_start && atomic_load(&gate->abort) == 0 &&
+	    job->before_start(job->before_start_ctx) != 0) {
+		cancelled = true;
+		atomic_store(&gate->abort, 1);
+	}
+	pthread_mutex_lock(&gate->lock);
 	gate->open = true;
 	pthread_cond_broadcast(&gate->cond);
 	pthread_mutex_unlock(&gate->lock);
+	return cancelled;
 }
 
 static void wait_sampling(struct start_gate *gate, struct worker *workers, unsigned n,
@@ -506,6 +517,7 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 	out->seconds = end > start ? (double)(end - start) / 1e9 : 0.0;
 	if (sampled_from && start != UINT64_MAX && start > sampled_from)
 		out->sampler_lead_s = (double)(start - sampled_from) / 1e9;
+	out->t_start_ns = start == UINT64_MAX ? 0 : start;
 }
 
 int bench_run(const struct bench_job *job, struct bench_outcome *out,
@@ -560,7 +572,7 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 			break;
 		}
 	}
-	open_gate(&gate, started);
+	bool cancelled = open_gate(&gate, started, job);
 	uint64_t sampled_from = 0;
 	if (sampler && sampler->fn && sampler->interval_s > 0)
 		wait_sampling(&gate, workers, started, sampler, &sampled_from);
@@ -569,6 +581,7 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	int create_error = out->error;
 	const char *create_op = out->failed_op;
 	collect(workers, started, sampled_from, out);
+	out->stopped |= cancelled;
 	if (create_error) {
 		out->error = create_error;
 		out->failed_op = create_op;

@@ -8,6 +8,7 @@
 
 #include "engine.h"
 #include "matrix.h"
+#include "fleet.h"
 #include "names.h"
 #include "sweep.h"
 #include "units.h"
@@ -22,6 +23,7 @@ enum opt_id {
 	ID_BASELINE, ID_THRESHOLD, /* report */
 	/* matrix (issue 15) */
 	ID_BLOCK_SIZES, ID_FILE_SIZES, ID_OPS,
+	ID_JSONL, ID_HOST_LABEL, ID_RUN_ID, ID_START_AT,
 };
 
 struct optdef {
@@ -98,6 +100,15 @@ static const struct optdef optdefs[] = {
 	  "operations: write,rewrite,read,reread,randread,randwrite (default: all)" },
 	{ "budget", 0, "SECONDS", OPT_MATRIX, ID_BUDGET,
 	  "cap on the whole run, layout included (default 60); cells that do not fit are skipped" },
+	/* fleet runs (issue 13) */
+	{ "jsonl", 0, NULL, OPT_FLEET, ID_JSONL,
+	  "the --json document on one line, with host, run id and times (fleet runs)" },
+	{ "host-label", 0, "NAME", OPT_FLEET, ID_HOST_LABEL,
+	  "--jsonl: this host's name in the record (default: the node name)" },
+	{ "run-id", 0, "ID", OPT_FLEET, ID_RUN_ID,
+	  "--jsonl: the run's id (default: from the launcher or --start-at)" },
+	{ "start-at", 0, "TIME", OPT_START_AT, ID_START_AT,
+	  "set up, then start at TIME: epoch seconds, 2026-11-30T12:00:00Z or +SECONDS" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -188,6 +199,26 @@ static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, c
 static int apply_matrix_value(struct matrix_axes *ax, const struct optdef *d, const char *v,
 			      char *why, size_t len);
 
+/* --host-label, --run-id, --start-at: what a fleet record says of its run. */
+static int apply_fleet_value(struct options *o, const struct optdef *d, const char *v,
+			     char *why, size_t len)
+{
+	const char *reason = NULL;
+	size_t max = d->id == ID_HOST_LABEL ? FLEET_HOST_LEN - 1 : FLEET_RUN_ID_LEN - 1;
+	if (d->id == ID_START_AT) {
+		if (fleet_parse_start_at(v, fleet_now_ns(), &o->start_at_ns, &reason) != 0)
+			return usage_error(why, len, "--start-at '%s': %s", v, reason);
+		return EXIT_OK;
+	}
+	if (v[0] == '\0' || strlen(v) > max)
+		return usage_error(why, len, "--%s: give 1 to %zu characters", d->name, max);
+	if (d->id == ID_HOST_LABEL)
+		o->host_label = v;
+	else
+		o->run_id = v;
+	return EXIT_OK;
+}
+
 /* A count option (threads, qd, warm-up I/Os) within [min, max]. */
 static int parse_count(const char *v, uint64_t min, uint64_t max, unsigned *out, const char **reason)
 {
@@ -244,6 +275,10 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 	case ID_THRESHOLD:
 		rc = parse_percent(v, &o->threshold_pct, &reason);
 		break;
+	case ID_HOST_LABEL:
+	case ID_RUN_ID:
+	case ID_START_AT:
+		return apply_fleet_value(o, d, v, why, len);
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);
 		if (rc == 0 && (o->interval_s < 0.1 || o->interval_s > 60)) {
@@ -341,6 +376,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_SUSTAINED: o->sustained = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
+	case ID_JSONL: o->format = OUT_JSONL; break;
 	case ID_QUIET: o->quiet = true; break;
 	case ID_HELP: c->help = true; break;
 	case ID_VERSION: c->version = true; break;
@@ -391,6 +427,9 @@ static int check_limits(const struct options *o, char *why, size_t len)
 				   "buffers");
 	if (o->series_rows && o->format != OUT_CSV)
 		return usage_error(why, len, "--series goes with --csv (JSON always has result.series)");
+	if ((o->host_label || o->run_id) && o->format != OUT_JSONL)
+		return usage_error(why, len, "--%s goes with --jsonl (only its records carry it)",
+				   o->host_label ? "host-label" : "run-id");
 	const struct sweep_options *sw = &o->sweep;
 	if (sw->large_bs > max_bs) {
 		fmt_size_exact(limit, sizeof(limit), max_bs);
@@ -414,6 +453,8 @@ static enum out_format sniff_format(int argc, char **argv)
 			format = OUT_JSON;
 		else if (strcmp(argv[i], "--csv") == 0)
 			format = OUT_CSV;
+		else if (strcmp(argv[i], "--jsonl") == 0)
+			format = OUT_JSONL;
 	}
 	return format;
 }
@@ -464,8 +505,12 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		threshold |= d->id == ID_THRESHOLD;
 		if (d->id == ID_JSON || d->id == ID_CSV)
 			formats |= d->id == ID_JSON ? 1 : 2;
+		formats |= d->id == ID_JSONL ? 4 : 0;
 		if (formats == 3 && code == EXIT_OK)
 			code = usage_error(why, len, "--json and --csv exclude each other");
+		else if ((formats & 4) && (formats & 3) && code == EXIT_OK)
+			code = usage_error(why, len, "--jsonl and --%s exclude each other",
+					   formats & 1 ? "json" : "csv");
 	}
 	if (code == EXIT_OK && !c->help && !c->version) {
 		if (!c->cmd)

@@ -7,8 +7,9 @@
 #define MiB (1024ull * 1024)
 #define GiB (1024ull * MiB)
 
+#define OPTS_FLEET (OPT_FLEET | OPT_START_AT) /* every measuring test */
 #define OPTS_COMMON (OPT_BS | OPT_SIZE | OPT_TIME | OPT_NODIRECT | OPT_THREADS | OPT_HIST | OPT_KEEP | \
-		     OPT_QD | OPT_ENGINE)
+		     OPT_QD | OPT_ENGINE | OPTS_FLEET)
 #define OPTS_SERIES (OPT_INTERVAL | OPT_SERIES)
 #define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW | OPT_WARMUP | \
 		    OPTS_SERIES)
@@ -30,7 +31,8 @@ const struct command commands[] = {
 	  .direct = false, .bs = 2 * MiB, .size = GiB, .time_s = 3, .threads = 1 },
 	{ .name = "cached", .run = cmd_run_cached,
 	  .summary = "reads served from the page cache alone, no disk access (hdparm -T)",
-	  .options = OPT_BS | OPT_SIZE | OPT_TIME | OPT_THREADS | OPT_HIST | OPT_KEEP | OPT_ZEROS,
+	  .options = OPT_BS | OPT_SIZE | OPT_TIME | OPT_THREADS | OPT_HIST | OPT_KEEP | OPT_ZEROS |
+		     OPTS_FLEET,
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = false, .engine = "sync",
 	  .bs = 2 * MiB, .size = 2 * MiB, .time_s = 2, .threads = 1 },
 	{ .name = "randread", .run = cmd_run_io,
@@ -46,14 +48,16 @@ const struct command commands[] = {
 	  .options = 0, .dir = IO_READ, .render = &render_info },
 	{ .name = "quick", .run = cmd_run_quick,
 	  .summary = "one-minute check: info, reads (and writes on its own file), a verdict",
-	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS | OPT_ENGINE,
+	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS | OPT_ENGINE |
+		     OPTS_FLEET,
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 17, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_quick },
 	{ .name = "sweep", .run = cmd_run_sweep,
 	  .summary = "Orion-style load sweep: max IOPS, min latency, the knee, max MB/s",
 	  .options = OPT_BS | OPT_SIZE | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_HIST |
-		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC | OPT_ENGINE,
+		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC | OPT_ENGINE |
+		     OPTS_FLEET,
 	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_sweep },
@@ -104,6 +108,8 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 	const struct renderers *own = cmd && cmd->render ? cmd->render : &single;
 	if (opt->format == OUT_JSON)
 		out_json_document(stdout, r, own->json ? own->json : single.json);
+	else if (opt->format == OUT_JSONL)
+		out_json_line(stdout, r, own->json ? own->json : single.json);
 	else if (opt->format == OUT_CSV)
 		(own->csv ? own->csv : single.csv)(stdout, r);
 	else if (code == EXIT_OK || code == EXIT_REGRESSED)

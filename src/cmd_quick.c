@@ -82,6 +82,7 @@ static void step_result(struct result *sr, const struct result *r, const struct 
 	sr->dir = s->dir;
 	sr->region = r->region;
 	sr->resident_before_pct = -1;
+	sr->fleet = r->fleet; /* one fleet record: --start-at waits before the first step */
 	sr->file_state = r->file_state;
 	snprintf(sr->file, sizeof(sr->file), "%s", r->file);
 }

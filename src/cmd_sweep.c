@@ -105,7 +105,7 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	double resident = -1;
 	if (!opt->direct) /* each point from the disk, not from the last one's cache */
 		resident = run_evict_again(t, opt, r);
-	int rc = bench_run(&job, out, NULL);
+	int rc = run_bench(&job, out, NULL, r); /* --start-at waits before the first point */
 	struct sweep_point *p = &s->points[s->npoints];
 	memset(p, 0, sizeof(*p));
 	p->level = level;

@@ -11,9 +11,18 @@
 #include "bench.h"
 #include "cli.h"
 #include "clock.h"
+#include "fleet.h"
 #include "output.h"
 #include "target.h"
 #include "units.h"
+
+/* `make static` builds with -DDISKBENCH_STATIC: --version says so, since
+ * that is the binary people copy to hosts without a compiler */
+#ifdef DISKBENCH_STATIC
+#define BUILD_KIND " (static)"
+#else
+#define BUILD_KIND ""
+#endif
 
 static volatile sig_atomic_t signal_count, last_signal;
 
@@ -71,7 +80,7 @@ static int finish_stdout(int code)
 static int run_help(const struct cli *c)
 {
 	if (c->version)
-		printf("diskbench %s\n", DISKBENCH_VERSION);
+		printf("diskbench %s%s\n", DISKBENCH_VERSION, BUILD_KIND);
 	else if (c->cmd)
 		cli_print_test_help(stdout, c->cmd);
 	else
@@ -83,9 +92,14 @@ int main(int argc, char **argv)
 {
 	static struct cli c;
 	static struct result r;
+	static struct fleet_record fleet;
 	char why[MSG_LEN];
 	int code = cli_parse(argc, argv, &c, why, sizeof(why));
+	struct fleet_ask ask = { c.opt.host_label, c.opt.run_id,
+				 code == EXIT_OK && (c.opt.given & OPT_START_AT), c.opt.start_at_ns };
 
+	fleet_identify(&fleet, &ask); /* a failed run's record still names its host */
+	r.fleet = &fleet;
 	r.resident_before_pct = -1;
 	r.target = c.opt.target;
 	if (code != EXIT_OK) {

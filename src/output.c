@@ -208,6 +208,30 @@ void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS]
 	json_array_end(j);
 }
 
+/* The scheme's name tells a reader how to turn an index back into a
+ * latency: stats_bucket_low() with STATS_SUB_BITS = 7. */
+#define LAT_BUCKETS_SCHEME "log-linear-7"
+_Static_assert(STATS_SUB_BITS == 7, "lat_buckets names its scheme");
+
+void out_json_lat_buckets(struct json *j, const struct stats *lat)
+{
+	json_key(j, "lat_buckets");
+	json_object_begin(j);
+	json_key(j, "scheme"), json_string(j, LAT_BUCKETS_SCHEME);
+	json_key(j, "pairs");
+	json_array_begin(j);
+	for (unsigned i = 0; i < STATS_NBUCKETS; i++) {
+		if (lat->bucket[i] == 0)
+			continue;
+		json_array_begin(j);
+		json_uint(j, i);
+		json_uint(j, lat->bucket[i]);
+		json_array_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 static void json_latency(struct json *j, const struct stats *lat)
 {
 	struct stats_summary s;
@@ -216,6 +240,7 @@ static void json_latency(struct json *j, const struct stats *lat)
 	stats_log2_counts(lat, counts);
 	out_json_lat(j, &s);
 	out_json_lat_hist(j, counts);
+	out_json_lat_buckets(j, lat);
 }
 
 static void json_result(struct json *j, const struct result *r)
@@ -314,15 +339,27 @@ void out_json_test(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
-void out_json_document(FILE *f, const struct result *r, out_json_body_fn body)
+static void json_document(FILE *f, const struct result *r, out_json_body_fn body, bool fleet)
 {
 	struct json j;
 	json_init(&j, f);
 	json_object_begin(&j);
 	out_json_envelope(&j);
+	if (fleet && r->fleet)
+		out_json_fleet(&j, r->fleet);
 	json_test_fields(&j, r, body);
 	json_object_end(&j);
 	fputc('\n', f);
+}
+
+void out_json_document(FILE *f, const struct result *r, out_json_body_fn body)
+{
+	json_document(f, r, body, false);
+}
+
+void out_json_line(FILE *f, const struct result *r, out_json_body_fn body)
+{
+	json_document(f, r, body, true);
 }
 
 void out_json(FILE *f, const struct result *r)

@@ -13,10 +13,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <sys/timex.h>
 #include <unistd.h>
 
 #ifndef STATX_DIOALIGN
@@ -318,4 +320,38 @@ int plat_holes(int fd, uint64_t len, uint64_t *first_hole, uint64_t *allocated)
 	}
 	*first_hole = (uint64_t)hole < len ? (uint64_t)hole : len;
 	return 0;
+}
+
+/* systemd's rule (time-util): the kernel raises maxerror by 500 ppm while
+ * nothing disciplines the clock, and sets STA_UNSYNC at 16 s */
+#define CLOCK_MAXERROR_UNSYNC_US 16000000L
+
+int plat_clock_state(bool *synchronised, int64_t *maxerror_us)
+{
+	struct timex tx;
+	memset(&tx, 0, sizeof(tx)); /* modes 0: read, change nothing */
+	int state = adjtimex(&tx);
+	if (state < 0)
+		return -1;
+	*maxerror_us = tx.maxerror;
+	*synchronised = state != TIME_ERROR && !(tx.status & STA_UNSYNC) &&
+			tx.maxerror < CLOCK_MAXERROR_UNSYNC_US;
+	return 0;
+}
+
+int plat_random(void *buf, size_t n)
+{
+	ssize_t got;
+	do
+		got = getrandom(buf, n, GRND_NONBLOCK);
+	while (got < 0 && errno == EINTR);
+	if (got == (ssize_t)n)
+		return 0;
+	/* kernels before 3.17, or seccomp filters that refuse getrandom */
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	got = read(fd, buf, n);
+	close(fd);
+	return got == (ssize_t)n ? 0 : -1;
 }

@@ -11,6 +11,7 @@
 #include "checks.h"
 #include "clock.h"
 #include "devinfo.h"
+#include "fleet.h"
 #include "io.h"
 #include "names.h"
 #include "progress.h"
@@ -274,6 +275,69 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 		    (unsigned long long)out->failed_offset);
 }
 
+/* What runs just before the gate opens: --start-at's wait (before the
+ * first timed loop of the process only), then a CLOCK_REALTIME and
+ * CLOCK_MONOTONIC reading taken together, which turn the loop's monotonic
+ * start into wall-clock time. */
+struct start_hook {
+	struct result *r;
+	bool waited;
+	int64_t real_ns;
+	uint64_t mono_ns;
+};
+
+static void warn_start(const struct fleet_record *f, struct result *r)
+{
+	char at[FLEET_UTC_LEN];
+	fleet_format_utc(at, sizeof(at), f->start_at_ns);
+	if (f->clock_synced == 0)
+		warn(r, "--start-at: the system clock is not synchronised (the kernel admits an error "
+		     "of up to %.3f s), so hosts may start that far apart; synchronise it with "
+		     "chrony, ntpd or systemd-timesyncd", (double)f->clock_maxerror_us / 1e6);
+	if (f->start_passed)
+		warn(r, "--start-at %s had passed %.3f s before the run was ready (laying out, "
+		     "evicting and opening took longer); it started at once", at,
+		     (double)f->late_us / 1e6);
+}
+
+static int before_start(void *ctx)
+{
+	struct start_hook *h = ctx;
+	struct fleet_record *f = h->r->fleet;
+	/* nothing but the clock readings between the wake-up and the gate:
+	 * the warnings come after the run */
+	if (f && f->start_wanted && !f->start_waited) {
+		h->waited = true;
+		if (fleet_wait(f, &bench_stop_requested) != 0)
+			return -1;
+	}
+	h->real_ns = fleet_now_ns();
+	h->mono_ns = clock_ns();
+	return 0;
+}
+
+int run_bench(struct bench_job *job, struct bench_outcome *out,
+	      const struct bench_sampler *sampler, struct result *r)
+{
+	struct start_hook hook = { .r = r };
+	job->before_start = before_start;
+	job->before_start_ctx = &hook;
+	int rc = bench_run(job, out, sampler);
+	job->before_start = NULL;
+	job->before_start_ctx = NULL;
+	struct fleet_record *f = r->fleet;
+	if (hook.waited && !bench_stop_requested)
+		warn_start(f, r);
+	if (!f || out->t_start_ns == 0 || hook.mono_ns == 0)
+		return rc;
+	int64_t start = hook.real_ns + (int64_t)(out->t_start_ns - hook.mono_ns);
+	if (!f->timed)
+		f->started_at_ns = start;
+	f->ended_at_ns = start + (int64_t)(out->seconds * 1e9);
+	f->timed = true;
+	return rc;
+}
+
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r)
 {
@@ -290,7 +354,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	const struct bench_sampler *sampler = sampling_begin(&sampling, opt, r, show_progress);
 	job->fd = t->fd;
 	r->warmup_ios = job->warmup_ios;
-	int rc = bench_run(job, out, sampler);
+	int rc = run_bench(job, out, sampler, r);
 	progress_clear();
 	fill_result(out, r);
 	code = rc != 0 ? run_failure(t, job, out, opt, r) : EXIT_OK;
@@ -298,6 +362,8 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	free(out);
 	if (code != EXIT_OK)
 		return code;
+	if (r->interrupted && r->fleet && r->fleet->start_wanted && !r->fleet->timed)
+		return fail(r, EXIT_SIGINT, "while waiting for --start-at");
 	if (r->interrupted)
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;

@@ -431,6 +431,31 @@ cases_report() {
 	g report.bad.stdin-twice raw report --baseline - -
 }
 
+# fleet runs (issue 13): the messages of bad --start-at values and misplaced fleet options
+cases_fleet() {
+	g fleet.bad.start-at.word raw randread --start-at tomorrow "${RZ[@]}" "$D"
+	g fleet.bad.start-at.empty raw randread --start-at '' "${RZ[@]}" "$D"
+	g fleet.bad.start-at.plus raw randread --start-at + "${RZ[@]}" "$D"
+	g fleet.bad.start-at.negative raw randread --start-at -5 "${RZ[@]}" "$D"
+	g fleet.bad.start-at.no-zone raw randread --start-at 2026-11-30T12:00:00 "${RZ[@]}" "$D"
+	g fleet.bad.start-at.offset raw randread --start-at 2026-11-30T12:00:00+01:00 "${RZ[@]}" "$D"
+	g fleet.bad.start-at.date raw randread --start-at 2026-02-29T12:00:00Z "${RZ[@]}" "$D"
+	g fleet.bad.start-at.time raw randread --start-at 2026-11-30T24:00:00Z "${RZ[@]}" "$D"
+	g fleet.bad.start-at.1969 raw randread --start-at 1969-12-31T23:59:59Z "${RZ[@]}" "$D"
+	g fleet.bad.start-at.decimals raw randread --start-at 1764504000.1234567891 "${RZ[@]}" "$D"
+	g fleet.bad.start-at.far raw randread --start-at +90000 "${RZ[@]}" "$D"
+	g fleet.bad.start-at.far-utc raw randread --start-at 2099-01-01T00:00:00Z "${RZ[@]}" "$D"
+	g fleet.bad.start-at.too-far raw randread --start-at 253402300800 "${RZ[@]}" "$D"
+	g fleet.bad.host-label-alone raw randread --host-label node1 "${RZ[@]}" "$D"
+	g fleet.bad.run-id-empty json randread --jsonl --run-id '' "${RZ[@]}" "$D"
+	g fleet.randread.jsonl json+m randread --jsonl "${RZ[@]}" "$D"
+	g fleet.randread.jsonl.labels json+m randread --jsonl --host-label 'node "7"' --run-id r1 \
+		"${RZ[@]}" "$D"
+	g fleet.seqwrite.jsonl.start-at json+m seqwrite --jsonl --start-at +1 "${SZ[@]}" "$D"
+	g fleet.bad.jsonl-and-csv csv --jsonl --csv randread "${RZ[@]}" "$D"
+	g fleet.bad.info-start-at raw info --start-at +1 "$D"
+}
+
 # ---- the masker and comparer (python3) ---------------------------------------------
 PY="$S/golden.py"
 cat >"$PY" <<'PYEOF'
@@ -467,6 +492,9 @@ DROP = [re.compile(p) for p in (
     r"flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
     r"a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
     r"throughput fell while [^;]* heated from [^;]*; cool it, or quote the sustained figure",
+    r"--start-at: the system clock is not synchronised [^;]*; synchronise it with chrony, ntpd or "
+    r"systemd-timesyncd",
+    r"--start-at \S+ had passed [0-9.]+ s before the run was ready \([^;)]*\); it started at once",
 )]
 # findings that follow the machine or timing, as the warnings above
 DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady", "cgroup_limit", "rate_cap",
@@ -619,6 +647,7 @@ VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "sampl
             "qd_hist", "cdm"}
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
+FLEET_MACHINE = {"host", "clock"}  # top-level keys of a --jsonl record
 SUMMARIES = {"max_iops", "min_latency", "max_bytes_per_sec", "knee", "max_iops_within_latency"}
 MACHINE = "<machine>"
 
@@ -665,6 +694,18 @@ def walk(v, key, machine, keep_seed, parent=None):
         return "<engine>"
     if key == "lat_hist" and isinstance(v, list):  # bucket count follows the figures
         return [{"le_ns": N, "count": N}] if v else []
+    if key == "lat_buckets" and isinstance(v, dict):  # the scheme is pinned, the pairs measured
+        return {k: ([[N, N]] if x else []) if k == "pairs" else x for k, x in v.items()}
+    if key in FLEET_MACHINE and parent is None:  # --jsonl: this machine's name and clock
+        return MACHINE
+    if key == "run_id" and parent is None and re.match(r"^[0-9a-f]{16}$", str(v)):
+        return "<random>"
+    if key == "run_id" and parent is None and re.match(r"^at-\d+$", str(v)):
+        return "at-<n>"  # --start-at's instant
+    if key in ("started_at", "ended_at") and parent is None and v is not None:
+        return "<time>" if re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$", str(v)) else v
+    if key == "start_at" and parent is None and isinstance(v, dict):
+        return masked(v)
     if key in ("device", "device_io") and machine:
         return MACHINE
     if key == "device_io":  # null where sysfs is absent (a chroot)
@@ -838,6 +879,7 @@ cases_unprivileged
 cases_ram
 cases_report
 cases_matrix
+cases_fleet
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"
