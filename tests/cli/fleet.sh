@@ -57,8 +57,8 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 
-# The checks of records, in python3 (the lead swaps in `diskbench report`
-# once it exists).  check_records FILE N [RUN_ID]: FILE holds N records, one
+# The checks of records, in python3 (report_check below runs `diskbench report`
+# over them as well).  check_records FILE N [RUN_ID]: FILE holds N records, one
 # per line, possibly after a launcher's "host: " prefix; prints what is wrong.
 cat >"$S/records.py" <<'PYEOF'
 import json, re, sys, datetime
@@ -290,6 +290,23 @@ print(n, '%.3f' % ((max(t) - min(t)) * 1000), ids)" "$S/pdsh.out" 2>&1)
 		python3 -c "import sys; sys.exit(0 if float('$spread') < $SKEW_MS else 1)" 2>/dev/null &&
 		echo 0 || echo 1)" "got $got"
 }
+# report_check NAME FILE N: `diskbench report` over the launcher's output
+# merges N hosts into one group, its totals add up to the records' bytes and
+# I/Os, and the fleet percentiles count every I/O of every host
+report_check() {
+	local got
+	got=$("$DB" report --json "$2" 2>"$S/report.err" | python3 -c "import json,re,sys
+d = json.load(sys.stdin)
+recs = [json.loads(l[l.index('{'):]) for l in open(sys.argv[1]) if '{' in l]
+g = d['groups']
+f = g[0]['fleet'] if len(g) == 1 else {}
+ok = (len(g) == 1 and f['hosts'] == len(recs) == int(sys.argv[2]) and
+      f['bytes'] == sum(r['result']['bytes'] for r in recs) and
+      f['ios'] == f['lat_ns']['count'] == sum(r['result']['ios'] for r in recs))
+print(ok, len(g), f.get('hosts'), f.get('bytes'))" "$2" "$3" 2>&1)
+	expect "report over $1: $3 hosts in one group, totals and merged percentiles add up" \
+		"$([[ $got == True* ]] && echo 0 || echo 1)" "got $got" "$(cat "$S/report.err")"
+}
 if ! command -v pdsh >/dev/null 2>&1; then
 	skip "pdsh launcher" "pdsh is not installed (apt-get install pdsh)"
 elif ! pdsh -V 2>&1 | grep -q 'exec'; then
@@ -299,6 +316,7 @@ else
 	T=$(($(date +%s) + 3))
 	pdsh_run "--start-at EPOCH" "$T" "at-$T"
 	skew "--start-at EPOCH"
+	report_check "pdsh's prefixed output" "$S/pdsh.out" 4
 	# +N: hosts launched within one second round up to the same instant; start
 	# just after a second boundary, as the issue's recipe pasted at any moment may not
 	python3 -c "import time; time.sleep(1.02 - time.time() % 1)"
@@ -385,6 +403,7 @@ else
 	check_records "$S/slurm.jsonl" 2
 	expect "srun -n 2 --output=%N-%t.jsonl: two files with one record each" $(($? + st)) \
 		"exit $st: $(head -c 300 "$W/srun.err")" "$(cat "$S/why")" "$(ls "$W/out")"
+	report_check "srun's files" "$S/slurm.jsonl" 2
 	got=$(python3 -c "import json,sys
 ds = [json.loads(l) for l in open(sys.argv[1])]
 ids = {d['run_id'] for d in ds}
