@@ -45,6 +45,7 @@ struct command {
 	enum sync_mode sync;
 	const char *engine;   /* fixed engine (page-cache tests: "sync"); NULL: auto */
 	const struct renderers *render; /* NULL: a single-test result */
+	bool several_targets; /* takes TARGET...: the load spread over them (multi) */
 };
 
 extern const struct command commands[];

@@ -58,6 +58,7 @@ enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 
 #define OPT_MAX_LEVELS 32
 #define OPT_MAX_THREADS 1024 /* -j and sweep levels */
+#define OPT_MAX_TARGETS 64   /* TARGET... of the tests that take several (multi) */
 
 struct sweep_options {
 	enum sweep_run run;
@@ -91,6 +92,10 @@ struct options {
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
 	bool series_rows;    /* --series: CSV prints the intervals, not the summary */
 	bool sustained;      /* --sustained: end the run once the rate is steady */
+	/* several targets (multi): every TARGET named, in order; target is the
+	 * first.  0 (options built without the command line): target alone. */
+	const char *targets[OPT_MAX_TARGETS];
+	unsigned ntargets;
 };
 
 #define MAX_WARNINGS 16
@@ -103,6 +108,21 @@ struct options {
 struct series;
 struct devio;
 struct temp_track;
+
+/* What one of several targets did in a run (multi): its own file, device
+ * and figures; the result's figures are their total. */
+struct result_target {
+	const char *target;     /* as named on the command line */
+	const char *file;       /* the file or device used */
+	const char *file_state; /* "new", "existing", "device" */
+	const struct devinfo *device; /* NULL when sysfs says nothing */
+	uint64_t region;
+	unsigned threads;       /* the threads that worked on it */
+	uint64_t bytes, ios;
+	double seconds;         /* its threads' span: first start to last end */
+	const struct stats *lat; /* every I/O on it; NULL before a run */
+	double resident_before_pct; /* < 0: not measured */
+};
 
 /* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
  * its figures by name; the same finding is also a warning in words. */
@@ -155,6 +175,10 @@ struct result {
 	unsigned nfindings;
 	void *detail;         /* the command's own figures (a sweep's series, quick's
 			       * steps), read only by that command's renderers */
+	/* several targets (multi): each one's part; 0 for a run on one target,
+	 * whose target, file and device are the ones above */
+	const struct result_target *targets;
+	unsigned ntargets;
 };
 
 #endif

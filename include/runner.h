@@ -57,7 +57,10 @@ int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
 unsigned run_warmup_ios(const struct options *opt);
 /* Makes job run for its time limit alone, starting over at the region's end. */
 void run_job_by_time(struct bench_job *job);
-/* Runs the timed loop on t->fd and fills r (or r->error). */
+/* Runs the timed loop on t->fd and fills r (or r->error).  A job over
+ * several targets (multi.h) has its descriptors set, and t is the array of
+ * its targets (a failure names the one it was on; the flush check after a
+ * write test uses the first). */
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r);
 
