@@ -117,7 +117,7 @@ struct result_target {
 	const char *file_state; /* "new", "existing", "device" */
 	const struct devinfo *device; /* NULL when sysfs says nothing */
 	uint64_t region;
-	unsigned threads;       /* the threads that worked on it */
+	unsigned threads;       /* the threads that work on it; 0: they vary (sweep) */
 	uint64_t bytes, ios;
 	double seconds;         /* its threads' span: first start to last end */
 	const struct stats *lat; /* every I/O on it; NULL before a run */

@@ -70,15 +70,10 @@ static uint64_t share(uint64_t total, unsigned parts, unsigned index)
 unsigned bench_thread_place(unsigned thread, unsigned threads, unsigned ntargets,
 			    unsigned *local, unsigned *peers)
 {
-	if (ntargets <= 1) {
-		*local = thread;
-		*peers = threads;
-		return 0;
-	}
-	unsigned target = thread % ntargets;
-	*local = thread / ntargets;
-	*peers = (unsigned)share(threads, ntargets, target);
-	return target;
+	unsigned n = ntargets > 1 ? ntargets : 1;
+	*local = thread / n;
+	*peers = (unsigned)share(threads, n, thread % n);
+	return thread % n;
 }
 
 void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned thread,
@@ -538,18 +533,16 @@ static void collect_parts(const struct bench_job *job, const struct worker *work
 static void fsync_targets(const struct bench_job *job, struct bench_outcome *out)
 {
 	unsigned n = job->ntargets > 1 ? job->ntargets : 1;
-	for (unsigned k = 0; k < n; k++) {
+	for (unsigned k = 0; k < n && !out->error; k++) {
 		double fsync_s;
-		int rc = fsync_timed(n > 1 ? job->fds[k] : job->fd, &fsync_s);
-		out->seconds += fsync_s;
-		if (n > 1 && job->parts)
-			job->parts[k].seconds += fsync_s;
-		if (rc != 0) {
+		if (fsync_timed(n > 1 ? job->fds[k] : job->fd, &fsync_s) != 0) {
 			out->error = errno;
 			out->failed_op = "fsync";
 			out->failed_target = k;
-			return;
 		}
+		out->seconds += fsync_s;
+		if (n > 1 && job->parts)
+			job->parts[k].seconds += fsync_s;
 	}
 }
 
@@ -565,14 +558,11 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	stats_init(&out->lat_read);
 	stats_init(&out->lat_write);
 	out->engine_name = ops->name;
-	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX) {
+	bool no_targets = job->ntargets > 1 && (!job->fds || !job->regions);
+	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets) {
 		out->error = EINVAL;
-		out->failed_op = job->bs > UINT32_MAX ? "block size" : "queue depth";
-		return -1;
-	}
-	if (job->ntargets > 1 && (!job->fds || !job->regions)) {
-		out->error = EINVAL;
-		out->failed_op = "targets";
+		out->failed_op = no_targets ? "targets"
+				 : job->bs > UINT32_MAX ? "block size" : "queue depth";
 		return -1;
 	}
 	struct worker *workers = calloc(job->threads, sizeof(*workers));
@@ -590,8 +580,7 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 		w->job = job;
 		w->gate = &gate;
 		w->index = started;
-		unsigned local, peers;
-		w->target = bench_thread_place(started, job->threads, job->ntargets, &local, &peers);
+		w->target = job->ntargets > 1 ? started % job->ntargets : 0;
 		w->fd = job->ntargets > 1 ? job->fds[w->target] : job->fd;
 		/* only the directions the job uses: the other histogram's pages
 		 * stay untouched (zero from calloc, which merges as empty) */

@@ -31,8 +31,9 @@ static void spread_threads(struct multi *m, const struct options *opt, struct re
 	}
 	if (o->threads % m->n != 0)
 		warn(r, "%u threads over %u targets: %u of them get %u threads, the others %u, so "
-		     "the load is uneven; use a multiple of %u for -j", o->threads, m->n,
-		     o->threads % m->n, o->threads / m->n + 1, o->threads / m->n, m->n);
+		     "the load is uneven%s", o->threads, m->n, o->threads % m->n,
+		     o->threads / m->n + 1, o->threads / m->n,
+		     opt_hint(opt, OPT_THREADS, "; use a multiple of the number of targets for -j"));
 }
 
 int multi_begin(struct multi **out, const struct options *opt, struct result *r)
@@ -45,14 +46,19 @@ int multi_begin(struct multi **out, const struct options *opt, struct result *r)
 		m->t[k].fd = -1;
 		m->t[k].path[0] = '\0';
 		m->resident[k] = -1;
-		memset(&m->part[k], 0, sizeof(m->part[k]));
-		stats_init(&m->part[k].lat);
 		m->out[k] = (struct result_target){ .target = target_name(opt, k),
 						    .resident_before_pct = -1 };
 	}
 	if (m->n == 1)
 		return EXIT_OK;
+	for (unsigned k = 0; k < m->n; k++) {
+		memset(&m->part[k], 0, sizeof(m->part[k]));
+		stats_init(&m->part[k].lat);
+	}
 	spread_threads(m, opt, r);
+	/* a sweep's threads change from point to point: none to name */
+	for (unsigned k = 0; k < m->n && (opt->accepts & OPT_THREADS); k++)
+		m->out[k].threads = multi_threads(m, k);
 	r->opt = &m->opt;
 	r->targets = m->out;
 	r->ntargets = m->n;
@@ -100,8 +106,6 @@ void multi_leave(struct multi *m, unsigned k, struct result *r)
 	o->file = m->t[k].path[0] ? m->t[k].path : NULL;
 	o->file_state = r->file_state;
 	o->region = r->region;
-	/* a sweep's threads change from point to point: none to name */
-	o->threads = m->opt.accepts & OPT_THREADS ? multi_threads(m, k) : 0;
 }
 
 uint64_t multi_space_before(const struct multi *m, unsigned k)

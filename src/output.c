@@ -324,7 +324,8 @@ static void json_target(struct json *j, const struct result *r, const struct res
 	json_key(j, "device");
 	t->device ? devinfo_json_device(j, t->device) : json_null(j);
 	json_key(j, "region"), json_uint(j, t->region);
-	json_key(j, "threads"), json_uint(j, t->threads);
+	json_key(j, "threads"); /* null: a sweep's, which change from point to point */
+	t->threads ? json_uint(j, t->threads) : json_null(j);
 	json_key(j, "resident_before_pct");
 	r->evicted && t->resident_before_pct >= 0 ? json_double(j, t->resident_before_pct, 2)
 						  : json_null(j);
