@@ -30,9 +30,9 @@ static void spread_threads(struct multi *m, const struct options *opt, struct re
 		o->threads = m->n;
 	}
 	if (o->threads % m->n != 0)
-		warn(r, "%u threads over %u targets: %u of them get %u threads, the others %u, so "
-		     "the load is uneven%s", o->threads, m->n, o->threads % m->n,
-		     o->threads / m->n + 1, o->threads / m->n,
+		warn(r, "%u threads over %u targets do not divide evenly (%u to %u of them, %u to "
+		     "the others), so the load is uneven%s", o->threads, m->n,
+		     o->threads / m->n + 1, o->threads % m->n, o->threads / m->n,
 		     opt_hint(opt, OPT_THREADS, "; use a multiple of the number of targets for -j"));
 }
 
