@@ -68,6 +68,7 @@ cli: diskbench
 	bash tests/cli/series.sh ./diskbench
 	bash tests/cli/report.sh ./diskbench
 	bash tests/cli/matrix.sh ./diskbench
+	bash tests/cli/multi.sh ./diskbench
 
 check: unit cli
 

@@ -22,6 +22,14 @@
 /* qd_hist buckets: 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64 and more in flight. */
 #define BENCH_QD_BUCKETS 7
 
+/* What one of several targets did in a job (multi): its threads' counted
+ * figures, added to what the part held (so that runs can add up). */
+struct bench_part {
+	uint64_t bytes, ios, writes;
+	double seconds;       /* its threads' span, first start to last end, and its fsync */
+	struct stats lat;     /* reads and writes together */
+};
+
 struct bench_job {
 	int fd;
 	enum io_dir dir;
@@ -48,6 +56,15 @@ struct bench_job {
 	 * the run ends before it starts, as if stopped. */
 	int (*before_start)(void *ctx);
 	void *before_start_ctx;
+	/* several targets (multi), when ntargets > 1: thread i works on target
+	 * i % ntargets (bench_thread_place) through fds[], over [0, regions[])
+	 * of it, bytes_limit counting per target, and adds its figures to
+	 * parts[] (NULL: not kept; the caller initialises them).  Otherwise fd
+	 * and region alone. */
+	unsigned ntargets;
+	const int *fds;
+	const uint64_t *regions;
+	struct bench_part *parts;
 };
 
 struct bench_outcome {
@@ -72,6 +89,7 @@ struct bench_outcome {
 				 * ("aio unavailable: … (fs.aio-max-nr reached …)") */
 	uint64_t t_start_ns;    /* clock_ns() when the first thread started counting;
 				 * 0: none did */
+	unsigned failed_target; /* several targets: the one the failure was on */
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */
@@ -118,6 +136,13 @@ void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned
 		     uint64_t *quota);
 /* Next offset; returns false when a non-wrapping sequential slice is done. */
 bool offset_gen_next(struct offset_gen *g, uint64_t *offset);
+
+/* Several targets: thread works on target thread % ntargets, as the
+ * *local-th of the *peers threads that target gets (threads of the job in
+ * all); one target (ntargets 0 or 1): target 0, local = thread, peers =
+ * threads.  Returns the target. */
+unsigned bench_thread_place(unsigned thread, unsigned threads, unsigned ntargets,
+			    unsigned *local, unsigned *peers);
 
 /* The qd_hist bucket a depth falls in. */
 unsigned bench_qd_bucket(unsigned depth);

@@ -46,6 +46,7 @@ struct command {
 	const char *engine;   /* fixed engine (page-cache tests: "sync"); NULL: auto */
 	const struct renderers *render; /* NULL: a single-test result */
 	const char *operands; /* non-NULL: it reads these files (usage text), no TARGET */
+	bool several_targets; /* takes TARGET...: the load spread over them (multi) */
 };
 
 extern const struct command commands[];

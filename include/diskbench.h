@@ -65,6 +65,7 @@ enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 
 #define OPT_MAX_LEVELS 32
 #define OPT_MAX_THREADS 1024 /* -j and sweep levels */
+#define OPT_MAX_TARGETS 64   /* TARGET... of the tests that take several (multi) */
 
 struct sweep_options {
 	enum sweep_run run;
@@ -117,6 +118,10 @@ struct options {
 	const char *host_label; /* --host-label, or NULL: uname's nodename */
 	const char *run_id;     /* --run-id, or NULL: chosen by fleet.h's rules */
 	int64_t start_at_ns;    /* --start-at (given: OPT_START_AT), CLOCK_REALTIME ns */
+	/* several targets (multi): every TARGET named, in order; target is the
+	 * first.  0 (options built without the command line): target alone. */
+	const char *targets[OPT_MAX_TARGETS];
+	unsigned ntargets;
 };
 
 #define MAX_WARNINGS 16
@@ -130,6 +135,21 @@ struct series;
 struct devio;
 struct temp_track;
 struct fleet_record;
+
+/* What one of several targets did in a run (multi): its own file, device
+ * and figures; the result's figures are their total. */
+struct result_target {
+	const char *target;     /* as named on the command line */
+	const char *file;       /* the file or device used */
+	const char *file_state; /* "new", "existing", "device" */
+	const struct devinfo *device; /* NULL when sysfs says nothing */
+	uint64_t region;
+	unsigned threads;       /* the threads that work on it; 0: they vary (sweep) */
+	uint64_t bytes, ios;
+	double seconds;         /* its threads' span: first start to last end */
+	const struct stats *lat; /* every I/O on it; NULL before a run */
+	double resident_before_pct; /* < 0: not measured */
+};
 
 /* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
  * its figures by name; the same finding is also a warning in words. */
@@ -186,6 +206,10 @@ struct result {
 	 * and the timed loop's wall-clock start and end (fleet.h); one record per
 	 * process, shared by the parts of a run (quick's steps); NULL: none */
 	struct fleet_record *fleet;
+	/* several targets (multi): each one's part; 0 for a run on one target,
+	 * whose target, file and device are the ones above */
+	const struct result_target *targets;
+	unsigned ntargets;
 };
 
 #endif

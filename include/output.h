@@ -22,6 +22,9 @@ void out_text_result_line(FILE *f, const struct result *r);
 void out_text_latency_line(FILE *f, const struct stats *lat);
 /* "cache: cold, 0.0 % resident before the run (evicted: file)", if measured */
 void out_text_cache_line(FILE *f, const struct result *r);
+/* Several targets: a line for each, "  TARGET (DEVICE, STATE): bytes in s
+ * = rate, IOPS, p50, p99"; nothing for one. */
+void out_text_targets(FILE *f, const struct result *r);
 /* The latency histogram as a terminal bar chart in log2 buckets. */
 void out_histogram(FILE *f, const struct stats *lat);
 /* The same chart from log2 counts (stats_log2_counts) of total values. */
@@ -45,6 +48,10 @@ void out_json_envelope(struct json *j);
 void out_json_test(struct json *j, const struct result *r);
 /* "file" and, when known, "device". */
 void out_json_file_device(struct json *j, const struct result *r);
+/* Several targets: "targets": [{target, file, file_state, device, region,
+ * threads, resident_before_pct, bytes, ios, seconds, bytes_per_sec, iops,
+ * lat_ns, lat_hist}], each target's part of the result; nothing for one. */
+void out_json_targets(struct json *j, const struct result *r);
 /* "params"; keys flagged here are null because the command sets them per
  * part of its run rather than once. */
 enum { PARAMS_NO_TIME_LIMIT = 1, PARAMS_NO_THREADS = 2, PARAMS_NO_QD = 4,
@@ -64,7 +71,8 @@ void out_json_lat_buckets(struct json *j, const struct stats *lat);
  * were in flight when each was submitted (fio's "IO depths"). */
 void out_json_qd_hist(struct json *j, const uint64_t hist[RESULT_QD_BUCKETS]);
 
-/* ---- CSV ---- */
+/* ---- CSV ---- (several targets: out_csv writes a row per target, then
+ * one for the total, whose target is "total") */
 /* One field, quoted where it must be; NULL writes nothing. */
 void out_csv_field(FILE *f, const char *s);
 void out_csv_header(FILE *f);

@@ -63,7 +63,10 @@ void run_job_by_time(struct bench_job *job);
  * end).  Commands that call the timed loop themselves (sweep) use this. */
 int run_bench(struct bench_job *job, struct bench_outcome *out,
 	      const struct bench_sampler *sampler, struct result *r);
-/* Runs the timed loop on t->fd and fills r (or r->error). */
+/* Runs the timed loop on t->fd and fills r (or r->error).  A job over
+ * several targets (multi.h) has its descriptors set, and t is the array of
+ * its targets (a failure names the one it was on; the flush check after a
+ * write test uses the first). */
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r);
 

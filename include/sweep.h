@@ -72,6 +72,18 @@ int sweep_max_iops_within(const struct sweep_series *s, double limit_ns, double 
  * most (threads dividing the level), each with the rest as its queue; with
  * an engine that holds one request per thread (max_qd 1), level threads. */
 void sweep_split_level(unsigned level, unsigned max_qd, unsigned *threads, unsigned *qd);
+/* Several targets (multi): a level whose outstanding I/Os divide evenly
+ * over ntargets is split as sweep_split_level splits its share of one
+ * target, times ntargets threads (thread i works on target i mod n); any
+ * other level gets one thread per outstanding I/O, the fairest spread
+ * there is (below ntargets some targets stay idle). */
+void sweep_split_level_targets(unsigned level, unsigned max_qd, unsigned ntargets,
+			       unsigned *threads, unsigned *qd);
+/* Orion's default levels grow with the number of LUNs: each of base's n
+ * levels times ntargets, those above max left out.  Returns how many went
+ * to out. */
+unsigned sweep_scale_levels(const unsigned *base, unsigned n, unsigned ntargets, unsigned max,
+			    unsigned *out);
 /* True when each of the last two steps added less than 5 % (IOPS, or MB/s
  * for a large series). */
 bool sweep_saturated(const struct sweep_series *s);

@@ -34,6 +34,14 @@ int target_classify(const char *path, enum target_kind *kind);
  * EXIT_USAGE or EXIT_REFUSED, with *why set otherwise. */
 int target_check(enum target_kind kind, bool write_test, bool force, const char **why);
 
+/* Several targets (multi), before any is prepared: each classified and
+ * checked as target_check does, none named twice (the same device number,
+ * or the same file or directory: EXIT_USAGE), and for a write test no
+ * block device among them mounted (EXIT_REFUSED), so that a write test
+ * refuses before it creates, opens or writes anything.  Returns an exit
+ * code. */
+int target_check_several(const char *const *args, unsigned n, bool write_test, bool force,
+			 struct result *r);
 /* Classifies and checks arg, and creates diskbench's own file where the
  * target is a directory or a new path.  Returns an exit code. */
 int target_prepare(struct target *t, const char *arg, bool write_test, bool force,

@@ -30,6 +30,8 @@ struct worker {
 	const struct bench_job *job;
 	struct start_gate *gate;
 	unsigned index;
+	unsigned target;      /* several targets: the one it works on */
+	int fd;
 	struct stats lat[2];  /* by direction: [0] reads, [1] writes */
 	uint64_t qd_hist[BENCH_QD_BUCKETS];
 	uint64_t bytes, ios, writes;
@@ -68,31 +70,45 @@ static uint64_t share(uint64_t total, unsigned parts, unsigned index)
 	return total / parts + (index < total % parts ? 1 : 0);
 }
 
+unsigned bench_thread_place(unsigned thread, unsigned threads, unsigned ntargets,
+			    unsigned *local, unsigned *peers)
+{
+	unsigned n = ntargets > 1 ? ntargets : 1;
+	*local = thread / n;
+	*peers = (unsigned)share(threads, n, thread % n);
+	return thread % n;
+}
+
 void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned thread,
 		     uint64_t *quota)
 {
-	uint64_t nblocks = job->region / job->bs;
+	/* the thread is one of the peers its target gets, over that target's
+	 * region (one target: all threads over the job's region) */
+	unsigned local, peers;
+	unsigned target = bench_thread_place(thread, job->threads, job->ntargets, &local, &peers);
+	uint64_t region = job->ntargets > 1 ? job->regions[target] : job->region;
+	uint64_t nblocks = region / job->bs;
 	uint64_t limit = job->bytes_limit == UINT64_MAX ? UINT64_MAX
-			 : share(job->bytes_limit / job->bs, job->threads, thread) * job->bs;
+			 : share(job->bytes_limit / job->bs, peers, local) * job->bs;
 	memset(g, 0, sizeof(*g));
 	g->pattern = job->pattern;
 	g->bs = job->bs;
 	g->wrap = job->wrap;
 	rng_seed(&g->rng, job->seed, thread);
-	uint64_t slice = share(nblocks, job->threads, thread);
+	uint64_t slice = share(nblocks, peers, local);
 	if (job->pattern == PAT_RAND || slice == 0) {
 		/* random: anywhere; more threads than blocks (only when wrapping):
 		 * the whole region, each thread starting at a different block */
 		g->start = 0;
 		g->end = nblocks * job->bs;
-		g->next = nblocks ? (thread % nblocks) * job->bs : 0;
+		g->next = nblocks ? (local % nblocks) * job->bs : 0;
 		if (job->pattern == PAT_SEQ && !job->wrap)
 			limit = 0; /* a sequential thread without a slice has nothing to do */
 	} else {
 		/* sequential: each thread its own contiguous slice of the region,
 		 * as separate streams */
-		uint64_t base = nblocks / job->threads, extra = nblocks % job->threads;
-		uint64_t first = thread * base + (thread < extra ? thread : extra);
+		uint64_t base = nblocks / peers, extra = nblocks % peers;
+		uint64_t first = local * base + (local < extra ? local : extra);
 		g->start = first * job->bs;
 		g->end = g->start + slice * job->bs;
 		g->next = g->start;
@@ -201,7 +217,7 @@ static int lane_open(struct lane *l, struct worker *w)
 		l->free[l->nfree++] = &l->ios[l->qd - 1 - i]; /* slot 0 on top */
 	}
 	w->huge_buffer = plat_buffer_is_huge(l->slab, l->slab_len);
-	l->eng = l->ops->open(job->fd, l->qd, l->bufs, job->bs, w->failed_why,
+	l->eng = l->ops->open(w->fd, l->qd, l->bufs, job->bs, w->failed_why,
 			      sizeof(w->failed_why));
 	if (!l->eng) {
 		record_failure(w, l->ops->label, 0, errno);
@@ -509,6 +525,7 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 			out->error = w->error;
 			out->failed_op = w->failed_op;
 			out->failed_offset = w->failed_offset;
+			out->failed_target = w->target;
 			memcpy(out->failed_why, w->failed_why, sizeof(out->failed_why));
 		}
 	}
@@ -518,6 +535,46 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 	if (sampled_from && start != UINT64_MAX && start > sampled_from)
 		out->sampler_lead_s = (double)(start - sampled_from) / 1e9;
 	out->t_start_ns = start == UINT64_MAX ? 0 : start;
+}
+
+/* Several targets: each one's figures from the threads on it (thread i
+ * works on target i % ntargets), added to job->parts. */
+static void collect_parts(const struct bench_job *job, const struct worker *workers, unsigned n)
+{
+	for (unsigned k = 0; k < job->ntargets; k++) {
+		struct bench_part *p = &job->parts[k];
+		uint64_t start = UINT64_MAX, end = 0;
+		for (unsigned i = k; i < n; i += job->ntargets) {
+			const struct worker *w = &workers[i];
+			p->bytes += w->bytes;
+			p->ios += w->ios;
+			p->writes += w->writes;
+			stats_merge(&p->lat, &w->lat[0]);
+			stats_merge(&p->lat, &w->lat[1]);
+			if (w->t_start && w->t_start < start)
+				start = w->t_start;
+			if (w->t_end > end)
+				end = w->t_end;
+		}
+		p->seconds += end > start ? (double)(end - start) / 1e9 : 0.0;
+	}
+}
+
+/* The one fsync after the last write, on each target, inside the timing. */
+static void fsync_targets(const struct bench_job *job, struct bench_outcome *out)
+{
+	unsigned n = job->ntargets > 1 ? job->ntargets : 1;
+	for (unsigned k = 0; k < n && !out->error; k++) {
+		double fsync_s;
+		if (fsync_timed(n > 1 ? job->fds[k] : job->fd, &fsync_s) != 0) {
+			out->error = errno;
+			out->failed_op = "fsync";
+			out->failed_target = k;
+		}
+		out->seconds += fsync_s;
+		if (n > 1 && job->parts)
+			job->parts[k].seconds += fsync_s;
+	}
 }
 
 int bench_run(const struct bench_job *job, struct bench_outcome *out,
@@ -532,9 +589,11 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	stats_init(&out->lat_read);
 	stats_init(&out->lat_write);
 	out->engine_name = ops->name;
-	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX) {
+	bool no_targets = job->ntargets > 1 && (!job->fds || !job->regions);
+	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets) {
 		out->error = EINVAL;
-		out->failed_op = job->bs > UINT32_MAX ? "block size" : "queue depth";
+		out->failed_op = no_targets ? "targets"
+				 : job->bs > UINT32_MAX ? "block size" : "queue depth";
 		return -1;
 	}
 	struct worker *workers = calloc(job->threads, sizeof(*workers));
@@ -552,6 +611,8 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 		w->job = job;
 		w->gate = &gate;
 		w->index = started;
+		w->target = job->ntargets > 1 ? started % job->ntargets : 0;
+		w->fd = job->ntargets > 1 ? job->fds[w->target] : job->fd;
 		/* only the directions the job uses: the other histogram's pages
 		 * stay untouched (zero from calloc, which merges as empty) */
 		if (job->dir == IO_READ || job->write_pct > 0)
@@ -582,19 +643,15 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	const char *create_op = out->failed_op;
 	collect(workers, started, sampled_from, out);
 	out->stopped |= cancelled;
+	if (job->ntargets > 1 && job->parts)
+		collect_parts(job, workers, started);
 	if (create_error) {
 		out->error = create_error;
 		out->failed_op = create_op;
 	}
 	free(workers);
 
-	if (job->fsync_at_end && !out->error && !out->stopped) {
-		double fsync_s;
-		if (fsync_timed(job->fd, &fsync_s) != 0) {
-			out->error = errno;
-			out->failed_op = "fsync";
-		}
-		out->seconds += fsync_s;
-	}
+	if (job->fsync_at_end && !out->error && !out->stopped)
+		fsync_targets(job, out);
 	return out->error ? -1 : 0;
 }

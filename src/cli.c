@@ -384,10 +384,12 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	}
 }
 
-/* The positional words: [help] TEST [TARGET], or [help] TEST FILE... for a
+/* The positional words: [help] TEST [TARGET...], several targets only for
+ * the tests that spread their load over them; or [help] TEST FILE... for a
  * command that reads files (the words array is then kept, as the inputs). */
 static int take_words(struct cli *c, const char **words, int nwords, char *why, size_t len)
 {
+	struct options *o = &c->opt;
 	int i = 0;
 	if (nwords > 0 && strcmp(words[0], "help") == 0) {
 		c->help = true;
@@ -404,11 +406,35 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 		c->opt.ninputs = (unsigned)(nwords - i);
 		return EXIT_OK;
 	}
-	if (i < nwords)
-		c->opt.target = words[i++];
-	if (i < nwords)
-		return usage_error(why, len, "unexpected argument '%s'", words[i]);
+	for (; i < nwords; i++) {
+		if (o->ntargets == 1 && !(c->cmd && c->cmd->several_targets))
+			return usage_error(why, len, "unexpected argument '%s'%s", words[i],
+					   c->cmd ? " (this test takes one TARGET)" : "");
+		if (o->ntargets == OPT_MAX_TARGETS)
+			return usage_error(why, len, "too many targets: at most %u", OPT_MAX_TARGETS);
+		o->targets[o->ntargets++] = words[i];
+	}
+	if (o->ntargets == 0)
+		o->targets[o->ntargets++] = o->target;
+	o->target = o->targets[0];
 	return EXIT_OK;
+}
+
+/* Several targets get one thread each at least (multi.h): the buffers are
+ * counted for that many. */
+static unsigned effective_threads(const struct options *o)
+{
+	return o->threads > o->ntargets ? o->threads : o->ntargets;
+}
+
+/* The top sweep level, the default one scaled with the targets as the
+ * sweep command does (sweep_scale_levels). */
+static unsigned top_level(const unsigned *levels, unsigned n, unsigned fallback, unsigned ntargets)
+{
+	if (n)
+		return levels[n - 1];
+	uint64_t top = (uint64_t)fallback * (ntargets ? ntargets : 1);
+	return top > OPT_MAX_THREADS ? OPT_MAX_THREADS : (unsigned)top;
 }
 
 static int check_limits(const struct options *o, char *why, size_t len)
@@ -422,7 +448,7 @@ static int check_limits(const struct options *o, char *why, size_t len)
 	if (o->qd > 1 && strcmp(o->engine, "sync") == 0)
 		return usage_error(why, len, "--qd %u needs an asynchronous engine (--engine=uring or "
 				   "aio); the sync engine keeps one request in flight per thread", o->qd);
-	if (o->bs * o->threads * o->qd > max_buffers)
+	if (o->bs * effective_threads(o) * o->qd > max_buffers)
 		return usage_error(why, len, "block size x threads x qd needs more than 4 GiB of "
 				   "buffers");
 	if (o->series_rows && o->format != OUT_CSV)
@@ -435,8 +461,8 @@ static int check_limits(const struct options *o, char *why, size_t len)
 		fmt_size_exact(limit, sizeof(limit), max_bs);
 		return usage_error(why, len, "--large-bs is larger than %s", limit);
 	}
-	unsigned top = sw->nlevels ? sw->levels[sw->nlevels - 1] : 64;
-	unsigned top_large = sw->nlarge_levels ? sw->large_levels[sw->nlarge_levels - 1] : 8;
+	unsigned top = top_level(sw->levels, sw->nlevels, 64, o->ntargets);
+	unsigned top_large = top_level(sw->large_levels, sw->nlarge_levels, 8, o->ntargets);
 	if (o->bs * top > max_buffers || sw->large_bs * top_large > max_buffers ||
 	    (sw->run == RUN_DSS && sw->large_bs * top > max_buffers))
 		return usage_error(why, len, "block size x levels needs more than 4 GiB of buffers");
@@ -559,12 +585,13 @@ static void print_option(FILE *f, const struct optdef *d)
 
 void cli_print_usage(FILE *f)
 {
-	fputs("usage: diskbench [--json | --csv] [--quiet] TEST [OPTIONS] [TARGET]\n"
+	fputs("usage: diskbench [--json | --csv] [--quiet] TEST [OPTIONS] [TARGET...]\n"
 	      "       diskbench --help | --version | help TEST\n\n"
 	      "Measures how fast a disk, partition, RAID set or directory really is.\n"
 	      "TARGET: a directory (default: the current one), a new file path, an existing\n"
 	      "file or a block device. Write tests refuse existing files and devices\n"
-	      "unless --force.\n\ntests:\n", f);
+	      "unless --force. The measuring tests take several TARGETs and spread the\n"
+	      "load over them: thread i works on target i mod N.\n\ntests:\n", f);
 	for (unsigned i = 0; i < command_count; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\noptions for every test:\n", f);
@@ -599,7 +626,8 @@ static void print_defaults(FILE *f, const struct command *cmd)
 void cli_print_test_help(FILE *f, const struct command *cmd)
 {
 	fprintf(f, "usage: diskbench %s [OPTIONS] %s\n\n%s.\n", cmd->name,
-		cmd->operands ? cmd->operands : "[TARGET]", cmd->summary);
+		cmd->operands ? cmd->operands : cmd->several_targets ? "[TARGET...]" : "[TARGET]",
+		cmd->summary);
 	if (cmd->options & OPT_SIZE)
 		print_defaults(f, cmd);
 	if (cmd->options & OPT_MATRIX)

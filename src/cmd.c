@@ -16,15 +16,15 @@
 #define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE | OPT_WARMUP | OPTS_SERIES)
 
 const struct command commands[] = {
-	{ .name = "seqwrite", .run = cmd_run_io,
+	{ .name = "seqwrite", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential writes that reach the device (O_DIRECT, O_DSYNC)",
 	  .options = OPTS_WRITE | OPT_SUSTAINED, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1, .sync = SYNC_DSYNC },
-	{ .name = "seqread", .run = cmd_run_io,
+	{ .name = "seqread", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential O_DIRECT reads of data in no cache",
 	  .options = OPTS_READ, .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1 },
-	{ .name = "buffered", .run = cmd_run_io,
+	{ .name = "buffered", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential reads through the page cache, cache evicted first (hdparm -t)",
 	  .options = (OPTS_READ & ~(unsigned)(OPT_NODIRECT | OPT_WARMUP | OPT_QD | OPT_ENGINE)),
 	  .dir = IO_READ, .pattern = PAT_SEQ, .engine = "sync",
@@ -35,11 +35,11 @@ const struct command commands[] = {
 		     OPTS_FLEET,
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = false, .engine = "sync",
 	  .bs = 2 * MiB, .size = 2 * MiB, .time_s = 2, .threads = 1 },
-	{ .name = "randread", .run = cmd_run_io,
+	{ .name = "randread", .run = cmd_run_io, .several_targets = true,
 	  .summary = "random O_DIRECT reads: IOPS and latency",
 	  .options = OPTS_READ | OPT_SEED, .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1 },
-	{ .name = "randwrite", .run = cmd_run_io,
+	{ .name = "randwrite", .run = cmd_run_io, .several_targets = true,
 	  .summary = "random O_DIRECT writes: IOPS and latency",
 	  .options = OPTS_WRITE | OPT_SEED, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
@@ -53,7 +53,7 @@ const struct command commands[] = {
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 17, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_quick },
-	{ .name = "sweep", .run = cmd_run_sweep,
+	{ .name = "sweep", .run = cmd_run_sweep, .several_targets = true,
 	  .summary = "Orion-style load sweep: max IOPS, min latency, the knee, max MB/s",
 	  .options = OPT_BS | OPT_SIZE | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_HIST |
 		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC | OPT_ENGINE |

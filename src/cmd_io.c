@@ -1,9 +1,11 @@
 /* seqwrite, seqread, buffered, randread, randwrite: one sequence of steps,
- * told apart by their rows in the command table. */
+ * told apart by their rows in the command table; over one target or
+ * several (multi.h), each prepared in turn, all opened, then one run. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 
 #include "cmd.h"
+#include "multi.h"
 #include "runner.h"
 #include "util.h"
 
@@ -18,44 +20,61 @@ static int open_flags(const struct command *cmd, const struct options *opt)
 }
 
 static int check_threads(const struct command *cmd, const struct options *opt,
-			 struct result *r)
+			 const struct multi *m, struct result *r)
 {
 	if (cmd->pattern == PAT_SEQ && r->region / opt->bs < opt->threads)
 		return fail(r, EXIT_USAGE, "%u threads need at least %u blocks; the region has "
-			    "%llu", opt->threads, opt->threads,
-			    (unsigned long long)(r->region / opt->bs));
+			    "%llu%s%s%s", opt->threads, opt->threads,
+			    (unsigned long long)(r->region / opt->bs), m->n > 1 ? " on '" : "",
+			    m->n > 1 ? opt->target : "", m->n > 1 ? "'" : "");
 	return EXIT_OK;
 }
 
-int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r)
+/* Target k's steps before anything is opened for the run: plan, checks,
+ * and the data to read or the space to write. */
+static int prepare_target(const struct command *cmd, struct multi *m, unsigned k,
+			  struct result *r)
 {
-	struct target t;
-	struct bench_job job;
+	struct target *t = &m->t[k];
+	const struct options *opt = multi_enter(m, k, r);
 	bool write_test = cmd->dir == IO_WRITE;
 	/* reads need data to read; random writes overwrite in place, as fio's do,
 	 * rather than measure block allocation in a sparse file */
 	bool needs_data = !write_test || cmd->pattern == PAT_RAND;
-	int code = run_prepare(&t, opt, r);
+	int code = run_prepare(t, opt, r);
 	if (code == EXIT_OK)
-		code = run_plan_region(&t, opt, write_test, r);
+		code = run_plan_region(t, opt, write_test, r);
 	if (code == EXIT_OK)
-		code = check_threads(cmd, opt, r);
+		code = check_threads(cmd, opt, m, r);
 	if (code == EXIT_OK)
-		code = run_check_direct(&t, opt, r);
+		code = run_check_direct(t, opt, r);
 	if (code == EXIT_OK && !write_test)
-		code = run_check_data(&t, opt, r);
-	if (code == EXIT_OK && t.created)
-		code = needs_data ? run_layout(&t, opt, 0, r, NULL) : target_check_space(&t, r->region, r);
-	if (code == EXIT_OK)
-		code = target_open(&t, open_flags(cmd, opt), opt->direct, r);
+		code = run_check_data(t, opt, r);
+	if (code == EXIT_OK && t->created)
+		code = needs_data ? run_layout(t, opt, 0, r, NULL)
+				  : target_check_space(t, r->region + multi_space_before(m, k), r);
+	multi_leave(m, k, r);
+	return code;
+}
+
+int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r)
+{
+	struct multi *m;
+	struct bench_job job;
+	int code = multi_begin(&m, opt, r);
+	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
+		code = prepare_target(cmd, m, k, r);
+	/* all open before any is written: a device in use refuses the run untouched */
+	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
+		code = target_open(&m->t[k], open_flags(cmd, &m->opt), m->opt.direct, r);
 	if (code == EXIT_OK) {
-		run_warn_target(&t, opt, write_test, r);
-		if (!write_test)
-			run_evict(&t, opt, r);
-		run_describe_job(&job, cmd->dir, cmd->pattern, opt, r->region);
-		code = run_measure(&t, &job, opt, r);
+		multi_ready(m, cmd->dir == IO_WRITE, cmd->dir == IO_READ, r);
+		run_describe_job(&job, cmd->dir, cmd->pattern, &m->opt, r->region);
+		multi_job(m, &job);
+		code = run_measure(m->t, &job, &m->opt, r);
+		multi_finish(m, r);
 	}
-	target_close(&t);
+	multi_close(m);
 	target_cleanup();
 	return code;
 }

@@ -1,7 +1,9 @@
 /* sweep: Orion's question — what can this storage do for a database — in a
  * minute.  Small random reads at rising numbers of outstanding I/Os (threads
  * in a closed loop), then large sequential streams; each point a warm-up that
- * is not counted, then --point-time seconds; a budget caps the whole. */
+ * is not counted, then --point-time seconds; a budget caps the whole.  Over
+ * several targets (Orion's LUNs) the outstanding I/Os are spread over them
+ * and the default levels grow with their number. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "multi.h"
 #include "progress.h"
 #include "runner.h"
 #include "sweep.h"
@@ -18,24 +21,30 @@
 static const unsigned default_small[] = { 1, 2, 4, 8, 16, 32, 64 };
 static const unsigned default_large[] = { 1, 2, 4, 8 };
 
+/* The levels given, or the defaults times the number of targets (Orion's
+ * levels grow with its LUNs). */
 static void set_levels(struct sweep_series *s, const unsigned *given, unsigned ngiven,
-		       const unsigned *fallback, unsigned nfallback)
+		       const unsigned *fallback, unsigned nfallback, unsigned ntargets)
 {
-	const unsigned *src = ngiven ? given : fallback;
-	s->nlevels = ngiven ? ngiven : nfallback;
-	memcpy(s->levels, src, s->nlevels * sizeof(*src));
+	s->nlevels = ngiven;
+	if (ngiven)
+		memcpy(s->levels, given, ngiven * sizeof(*given));
+	else
+		s->nlevels = sweep_scale_levels(fallback, nfallback, ntargets, OPT_MAX_THREADS,
+						s->levels);
 }
 
 static void define_series(struct sweep_result *sw, const struct options *opt)
 {
 	const struct sweep_options *o = &opt->sweep;
 	bool mixed = o->write_pct > 0;
+	unsigned n = opt->ntargets > 1 ? opt->ntargets : 1;
 	sw->nseries = 0;
 	if (o->run != RUN_DSS) {
 		struct sweep_series *s = &sw->series[sw->nseries++];
 		s->workload = mixed ? "small_random_mixed" : "small_random_read";
 		s->bs = opt->bs;
-		set_levels(s, o->levels, o->nlevels, default_small, 7);
+		set_levels(s, o->levels, o->nlevels, default_small, 7, n);
 	}
 	if (o->run != RUN_OLTP) {
 		struct sweep_series *s = &sw->series[sw->nseries++];
@@ -43,10 +52,24 @@ static void define_series(struct sweep_result *sw, const struct options *opt)
 		s->large = true;
 		s->bs = o->large_bs;
 		if (o->run == RUN_DSS && o->nlevels)
-			set_levels(s, o->levels, o->nlevels, NULL, 0);
+			set_levels(s, o->levels, o->nlevels, NULL, 0, n);
 		else
-			set_levels(s, o->large_levels, o->nlarge_levels, default_large, 4);
+			set_levels(s, o->large_levels, o->nlarge_levels, default_large, 4, n);
 	}
+}
+
+/* Several targets: a level that is no multiple of their number loads them
+ * unequally (below it, some not at all); say so once. */
+static void warn_uneven_levels(const struct sweep_result *sw, unsigned n, struct result *r)
+{
+	for (unsigned i = 0; i < sw->nseries && n > 1; i++)
+		for (unsigned k = 0; k < sw->series[i].nlevels; k++)
+			if (sw->series[i].levels[k] % n != 0) {
+				warn(r, "%s level %u is no multiple of the %u targets: at such levels "
+				     "the targets get unequal shares of the load (below %u some get "
+				     "none)", sw->series[i].workload, sw->series[i].levels[k], n, n);
+				return;
+			}
 }
 
 /* Fits the series into --budget, saying what it had to shorten or drop. */
@@ -79,7 +102,28 @@ static int plan_sweep(struct sweep_result *sw, const struct options *opt, struct
 /* The engine every point uses, picked once (so a fallback is said once). */
 static const struct engine_ops *sweep_engine;
 
-static int measure_point(const struct target *t, struct sweep_result *sw, struct sweep_series *s,
+/* Each point from the disk, not from the last one's cache: every target
+ * evicted again; the share of all their regions still resident, or -1. */
+static double evict_targets(struct multi *m, struct result *r)
+{
+	double resident = 0;
+	uint64_t total = 0;
+	bool known = true;
+	if (m->n == 1)
+		return run_evict_again(&m->t[0], &m->opt, r);
+	for (unsigned k = 0; k < m->n; k++) {
+		const struct options *each = multi_enter(m, k, r);
+		double pct = run_evict_again(&m->t[k], each, r);
+		known &= pct >= 0;
+		resident += pct * (double)m->region[k];
+		total += m->region[k];
+		multi_leave(m, k, r);
+	}
+	multi_measure_view(m, r);
+	return known && total ? resident / (double)total : -1;
+}
+
+static int measure_point(struct multi *m, struct sweep_result *sw, struct sweep_series *s,
 			 unsigned level, const struct options *opt, struct result *r)
 {
 	static struct bench_outcome outcome; /* large: keep it off the stack */
@@ -87,7 +131,7 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	struct bench_job job;
 	struct options point = *opt;
 	unsigned threads, qd;
-	sweep_split_level(level, sw->max_qd, &threads, &qd);
+	sweep_split_level_targets(level, sw->max_qd, m->n, &threads, &qd);
 	point.bs = s->bs;
 	point.threads = threads;
 	point.qd = qd;
@@ -96,7 +140,8 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	run_describe_job(&job, IO_READ, s->large ? PAT_SEQ : PAT_RAND, &point,
 			 r->region - r->region % s->bs);
 	run_job_by_time(&job);
-	job.fd = t->fd;
+	job.fd = m->t[0].fd;
+	multi_job(m, &job);
 	job.warmup_s = sw->plan.ramp_s;
 	job.write_pct = sw->write_pct;
 	job.engine = sweep_engine;
@@ -104,7 +149,7 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	progress_label(opt, "sweep: %s, %u outstanding", s->workload, level);
 	double resident = -1;
 	if (!opt->direct) /* each point from the disk, not from the last one's cache */
-		resident = run_evict_again(t, opt, r);
+		resident = evict_targets(m, r);
 	int rc = run_bench(&job, out, NULL, r); /* --start-at waits before the first point */
 	struct sweep_point *p = &s->points[s->npoints];
 	memset(p, 0, sizeof(*p));
@@ -127,6 +172,7 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	r->seconds += out->seconds;
 	if (rc != 0 && out->failed_why[0]) /* the engine could not start: its own reason */
 		return fail(r, EXIT_RUN, "%s", out->failed_why);
+	const struct target *t = &m->t[m->n > 1 ? out->failed_target : 0];
 	if (rc != 0)
 		return fail(r, EXIT_RUN, "%s '%s' at offset %llu: %s", out->failed_op, t->path,
 			    (unsigned long long)out->failed_offset, strerror(out->error));
@@ -142,11 +188,11 @@ static int measure_point(const struct target *t, struct sweep_result *sw, struct
 	return EXIT_OK;
 }
 
-static int run_series(const struct target *t, struct sweep_result *sw, struct sweep_series *s,
+static int run_series(struct multi *m, struct sweep_result *sw, struct sweep_series *s,
 		      const struct options *opt, struct result *r)
 {
 	for (unsigned i = 0; i < s->nlevels; i++) {
-		int code = measure_point(t, sw, s, s->levels[i], opt, r);
+		int code = measure_point(m, sw, s, s->levels[i], opt, r);
 		if (code != EXIT_OK)
 			return code;
 		if (sweep_saturated(s) && i + 1 < s->nlevels) {
@@ -184,10 +230,29 @@ static int open_for_sweep(struct target *t, const struct options *opt, struct re
 	return target_open(t, flags, opt->direct, r);
 }
 
+/* Target k's steps before anything is opened for the sweep. */
+static int prepare_target(const struct sweep_result *sw, struct multi *m, unsigned k,
+			  struct result *r)
+{
+	struct target *t = &m->t[k];
+	const struct options *opt = multi_enter(m, k, r);
+	int code = run_prepare(t, opt, r);
+	if (code == EXIT_OK)
+		code = run_plan_region(t, opt, false, r); /* never past an existing file's end */
+	if (code == EXIT_OK)
+		code = check_sizes(t, sw, opt, r);
+	if (code == EXIT_OK && sw->write_pct == 0)
+		code = run_check_data(t, opt, r);
+	if (code == EXIT_OK && t->created)
+		code = run_layout(t, opt, 0, r, NULL);
+	multi_leave(m, k, r);
+	return code;
+}
+
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	static struct sweep_result sw;
-	struct target t = { .fd = -1 };
+	struct multi *m;
 	bool writes = opt->sweep.write_pct > 0;
 	memset(&sw, 0, sizeof(sw));
 	(void)cmd; /* one row, no variants */
@@ -201,29 +266,25 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 		return code;
 	if (writes)
 		r->dir = IO_WRITE; /* safety rules and reporting of writes apply */
-	code = run_pick_engine(opt, 1, r, &sweep_engine);
+	code = multi_begin(&m, opt, r);
+	if (code == EXIT_OK)
+		code = run_pick_engine(opt, 1, r, &sweep_engine);
 	sw.max_qd = code == EXIT_OK ? sweep_engine->max_qd : 1;
-	if (code == EXIT_OK)
-		code = run_prepare(&t, opt, r);
-	if (code == EXIT_OK)
-		code = run_plan_region(&t, opt, false, r); /* never past an existing file's end */
-	if (code == EXIT_OK)
-		code = check_sizes(&t, &sw, opt, r);
-	if (code == EXIT_OK && !writes)
-		code = run_check_data(&t, opt, r);
-	if (code == EXIT_OK && t.created)
-		code = run_layout(&t, opt, 0, r, NULL);
-	if (code == EXIT_OK)
-		code = open_for_sweep(&t, opt, r);
+	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
+		code = prepare_target(&sw, m, k, r);
+	/* all open before any is written: a device in use refuses the run untouched */
+	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
+		code = open_for_sweep(&m->t[k], &m->opt, r);
 	if (code == EXIT_OK) {
-		run_warn_target(&t, opt, writes, r);
-		run_evict(&t, opt, r);
+		multi_ready(m, writes, true, r);
+		warn_uneven_levels(&sw, m->n, r);
 		for (unsigned i = 0; i < sw.nseries && code == EXIT_OK; i++)
-			code = run_series(&t, &sw, &sw.series[i], opt, r);
+			code = run_series(m, &sw, &sw.series[i], &m->opt, r);
 		progress_clear();
 		r->measured = code == EXIT_OK;
+		multi_finish(m, r);
 	}
-	target_close(&t);
+	multi_close(m);
 	target_cleanup();
 	return code;
 }

@@ -48,7 +48,9 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 				: o->sync == SYNC_FSYNC ? "fsync at end" : "no sync";
 		n += snprintf(buf + n, len - (size_t)n, ", %s", s);
 	}
-	if (r->file_state)
+	if (r->ntargets > 1) /* each target's state is on its own line */
+		snprintf(buf + n, len - (size_t)n, ", %u targets", r->ntargets);
+	else if (r->file_state)
 		snprintf(buf + n, len - (size_t)n, ", %s%s", r->file_state,
 			 strcmp(r->file_state, "device") == 0 ? "" : " file");
 }
@@ -65,6 +67,35 @@ void out_text_result_line(FILE *f, const struct result *r)
 	fprintf(f, "%s: %llu bytes (%s, %s) in %.3f s = %s (%s), %.*f IOPS [%s]\n", r->test,
 		(unsigned long long)r->bytes, si, iec, r->seconds, rate_si, rate_iec,
 		iops < 100 ? 1 : 0, iops, mode);
+}
+
+static double per_second(uint64_t n, double seconds)
+{
+	return seconds > 0 ? (double)n / seconds : 0.0;
+}
+
+/* "  /dev/sdc (sdc, device): 1073741824 bytes in 10.0 s = 107 MB/s (102 MiB/s),
+ * 26.2k IOPS, p50 301 us, p99 1.20 ms" */
+static void text_target_line(FILE *f, const struct result_target *t)
+{
+	char rate_si[32], rate_iec[32], p50[24], p99[24];
+	double rate = per_second(t->bytes, t->seconds), iops = per_second(t->ios, t->seconds);
+	const char *dev = t->device && t->device->has_top ? t->device->top.name : "";
+	const char *state = t->file_state ? t->file_state : "";
+	fmt_rate_si(rate_si, sizeof(rate_si), rate);
+	fmt_rate_iec(rate_iec, sizeof(rate_iec), rate);
+	fmt_ns(p50, sizeof(p50), t->lat ? (double)stats_percentile(t->lat, 50) : 0);
+	fmt_ns(p99, sizeof(p99), t->lat ? (double)stats_percentile(t->lat, 99) : 0);
+	fprintf(f, "  %s (%s%s%s%s): %llu bytes in %.3f s = %s (%s), %.*f IOPS, p50 %s, p99 %s\n",
+		t->target, dev, dev[0] && state[0] ? ", " : "", state,
+		state[0] && strcmp(state, "device") != 0 ? " file" : "", (unsigned long long)t->bytes,
+		t->seconds, rate_si, rate_iec, iops < 100 ? 1 : 0, iops, p50, p99);
+}
+
+void out_text_targets(FILE *f, const struct result *r)
+{
+	for (unsigned k = 0; k < r->ntargets; k++)
+		text_target_line(f, &r->targets[k]);
 }
 
 void out_text_latency_line(FILE *f, const struct stats *lat)
@@ -138,6 +169,7 @@ void out_histogram(FILE *f, const struct stats *lat)
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	out_text_result_line(f, r);
+	out_text_targets(f, r);
 	if (quiet)
 		return;
 	if (r->lat.count > 0)
@@ -308,6 +340,48 @@ void out_json_file_device(struct json *j, const struct result *r)
 		json_key(j, "device"), devinfo_json_device(j, r->device);
 }
 
+/* One of several targets: what it is, and its part of the figures (null
+ * when the run did not measure). */
+static void json_target(struct json *j, const struct result *r, const struct result_target *t)
+{
+	bool figures = r->measured && t->lat;
+	json_object_begin(j);
+	json_key(j, "target"), json_string(j, t->target);
+	json_key(j, "file"), json_string(j, t->file);
+	json_key(j, "file_state"), json_string(j, t->file_state);
+	json_key(j, "device");
+	t->device ? devinfo_json_device(j, t->device) : json_null(j);
+	json_key(j, "region"), json_uint(j, t->region);
+	json_key(j, "threads"); /* null: a sweep's, which change from point to point */
+	t->threads ? json_uint(j, t->threads) : json_null(j);
+	json_key(j, "resident_before_pct");
+	r->evicted && t->resident_before_pct >= 0 ? json_double(j, t->resident_before_pct, 2)
+						  : json_null(j);
+	json_key(j, "bytes"), figures ? json_uint(j, t->bytes) : json_null(j);
+	json_key(j, "ios"), figures ? json_uint(j, t->ios) : json_null(j);
+	json_key(j, "seconds"), figures ? json_double(j, t->seconds, 6) : json_null(j);
+	json_key(j, "bytes_per_sec");
+	figures ? json_double(j, per_second(t->bytes, t->seconds), 1) : json_null(j);
+	json_key(j, "iops");
+	figures ? json_double(j, per_second(t->ios, t->seconds), 2) : json_null(j);
+	if (figures)
+		json_latency(j, t->lat);
+	else
+		json_key(j, "lat_ns"), json_null(j);
+	json_object_end(j);
+}
+
+void out_json_targets(struct json *j, const struct result *r)
+{
+	if (r->ntargets < 2)
+		return;
+	json_key(j, "targets");
+	json_array_begin(j);
+	for (unsigned k = 0; k < r->ntargets; k++)
+		json_target(j, r, &r->targets[k]);
+	json_array_end(j);
+}
+
 void out_json_single_body(struct json *j, const struct result *r)
 {
 	out_json_file_device(j, r);
@@ -315,6 +389,7 @@ void out_json_single_body(struct json *j, const struct result *r)
 		out_json_params(j, r, 0);
 	json_result(j, r);
 	out_json_cache(j, r);
+	out_json_targets(j, r);
 }
 
 static void json_test_fields(struct json *j, const struct result *r, out_json_body_fn body)
@@ -391,58 +466,99 @@ void out_csv_header(FILE *f)
 	      "resident_before_pct,warnings,error\n", f);
 }
 
+/* What one CSV row says: a whole test, one of several targets, or their
+ * total; notes: the warnings and the error go in this row. */
+struct csv_part {
+	const char *target;
+	uint64_t bytes, ios;
+	double seconds;
+	const struct stats *lat;
+	unsigned threads;
+	double resident_before_pct;
+	bool measured, notes;
+};
+
 /* Figure columns: a run that did not finish leaves them empty, since the
  * contract never prints partial figures as a result. */
-static void csv_figures(FILE *f, const struct result *r, const struct stats_summary *s,
+static void csv_figures(FILE *f, const struct csv_part *p, const struct stats_summary *s,
 			bool first_part)
 {
-	if (!r->measured) {
+	if (!p->measured) {
 		fputs(first_part ? ",,,,,," : ",,,,,", f);
 		return;
 	}
 	if (first_part)
-		fprintf(f, ",%llu,%.6f,%.1f,%.2f,%llu,%llu", (unsigned long long)r->bytes, r->seconds,
-			result_rate(r), result_iops(r), (unsigned long long)s->p50,
-			(unsigned long long)s->p99);
+		fprintf(f, ",%llu,%.6f,%.1f,%.2f,%llu,%llu", (unsigned long long)p->bytes, p->seconds,
+			per_second(p->bytes, p->seconds), per_second(p->ios, p->seconds),
+			(unsigned long long)s->p50, (unsigned long long)s->p99);
 	else
 		fprintf(f, ",%llu,%.1f,%llu,%llu,%llu", (unsigned long long)s->min, s->mean,
 			(unsigned long long)s->p90, (unsigned long long)s->p99_9,
 			(unsigned long long)s->max);
 }
 
-void out_csv_row(FILE *f, const struct result *r)
+static void csv_part_row(FILE *f, const struct result *r, const struct csv_part *p)
 {
 	struct stats_summary s;
 	memset(&s, 0, sizeof(s));
-	if (r->measured)
-		stats_summarize(&r->lat, &s);
+	if (p->measured)
+		stats_summarize(p->lat, &s);
 	out_csv_field(f, r->test);
 	fputc(',', f);
-	out_csv_field(f, r->target);
+	out_csv_field(f, p->target);
 	fprintf(f, ",%llu", (unsigned long long)(r->opt ? r->opt->bs : 0));
-	csv_figures(f, r, &s, true);
-	if (r->measured)
-		fprintf(f, ",%llu", (unsigned long long)r->ios);
+	csv_figures(f, p, &s, true);
+	if (p->measured)
+		fprintf(f, ",%llu", (unsigned long long)p->ios);
 	else
 		fputc(',', f);
-	fprintf(f, ",%u,%s,%s", r->opt ? r->opt->threads : 0,
-		r->opt && r->opt->direct ? "true" : "false",
+	fprintf(f, ",%u,%s,%s", p->threads, r->opt && r->opt->direct ? "true" : "false",
 		r->opt && is_write(r) ? sync_mode_name(r->opt->sync) : "");
-	csv_figures(f, r, &s, false);
+	csv_figures(f, p, &s, false);
 	fputc(',', f);
-	if (r->evicted && r->resident_before_pct >= 0)
-		fprintf(f, "%.2f", r->resident_before_pct);
+	if (r->evicted && p->resident_before_pct >= 0)
+		fprintf(f, "%.2f", p->resident_before_pct);
 	fputc(',', f);
 	char warnings[MAX_WARNINGS * (MSG_LEN + 2)] = "";
-	for (unsigned i = 0; i < r->nwarnings; i++) {
+	for (unsigned i = 0; p->notes && i < r->nwarnings; i++) {
 		if (i)
 			strcat(warnings, "; ");
 		strcat(warnings, r->warnings[i]);
 	}
 	out_csv_field(f, warnings);
 	fputc(',', f);
-	out_csv_field(f, r->error);
+	out_csv_field(f, p->notes ? r->error : NULL);
 	fputc('\n', f);
+}
+
+void out_csv_row(FILE *f, const struct result *r)
+{
+	struct csv_part whole = { .target = r->target, .bytes = r->bytes, .ios = r->ios,
+				  .seconds = r->seconds, .lat = &r->lat,
+				  .threads = r->opt ? r->opt->threads : 0,
+				  .resident_before_pct = r->resident_before_pct,
+				  .measured = r->measured, .notes = true };
+	csv_part_row(f, r, &whole);
+}
+
+/* Several targets: a row for each, then their total (target "total"),
+ * which carries the warnings and the error. */
+static void csv_target_rows(FILE *f, const struct result *r)
+{
+	for (unsigned k = 0; k < r->ntargets; k++) {
+		const struct result_target *t = &r->targets[k];
+		struct csv_part part = { .target = t->target, .bytes = t->bytes, .ios = t->ios,
+					 .seconds = t->seconds, .lat = t->lat, .threads = t->threads,
+					 .resident_before_pct = t->resident_before_pct,
+					 .measured = r->measured && t->lat };
+		csv_part_row(f, r, &part);
+	}
+	struct csv_part total = { .target = "total", .bytes = r->bytes, .ios = r->ios,
+				  .seconds = r->seconds, .lat = &r->lat,
+				  .threads = r->opt ? r->opt->threads : 0,
+				  .resident_before_pct = r->resident_before_pct,
+				  .measured = r->measured, .notes = true };
+	csv_part_row(f, r, &total);
 }
 
 void out_csv(FILE *f, const struct result *r)
@@ -452,5 +568,8 @@ void out_csv(FILE *f, const struct result *r)
 		return;
 	}
 	out_csv_header(f);
-	out_csv_row(f, r);
+	if (r->ntargets > 1)
+		csv_target_rows(f, r);
+	else
+		out_csv_row(f, r);
 }

@@ -20,9 +20,12 @@ static const char *level_word(const struct sweep_series *s)
 
 static void text_header(FILE *f, const struct result *r, const struct sweep_series *s)
 {
-	char bs[32], region[32];
+	char bs[32], region[48];
 	fmt_size_exact(bs, sizeof(bs), s->bs);
 	fmt_size_exact(region, sizeof(region), r->region);
+	if (r->ntargets > 1) /* the sum of theirs */
+		snprintf(region + strlen(region), sizeof(region) - strlen(region), " over %u targets",
+			 r->ntargets);
 	fprintf(f, "sweep: %s, bs=%s, %s, %s, region %s%s, %.2f s per point after %.2f s warm-up\n",
 		s->workload, bs, r->engine_label ? r->engine_label : "sync",
 		r->opt->direct ? "O_DIRECT" : "page cache", region,
@@ -129,6 +132,10 @@ static void sweep_text(FILE *f, const struct result *r, bool quiet, bool histogr
 				text_point_histogram(f, &s->points[k]);
 		if (!quiet && i + 1 < sw->nseries)
 			fputc('\n', f);
+	}
+	if (!quiet && r->ntargets > 1) {
+		fputs("\nper target, over every point:\n", f);
+		out_text_targets(f, r);
 	}
 }
 
@@ -292,6 +299,7 @@ static void sweep_json(struct json *j, const struct result *r)
 	else
 		json_null(j);
 	out_json_cache(j, r);
+	out_json_targets(j, r); /* each target's figures over every point */
 }
 
 const struct renderers render_sweep = { sweep_text, sweep_json, sweep_csv };

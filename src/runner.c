@@ -352,12 +352,15 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	bool show_progress = progress_wanted(opt) && (opt->time_s == 0 || opt->time_s > 1);
 	struct sampling sampling;
 	const struct bench_sampler *sampler = sampling_begin(&sampling, opt, r, show_progress);
-	job->fd = t->fd;
+	if (job->ntargets <= 1)
+		job->fd = t->fd;
 	r->warmup_ios = job->warmup_ios;
 	int rc = run_bench(job, out, sampler, r);
 	progress_clear();
 	fill_result(out, r);
-	code = rc != 0 ? run_failure(t, job, out, opt, r) : EXIT_OK;
+	/* several targets: name the one the failure was on */
+	const struct target *failed = job->ntargets > 1 ? &t[out->failed_target] : t;
+	code = rc != 0 ? run_failure(failed, job, out, opt, r) : EXIT_OK;
 	double sampler_lead_s = out->sampler_lead_s;
 	free(out);
 	if (code != EXIT_OK)

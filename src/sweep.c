@@ -236,3 +236,30 @@ void sweep_split_level(unsigned level, unsigned max_qd, unsigned *threads, unsig
 	*threads = t;
 	*qd = level / t;
 }
+
+void sweep_split_level_targets(unsigned level, unsigned max_qd, unsigned ntargets,
+			       unsigned *threads, unsigned *qd)
+{
+	if (ntargets <= 1) {
+		sweep_split_level(level, max_qd, threads, qd);
+		return;
+	}
+	if (level % ntargets != 0) {
+		*threads = level;
+		*qd = 1;
+		return;
+	}
+	sweep_split_level(level / ntargets, max_qd, threads, qd);
+	*threads *= ntargets;
+}
+
+unsigned sweep_scale_levels(const unsigned *base, unsigned n, unsigned ntargets, unsigned max,
+			    unsigned *out)
+{
+	unsigned kept = 0;
+	uint64_t times = ntargets ? ntargets : 1;
+	for (unsigned i = 0; i < n; i++)
+		if ((uint64_t)base[i] * times <= max)
+			out[kept++] = (unsigned)(base[i] * times);
+	return kept;
+}

@@ -15,9 +15,10 @@
 #include "units.h"
 #include "util.h"
 
-/* The file to remove; written before it is armed, read by signal handlers. */
-static char cleanup_path[4096];
-static volatile sig_atomic_t cleanup_armed;
+/* The files to remove (one per target); each written before it is armed,
+ * read by signal handlers. */
+static char cleanup_path[OPT_MAX_TARGETS][4096];
+static volatile sig_atomic_t cleanup_armed; /* how many of cleanup_path */
 static bool keep_files;
 
 void target_keep_files(bool keep)
@@ -25,23 +26,28 @@ void target_keep_files(bool keep)
 	keep_files = keep;
 }
 
-static void arm_cleanup(const char *path)
+static int arm_cleanup(const char *path)
 {
-	snprintf(cleanup_path, sizeof(cleanup_path), "%s", path);
-	cleanup_armed = 1;
+	if (cleanup_armed >= OPT_MAX_TARGETS) {
+		errno = EMFILE;
+		return -1;
+	}
+	snprintf(cleanup_path[cleanup_armed], sizeof(cleanup_path[0]), "%s", path);
+	cleanup_armed = cleanup_armed + 1;
+	return 0;
 }
 
 void target_cleanup(void)
 {
-	if (cleanup_armed && !keep_files)
-		unlink(cleanup_path);
+	for (sig_atomic_t i = 0; i < cleanup_armed && !keep_files; i++)
+		unlink(cleanup_path[i]);
 	cleanup_armed = 0;
 }
 
 void target_cleanup_from_signal(void)
 {
-	if (cleanup_armed && !keep_files)
-		unlink(cleanup_path);
+	for (sig_atomic_t i = 0; i < cleanup_armed && !keep_files; i++)
+		unlink(cleanup_path[i]);
 	cleanup_armed = 0;
 }
 
@@ -150,7 +156,13 @@ static int create_own_file(struct target *t, const char *arg, struct result *r)
 	}
 	if (fd < 0)
 		return fail(r, EXIT_RUN, "create '%s':", t->path);
-	arm_cleanup(t->path);
+	if (arm_cleanup(t->path) != 0) {
+		int saved = errno;
+		unlink(t->path);
+		close(fd);
+		errno = saved;
+		return fail(r, EXIT_RUN, "create '%s':", t->path);
+	}
 	t->created = true;
 	t->fd = fd;
 	return check_identity(t, r);
@@ -212,13 +224,13 @@ int target_prepare(struct target *t, const char *arg, bool write_test, bool forc
 /* O_EXCL catches what the kernel holds; mountinfo also names the members of
  * multi-device filesystems (btrfs RAID, bcachefs "/dev/a:/dev/b"), and says
  * where, for the message. */
-static int refuse_if_mounted(const struct target *t, struct result *r)
+static int refuse_if_mounted(const char *path, struct result *r)
 {
 	struct devinfo_mounted use;
-	if (devinfo_path_mounted(t->path, NULL, &use) != 1)
+	if (devinfo_path_mounted(path, NULL, &use) != 1)
 		return EXIT_OK;
 	return fail(r, EXIT_REFUSED, "device '%s' is in use: %s belongs to the %s filesystem "
-		    "mounted at %s (from %s); refusing to write to it", t->path, use.device,
+		    "mounted at %s (from %s); refusing to write to it", path, use.device,
 		    use.fs_type[0] ? use.fs_type : "unknown",
 		    use.mount_point[0] ? use.mount_point : "a mount not visible from this root",
 		    use.source);
@@ -232,7 +244,7 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 	/* the one place writes to a device get O_EXCL: it fails with EBUSY while
 	 * the device or a partition of it is mounted, or another program holds it */
 	if (t->kind == TARGET_BLOCKDEV && (flags & O_ACCMODE) != O_RDONLY) {
-		int code = refuse_if_mounted(t, r);
+		int code = refuse_if_mounted(t->path, r);
 		if (code != EXIT_OK)
 			return code;
 		flags |= O_EXCL;
@@ -283,4 +295,70 @@ int target_check_space(const struct target *t, uint64_t bytes, struct result *r)
 	fmt_bytes_iec(avail, sizeof(avail), t->fs.avail_bytes);
 	return fail(r, EXIT_RUN, "not enough free space for '%s': %s needed, %s available, "
 		    "and 5 %% of the filesystem must stay free; use a smaller -s", t->path, need, avail);
+}
+
+/* What makes two names one target: a device's number, a file's or
+ * directory's inode, a new path's directory and last name. */
+struct target_ident {
+	bool device;
+	uint64_t dev, ino;
+	char leaf[256];
+};
+
+static int identify(const char *path, enum target_kind kind, struct target_ident *id)
+{
+	char copy[4096];
+	struct stat st;
+	memset(id, 0, sizeof(*id));
+	snprintf(copy, sizeof(copy), "%s", path);
+	if (kind == TARGET_NEW) {
+		snprintf(id->leaf, sizeof(id->leaf), "%s", basename(copy));
+		snprintf(copy, sizeof(copy), "%s", path);
+		path = dirname(copy);
+	}
+	if (stat(path, &st) != 0)
+		return -1;
+	id->device = kind == TARGET_BLOCKDEV;
+	id->dev = id->device ? (uint64_t)st.st_rdev : (uint64_t)st.st_dev;
+	id->ino = id->device ? 0 : (uint64_t)st.st_ino;
+	return 0;
+}
+
+static const char *kind_word(enum target_kind kind)
+{
+	return kind == TARGET_BLOCKDEV ? "device" : kind == TARGET_DIR ? "directory"
+	       : kind == TARGET_FILE ? "file" : "path";
+}
+
+int target_check_several(const char *const *args, unsigned n, bool write_test, bool force,
+			 struct result *r)
+{
+	static struct target_ident ids[OPT_MAX_TARGETS];
+	enum target_kind kinds[OPT_MAX_TARGETS];
+	const char *why;
+	if (n > OPT_MAX_TARGETS)
+		return fail(r, EXIT_USAGE, "too many targets: at most %u", OPT_MAX_TARGETS);
+	for (unsigned k = 0; k < n; k++) {
+		if (target_classify(args[k], &kinds[k]) != 0)
+			return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
+				    "target '%s':", args[k]);
+		int code = target_check(kinds[k], write_test, force, &why);
+		if (code != EXIT_OK)
+			return fail(r, code, "target '%s' %s", args[k], why);
+	}
+	for (unsigned k = 0; k < n; k++) {
+		if (identify(args[k], kinds[k], &ids[k]) != 0)
+			return fail(r, EXIT_RUN, "target '%s':", args[k]);
+		for (unsigned i = 0; i < k; i++)
+			if (ids[i].device == ids[k].device && ids[i].dev == ids[k].dev &&
+			    ids[i].ino == ids[k].ino && strcmp(ids[i].leaf, ids[k].leaf) == 0)
+				return fail(r, EXIT_USAGE, "target '%s' is the same %s as '%s': name "
+					    "each target once", args[k], kind_word(kinds[k]), args[i]);
+	}
+	for (unsigned k = 0; write_test && k < n; k++) {
+		int code = kinds[k] == TARGET_BLOCKDEV ? refuse_if_mounted(args[k], r) : EXIT_OK;
+		if (code != EXIT_OK)
+			return code;
+	}
+	return EXIT_OK;
 }

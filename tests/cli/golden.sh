@@ -456,6 +456,25 @@ cases_fleet() {
 	g fleet.bad.info-start-at raw info --start-at +1 "$D"
 }
 
+# several targets (multi): the usage errors and refusals, and each output
+# format over two scratch directories
+cases_multi() {
+	local D2="$S/dir2" many=() i
+	mkdir -p "$D2"
+	for ((i = 0; i < 65; i++)); do many+=("$D"); done
+	g multi.dirs.text text randread -j 1 "${RZ[@]}" "$D" "$D2"
+	g multi.dirs.json json+m --json seqwrite "${SZ[@]}" "$D" "$D2"
+	g multi.dirs.csv csv --csv seqread "${SZ[@]}" "$D" "$D2"
+	g multi.bad.same-file raw seqread "${SZ[@]}" "$F" "$F"
+	g multi.bad.same-dir-slash raw randread "${RZ[@]}" "$D" "$D2" "$D/"
+	g multi.bad.same-dir.json json --json randwrite "${RZ[@]}" "$D" "$D"
+	g multi.bad.one-target-test raw cached -t 0.3 "$F" "$F"
+	g multi.bad.info raw info "$D" "$D2"
+	g multi.bad.too-many raw seqread -s 8M "${many[@]}"
+	g multi.bad.missing raw seqread -s 8M "$D" "$M"
+	g multi.refused.existing-file raw seqwrite "${SZ[@]}" "$D" "$F"
+}
+
 # ---- the masker and comparer (python3) ---------------------------------------------
 PY="$S/golden.py"
 cat >"$PY" <<'PYEOF'
@@ -553,6 +572,8 @@ def columns(s):  # a table row: the widths follow the figures, so collapse them
     return re.sub(r"\s+", " ", figures(s)).strip()
 
 RESULT = re.compile(r"^(seqwrite|seqread|buffered|cached|randread|randwrite): (\d.*?)( \[[^\]]*\])?$")
+# several targets: "  TARGET (DEVICE, STATE): figures"; the device is the machine's
+TARGET_LINE = re.compile(r"^  (\S.*?) \((?:\S+, )?((?:new|existing) file|device)\): (\d.*)$")
 HIST_ROW = re.compile(r"^\s+[0-9.]+ \S+ -\s+[0-9.]+ \S+\s+\d+\s")
 VERDICT = re.compile(r"^looks like: (.*?) class \((.*)\)(.*)$")
 SUMMARY = re.compile(r"^(max IOPS|min latency|knee|max MB/s)([^:]*): (.*)$")
@@ -582,6 +603,9 @@ def mask_text(text, machine):
             continue
         if m:
             out.append("%s: %s%s" % (m.group(1), figures(m.group(2)), m.group(3) or ""))
+        elif TARGET_LINE.match(line):
+            m = TARGET_LINE.match(line)
+            out.append("  %s (%s): %s" % (m.group(1), m.group(2), figures(m.group(3))))
         elif line.startswith(("latency: ", "cache: ")):
             out.append(figures(line))
         elif re.match(r"^device: \S+ [0-9]+ % busy", line):
@@ -880,6 +904,7 @@ cases_ram
 cases_report
 cases_matrix
 cases_fleet
+cases_multi
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"

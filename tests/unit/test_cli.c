@@ -300,9 +300,19 @@ static void test_errors_combinations(void **state)
 	bad("seqwrite", "--drop-caches=file", NULL);
 	bad("seqwrite", "--seed", "1", NULL);
 	bad("cached", "--force", NULL);
-	/* two targets */
-	assert_non_null(strstr(bad("seqwrite", "/a", "/b", NULL), "/b"));
-	bad("help", "seqwrite", "/a", "/b", NULL);
+	/* two targets: only for the tests that spread their load over several */
+	assert_non_null(strstr(bad("cached", "/a", "/b", NULL), "/b"));
+	assert_non_null(strstr(bad("info", "/a", "/b", NULL), "takes one TARGET"));
+	bad("help", "quick", "/a", "/b", NULL);
+	struct cli c = ok("randread", "/a", "-j", "2", "/b", "/c", NULL);
+	assert_int_equal(c.opt.ntargets, 3);
+	assert_string_equal(c.opt.target, "/a");
+	assert_string_equal(c.opt.targets[2], "/c");
+	c = ok("sweep", "--json", "/a", "/b", NULL);
+	assert_int_equal(c.opt.ntargets, 2);
+	c = ok("seqread", NULL); /* none: the current directory, the one target */
+	assert_int_equal(c.opt.ntargets, 1);
+	assert_string_equal(c.opt.targets[0], ".");
 }
 
 static void test_help_and_version(void **state)

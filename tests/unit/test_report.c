@@ -655,7 +655,7 @@ static void test_command_line(void **state)
 		{ { "report", "--baseline", "o", "--threshold", "5%%", "x" },
 		  "--threshold '5%%': use a percentage from 0 to 1000, e.g. 10%" },
 		{ { "report", "-s", "1G", "x", NULL }, "option '--size' does not apply to report" },
-		{ { "seqread", "a", "b", NULL }, "unexpected argument 'b'" },
+		{ { "cached", "a", "b", NULL }, "unexpected argument 'b' (this test takes one TARGET)" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const char *words[7] = { 0 };
