@@ -60,11 +60,13 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 
 /* Each command's renderers (src/output_*.c). */
 extern const struct renderers render_info, render_quick, render_sweep;
+extern const struct renderers render_files;
 
 int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_cached(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_info(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_files(const struct command *cmd, const struct options *opt, struct result *r);
 
 #endif

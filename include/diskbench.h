@@ -48,6 +48,7 @@ enum opt_bit {
 	OPT_WARMUP = 1u << 15,
 	OPT_QD = 1u << 16,
 	OPT_ENGINE = 1u << 17,
+	OPT_FILES = 1u << 21, /* files: -n, --file-size, --dir */
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
@@ -58,6 +59,8 @@ enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 
 #define OPT_MAX_LEVELS 32
 #define OPT_MAX_THREADS 1024 /* -j and sweep levels */
+#define OPT_MAX_FILES (1u << 20) /* files -n */
+#define OPT_MAX_FILE_SIZE (1ull << 30) /* files --file-size */
 
 struct sweep_options {
 	enum sweep_run run;
@@ -91,6 +94,10 @@ struct options {
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
 	bool series_rows;    /* --series: CSV prints the intervals, not the summary */
 	bool sustained;      /* --sustained: end the run once the rate is steady */
+	/* files */
+	unsigned files_n;      /* -n: files per pass (0: the default, 16384) */
+	uint64_t file_size;    /* --file-size: bytes in each (default 0) */
+	const char *files_dir; /* --dir: work there (NULL: a new directory under target) */
 };
 
 #define MAX_WARNINGS 16

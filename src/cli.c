@@ -18,6 +18,7 @@ enum opt_id {
 	ID_WRITE,
 	ID_INTERVAL, ID_SERIES, ID_SUSTAINED,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
+	ID_FILES, ID_FILE_SIZE, ID_DIR,
 };
 
 struct optdef {
@@ -80,6 +81,13 @@ static const struct optdef optdefs[] = {
 	{ "quiet", 'q', NULL, 0, ID_QUIET, "print only the result line" },
 	{ "help", 'h', NULL, 0, ID_HELP, "show help (with a TEST: that test's options)" },
 	{ "version", 'V', NULL, 0, ID_VERSION, "show the version" },
+	/* files */
+	{ "files", 'n', "N", OPT_FILES, ID_FILES,
+	  "files per pass (default 16384, at most 1048576), split among the -j threads" },
+	{ "file-size", 0, "SIZE", OPT_FILES, ID_FILE_SIZE,
+	  "bytes in each file (default 0, at most 1 GiB), written in -b writes" },
+	{ "dir", 0, "DIR", OPT_FILES, ID_DIR,
+	  "work in DIR (created if missing; refused unless empty), not in a new directory under TARGET" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -178,6 +186,21 @@ static int parse_count(const char *v, uint64_t min, uint64_t max, unsigned *out,
 	return 0;
 }
 
+/* files --file-size: a SIZE, or 0 (empty files, bonnie++'s default). */
+static int parse_file_size(const char *v, uint64_t *out, const char **reason)
+{
+	if (strcmp(v, "0") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_size(v, out, reason) != 0)
+		return -1;
+	if (*out <= OPT_MAX_FILE_SIZE)
+		return 0;
+	*reason = "at most 1 GiB";
+	return -1;
+}
+
 static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		       char *why, size_t len)
 {
@@ -203,6 +226,15 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		if (strcmp(v, "auto") != 0 && !engine_parse_name(v))
 			return usage_error(why, len, "--engine '%s': use auto, uring, aio or sync", v);
 		o->engine = v;
+		return EXIT_OK;
+	case ID_FILES: rc = parse_count(v, 1, OPT_MAX_FILES, &o->files_n, &reason); break;
+	case ID_FILE_SIZE:
+		rc = parse_file_size(v, &o->file_size, &reason);
+		break;
+	case ID_DIR:
+		if (v[0] == '\0')
+			return usage_error(why, len, "--dir needs a directory name");
+		o->files_dir = v;
 		return EXIT_OK;
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);
