@@ -64,6 +64,7 @@ cli: diskbench
 	python3 tests/cli/option_hints.py src ./diskbench
 	bash tests/cli/golden.sh ./diskbench
 	bash tests/cli/series.sh ./diskbench
+	bash tests/cli/files.sh ./diskbench
 
 check: unit cli
 

@@ -60,6 +60,7 @@ enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 #define OPT_MAX_LEVELS 32
 #define OPT_MAX_THREADS 1024 /* -j and sweep levels */
 #define OPT_MAX_FILES (1u << 20) /* files -n */
+#define OPT_DEFAULT_FILES 16384u /* files -n, as bonnie++ -n 16 */
 #define OPT_MAX_FILE_SIZE (1ull << 30) /* files --file-size */
 
 struct sweep_options {

@@ -19,7 +19,7 @@
 
 struct rng;
 
-#define FILES_DEFAULT_COUNT 16384u
+#define FILES_DEFAULT_COUNT OPT_DEFAULT_FILES
 #define FILES_MAX_COUNT OPT_MAX_FILES
 #define FILES_PER_DIR 1024u
 /* 7 digits of the index and 5 letters from its hash, as bonnie++'s names */

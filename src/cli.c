@@ -486,11 +486,23 @@ static void print_defaults(FILE *f, const struct command *cmd)
 	fputc('\n', f);
 }
 
+/* files: what its options mean there, which the shared texts cannot say. */
+static void print_files_defaults(FILE *f, const struct command *cmd)
+{
+	char bs[32];
+	fmt_size_exact(bs, sizeof(bs), cmd->bs);
+	fprintf(f, "defaults: -n %u, --file-size 0, -b %s, -t %g (the least seconds measured "
+		"per phase), -j %u, --sync=%s (fsync: each file, and its directory at the end of a "
+		"phase)\n", OPT_DEFAULT_FILES, bs, cmd->time_s, cmd->threads, sync_mode_name(cmd->sync));
+}
+
 void cli_print_test_help(FILE *f, const struct command *cmd)
 {
 	fprintf(f, "usage: diskbench %s [OPTIONS] [TARGET]\n\n%s.\n", cmd->name, cmd->summary);
 	if (cmd->options & OPT_SIZE)
 		print_defaults(f, cmd);
+	else if (cmd->options & OPT_FILES)
+		print_files_defaults(f, cmd);
 	fputs("\noptions:\n", f);
 	for (size_t i = 0; i < NOPTDEFS; i++)
 		if (optdefs[i].bit == 0 || (cmd->options & optdefs[i].bit))

@@ -90,32 +90,38 @@ static int make_workdir(struct target *t, struct files_result *fr, const struct 
 	return target_open(t, O_RDONLY | O_DIRECTORY, false, r);
 }
 
-static void configure(struct files_config *cfg, struct files_result *fr, const struct target *t,
-		      const struct options *opt)
+/* What the run is asked to do, known before it starts (JSON params). */
+static void describe(struct files_result *fr, const struct options *opt)
+{
+	fr->n = opt->files_n ? opt->files_n : FILES_DEFAULT_COUNT;
+	fr->threads = opt->threads;
+	fr->file_size = opt->file_size;
+	fr->bs = opt->bs;
+	fr->fsync = opt->sync == SYNC_FSYNC;
+	fr->drop = opt->drop;
+	fr->min_phase_s = opt->time_s;
+	fr->repeat_cap_s = FILES_REPEAT_CAP * opt->time_s;
+}
+
+static void configure(struct files_config *cfg, const struct files_result *fr,
+		      const struct target *t, const struct options *opt)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->n = fr->n;
-	cfg->threads = opt->threads;
-	cfg->file_size = opt->file_size;
-	cfg->bs = opt->bs;
-	cfg->fsync = opt->sync == SYNC_FSYNC;
+	cfg->threads = fr->threads;
+	cfg->file_size = fr->file_size;
+	cfg->bs = fr->bs;
+	cfg->fsync = fr->fsync;
 	cfg->zeros = opt->zeros;
 	cfg->keep = opt->keep;
-	cfg->drop = opt->drop;
+	cfg->drop = fr->drop;
 	cfg->seed = opt->seed;
-	cfg->min_phase_s = opt->time_s;
-	cfg->repeat_cap_s = FILES_REPEAT_CAP * opt->time_s;
+	cfg->min_phase_s = fr->min_phase_s;
+	cfg->repeat_cap_s = fr->repeat_cap_s;
 	cfg->root_fd = t->fd;
 	cfg->stop = &bench_stop_requested;
 	cfg->on_pass = show_pass;
 	cfg->ctx = (void *)opt;
-	fr->threads = cfg->threads;
-	fr->file_size = cfg->file_size;
-	fr->bs = cfg->bs;
-	fr->fsync = cfg->fsync;
-	fr->drop = cfg->drop;
-	fr->min_phase_s = cfg->min_phase_s;
-	fr->repeat_cap_s = cfg->repeat_cap_s;
 }
 
 static int run_failure(const struct files_result *fr, struct result *r)
@@ -177,8 +183,7 @@ int cmd_run_files(const struct command *cmd, const struct options *opt, struct r
 	(void)cmd;
 	memset(&fr, 0, sizeof(fr));
 	r->detail = &fr;
-	fr.n = opt->files_n ? opt->files_n : FILES_DEFAULT_COUNT;
-	fr.file_size = opt->file_size;
+	describe(&fr, opt);
 	if (opt->files_dir)
 		r->target = opt->files_dir;
 	int code = check_options(opt, fr.n, r);
