@@ -48,8 +48,9 @@ static void text_result_line(FILE *f, const struct result *r, const struct files
 {
 	char size[32];
 	fmt_size_exact(size, sizeof(size), fr->file_size);
-	fprintf(f, "%s: %llu files of %s per pass, %u thread%s:", r->test,
-		(unsigned long long)fr->n, size, fr->threads, fr->threads == 1 ? "" : "s");
+	fprintf(f, "%s: %llu file%s of %s per pass, %u thread%s:", r->test,
+		(unsigned long long)fr->n, fr->n == 1 ? "" : "s", size, fr->threads,
+		fr->threads == 1 ? "" : "s");
 	text_order_rates(f, fr, FILES_SEQ);
 	text_order_rates(f, fr, FILES_RAND);
 	fprintf(f, " [%s, %s directory]\n", sync_words(fr), fr->dir_state);
@@ -151,13 +152,10 @@ static void json_phase(struct json *j, int i, const struct files_phase *p)
 	json_object_end(j);
 }
 
-static void json_result(struct json *j, const struct result *r, const struct files_result *fr)
+/* The object of "result" (a run that finished). */
+static void json_result_object(struct json *j, const struct result *r,
+			       const struct files_result *fr)
 {
-	json_key(j, "result");
-	if (!r->measured) {
-		json_null(j);
-		return;
-	}
 	json_object_begin(j);
 	json_key(j, "files"), json_uint(j, r->ios);
 	json_key(j, "bytes"), json_uint(j, r->bytes);
@@ -190,7 +188,11 @@ static void files_json(struct json *j, const struct result *r)
 	if (!fr || !r->opt)
 		return;
 	json_params(j, r, fr);
-	json_result(j, r, fr);
+	json_key(j, "result");
+	if (r->measured)
+		json_result_object(j, r, fr);
+	else
+		json_null(j);
 	json_cache(j, r, fr);
 }
 
