@@ -228,14 +228,14 @@ def db(path, tpath, kind):
 FILES_METRICS = ['seq_create', 'seq_stat', 'seq_delete', 'rand_create', 'rand_stat', 'rand_delete']
 
 def bonnie(path):
-    # its CSV line (format 1.98): seq_create is field 24, then stat (bonnie++'s
+    # its CSV line (format 1.98): seq_create is field 26 (from 0), then stat (bonnie++'s
     # "Read" of empty files), delete, and the random three, each with a %CPU
     rows = [l.strip().split(',') for l in open(path) if l.startswith('1.9')]
     if not rows or len(rows[-1]) < 36:
         sys.exit('bonnie++: no CSV line')
     f = rows[-1]
     for i, m in enumerate(FILES_METRICS):
-        v = f[24 + 2 * i].strip()
+        v = f[26 + 2 * i].strip()
         if v.isdigit():
             out(m, float(v), 'files/s')
         else:  # "+++++": done in under 0.5 s, bonnie++ gives no figure
@@ -266,6 +266,7 @@ def agg(samples, order):
     rows = [l.rstrip('\n').split('\t') for l in open(samples) if l.strip()]
     wls, tools, data, units, reps, fails = [], {}, {}, {}, {}, {}
     toofast = set()  # (workload, tool, metric) where bonnie++ printed +++++
+    fast_reps = {}   # ... and in how many repetitions
     for wl, tool, rep, m, v, u in rows:
         if wl not in wls: wls.append(wl); tools[wl] = []
         if tool not in tools[wl]: tools[wl].append(tool)
@@ -278,6 +279,7 @@ def agg(samples, order):
             print('%s/%s rep %s: JSON lacks %s' % (wl, tool, rep, v), file=sys.stderr); continue
         if m == 'TOOFAST':
             toofast.add((wl, tool, v)); units.setdefault((wl, v), 'files/s')
+            fast_reps[(wl, tool, v)] = fast_reps.get((wl, tool, v), 0) + 1
             data[k].setdefault(v, []); continue
         try:
             fv = float(v)
@@ -314,8 +316,11 @@ def agg(samples, order):
                     miss = '+++++' if (wl, tool, m) in toofast else 'ERR'
                     print(' '.join([wl, tool, m, miss, miss, miss, u])); continue
                 line = [wl, tool, m, fmt(statistics.median(vals)), fmt(min(vals)), fmt(max(vals)), u]
-                if len(vals) < n:
-                    line.append('failed=%d/%d' % (n - len(vals), n))
+                fast = fast_reps.get((wl, tool, m), 0)
+                if len(vals) + fast < n:
+                    line.append('failed=%d/%d' % (n - len(vals) - fast, n))
+                if fast:
+                    line.append('+++++=%d/%d' % (fast, n))
                 print(' '.join(line))
                 med[(wl, tool, m)] = statistics.median(vals)
     print()

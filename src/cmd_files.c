@@ -200,8 +200,9 @@ int cmd_run_files(const struct command *cmd, const struct options *opt, struct r
 			code = run_failure(&fr, r);
 		progress_clear();
 	}
+	if (code == EXIT_OK || fr.stopped)
+		fill_result(&fr, r); /* interrupted: main says the partial figures on stderr */
 	if (code == EXIT_OK) {
-		fill_result(&fr, r);
 		warn_run(&fr, r);
 		r->measured = true;
 	}
