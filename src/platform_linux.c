@@ -370,20 +370,25 @@ static long remove_entries_once(int dirfd, unsigned depth)
 
 /* Deleting while reading a directory may make its reader skip entries
  * (hashed directories reorder), so read it again until a read finds
- * nothing more to remove. */
+ * nothing more to remove; and a thread still finishing its last create
+ * (a signal handler's clean-up) may add one after that: try again. */
 int plat_remove_tree(int parent_fd, const char *name, bool remove_self, unsigned depth)
 {
-	int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	long removed;
-	do
-		removed = remove_entries_once(fd, depth);
-	while (removed > 0);
-	close(fd);
-	if (removed < 0)
-		return -1;
-	if (remove_self && unlinkat(parent_fd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
-		return -1;
-	return 0;
+	for (int tries = 0; tries < 3; tries++) {
+		int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return errno == ENOENT ? 0 : -1;
+		long removed;
+		do
+			removed = remove_entries_once(fd, depth);
+		while (removed > 0);
+		close(fd);
+		if (removed < 0)
+			return -1;
+		if (!remove_self || unlinkat(parent_fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			return -1;
+	}
+	return -1;
 }
