@@ -15,7 +15,8 @@ struct worker {
 	unsigned nleaves;
 	int *leaf_fd;         /* this round's leaf directories, open */
 	uint32_t *order;      /* file numbers in the order of this pass */
-	unsigned char *buf;   /* one block of data */
+	unsigned char *buf;   /* one block of data: min(-b, --file-size) bytes */
+	size_t block;
 	struct rng rng;       /* shuffles */
 	struct stats lat;     /* this pass */
 	uint64_t done, bytes, end_ns;

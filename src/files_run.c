@@ -85,7 +85,7 @@ static int do_read(struct worker *w, int dirfd, const char *name)
 		return -1;
 	uint64_t got = 0;
 	ssize_t n;
-	while ((n = read(fd, w->buf, (size_t)cfg->bs)) != 0) {
+	while ((n = read(fd, w->buf, w->block)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -326,6 +326,7 @@ static struct worker *alloc_workers(const struct files_config *cfg, struct pass_
 		x->nleaves = files_leaves(x->share);
 		x->leaf_fd = malloc((x->nleaves ? x->nleaves : 1) * sizeof(int));
 		x->order = malloc((x->share ? x->share : 1) * sizeof(uint32_t));
+		x->block = block;
 		x->buf = calloc(1, block > 0 ? block : 1);
 		if (!x->leaf_fd || !x->order || !x->buf) {
 			free_workers(w, t + 1);
