@@ -69,6 +69,7 @@ cli: diskbench
 	bash tests/cli/report.sh ./diskbench
 	bash tests/cli/matrix.sh ./diskbench
 	bash tests/cli/multi.sh ./diskbench
+	bash tests/cli/files.sh ./diskbench
 
 check: unit cli
 

@@ -16,6 +16,9 @@
 #                          randread_qd1 randread_qd32 seqread_qd8 (the async engine)
 #                          matrix (iozone -a's points; fio at the same points)
 #   MX_MB=64               matrix: the file size of its points (MiB)
+#                          files (file create/stat/delete rates beside bonnie++)
+#   FILES_K=16             files: bonnie++ -n FILES_K (x 1024 files, in FILES_K
+#                          directories), diskbench files -n FILES_K*1024
 #   DEV_PAIRS=7            minimum (diskbench, hdparm -t) pairs for buffered_dev
 #   SETTLE=3               seconds diskbench waits before `buffered` on the
 #                          loop device (hdparm -t sleeps 3 s on its own)
@@ -53,8 +56,9 @@ SETTLE=${SETTLE:-3}
 VERBOSE=${VERBOSE:-0}
 ALL_WL="seqwrite seqread buffered cached buffered_dev randread_j1 randread_j32 randwrite_j1"
 ALL_WL+=" randread_qd1 randread_qd32 seqread_qd8"
-ALL_WL+=" matrix"
+ALL_WL+=" matrix files"
 MX_MB=${MX_MB:-64}
+FILES_K=${FILES_K:-16}
 
 die() { echo "compare.sh: $*" >&2; exit 1; }
 log() { echo "[compare] $*" >&2; }
@@ -71,6 +75,8 @@ REPS=$((10#$REPS)); RUNTIME=$((10#$RUNTIME)); FILE_MB=$((10#$FILE_MB)); DEV_PAIR
 for w in $ONLY; do [[ " $ALL_WL " == *" $w "* ]] || die "unknown workload in ONLY: $w (known: $ALL_WL)"; done
 for t in fio dd python3 timeout losetup df awk; do command -v "$t" >/dev/null || die "missing tool: $t"; done
 HAVE_HDPARM=1; command -v hdparm >/dev/null || { HAVE_HDPARM=0; log "warning: no hdparm; its rows will read ERR"; }
+[[ $FILES_K =~ ^[1-9][0-9]*$ ]] && (( FILES_K <= 1024 )) || die "FILES_K must be 1..1024"
+HAVE_BONNIE=1; command -v bonnie++ >/dev/null || { HAVE_BONNIE=0; log "warning: no bonnie++ (apt-get install bonnie++); its rows will read ERR"; }
 
 if [[ $DISKBENCH == */* ]]; then DISKBENCH=$(realpath -m -- "$DISKBENCH")
 else DISKBENCH=$(command -v -- "$DISKBENCH" || echo "$DISKBENCH"); fi
@@ -192,6 +198,16 @@ def db(path, tpath, kind):
             missing.append(name); return None
         return v
     rows = []
+    if kind == 'files':
+        ph = res.get('phases') if isinstance(res.get('phases'), dict) else {}
+        for m in FILES_METRICS:
+            v = get(ph.get(m, {}), 'files_per_sec', 'result.phases.%s.files_per_sec' % m)
+            if v is not None: out(m, v, 'files/s')
+        for m in missing:
+            print('MISSING %s' % m)
+        if not ph:
+            sys.exit('diskbench: JSON lacks result.phases')
+        return
     if kind == 'bw':
         v = get(res, 'bytes_per_sec', 'result.bytes_per_sec')
         if v is not None: rows.append(('bw', v / 1e6, 'MB/s'))
@@ -238,6 +254,22 @@ def mxfio(path, metric):
         sys.exit('fio: no I/O done')
     out(metric, x['bw_bytes'] / 1e6, 'MB/s')
 
+FILES_METRICS = ['seq_create', 'seq_stat', 'seq_delete', 'rand_create', 'rand_stat', 'rand_delete']
+
+def bonnie(path):
+    # its CSV line (format 1.98): seq_create is field 26 (from 0), then stat (bonnie++'s
+    # "Read" of empty files), delete, and the random three, each with a %CPU
+    rows = [l.strip().split(',') for l in open(path) if l.startswith('1.9')]
+    if not rows or len(rows[-1]) < 36:
+        sys.exit('bonnie++: no CSV line')
+    f = rows[-1]
+    for i, m in enumerate(FILES_METRICS):
+        v = f[26 + 2 * i].strip()
+        if v.isdigit():
+            out(m, float(v), 'files/s')
+        else:  # "+++++": done in under 0.5 s, bonnie++ gives no figure
+            print('TOOFAST %s %s' % (m, v or 'empty'))
+
 def hdparm(path):
     mb = s = None
     for l in open(path):
@@ -262,6 +294,8 @@ PRIMARY = {'bw': 'MB/s', 'iops': 'IOPS'}
 def agg(samples, order):
     rows = [l.rstrip('\n').split('\t') for l in open(samples) if l.strip()]
     wls, tools, data, units, reps, fails = [], {}, {}, {}, {}, {}
+    toofast = set()  # (workload, tool, metric) where bonnie++ printed +++++
+    fast_reps = {}   # ... and in how many repetitions
     for wl, tool, rep, m, v, u in rows:
         if wl not in wls: wls.append(wl); tools[wl] = []
         if tool not in tools[wl]: tools[wl].append(tool)
@@ -272,6 +306,10 @@ def agg(samples, order):
             fails.setdefault(k, {})[rep] = v; continue
         if m == 'MISSING':
             print('%s/%s rep %s: JSON lacks %s' % (wl, tool, rep, v), file=sys.stderr); continue
+        if m == 'TOOFAST':
+            toofast.add((wl, tool, v)); units.setdefault((wl, v), 'files/s')
+            fast_reps[(wl, tool, v)] = fast_reps.get((wl, tool, v), 0) + 1
+            data[k].setdefault(v, []); continue
         try:
             fv = float(v)
             if not math.isfinite(fv): raise ValueError
@@ -304,10 +342,14 @@ def agg(samples, order):
                 u = units.get((wl, m), '-')
                 vals = data[k].get(m, [])
                 if not vals:
-                    print(' '.join([wl, tool, m, 'ERR', 'ERR', 'ERR', u])); continue
+                    miss = '+++++' if (wl, tool, m) in toofast else 'ERR'
+                    print(' '.join([wl, tool, m, miss, miss, miss, u])); continue
                 line = [wl, tool, m, fmt(statistics.median(vals)), fmt(min(vals)), fmt(max(vals)), u]
-                if len(vals) < n:
-                    line.append('failed=%d/%d' % (n - len(vals), n))
+                fast = fast_reps.get((wl, tool, m), 0)
+                if len(vals) + fast < n:
+                    line.append('failed=%d/%d' % (n - len(vals) - fast, n))
+                if fast:
+                    line.append('+++++=%d/%d' % (fast, n))
                 print(' '.join(line))
                 med[(wl, tool, m)] = statistics.median(vals)
     print()
@@ -319,6 +361,8 @@ def agg(samples, order):
                 if peer == 'diskbench' or m not in expect[(wl, peer)]: continue
                 a = med.get((wl, 'diskbench', m)); b = med.get((wl, peer, m))
                 r = 'ERR' if a is None or b is None or b == 0 else '%.2f' % (a / b)
+                if b is None and (wl, peer, m) in toofast:
+                    r = 'n/a (%s printed +++++: under 0.5 s, no figure)' % peer
                 print('%s %s diskbench/%s = %s' % (wl, m, peer, r))
                 # CPU also against fio's own accounting (which leaves out
                 # fio's start-up and exit; diskbench's figure includes its own)
@@ -335,6 +379,7 @@ if __name__ == '__main__':
     elif c == 'hdparm': hdparm(sys.argv[2])
     elif c == 'mx': mx(sys.argv[2])
     elif c == 'mxfio': mxfio(sys.argv[2], sys.argv[3])
+    elif c == 'bonnie': bonnie(sys.argv[2])
     elif c == 'agg': agg(sys.argv[2], sys.argv[3:])
     else: sys.exit('unknown helper command ' + c)
 PY
@@ -544,6 +589,17 @@ mx_fio() {
   rm -f -- "$T/mx/fio.dat"
 }
 do_sync() { sync; }
+# 7. file metadata: bonnie++'s -n (empty files, FILES_K directories of 1024)
+#    beside diskbench files with the same count (its own tree: 1024 per directory)
+fl_db() { mkdir -p "$T/files"; db files files -n $((FILES_K * 1024)) "$T/files"; }
+fl_bonnie() {
+  [[ $HAVE_BONNIE == 1 ]] || { echo "bonnie++ not installed" >&2; return 1; }
+  mkdir -p "$T/files"
+  vlog "bonnie++ -s 0 -n $FILES_K:0:0:$FILES_K -d $T/files -u root -q"
+  timeout -k 10 1800 bonnie++ -s 0 -n "$FILES_K:0:0:$FILES_K" -d "$T/files" -u root -q \
+    >"$T/bonnie.csv" 2>"$T/bonnie.err" || { echo "bonnie++: $(tail -n 2 "$T/bonnie.err" | tr '\n' ' ')" >&2; return 1; }
+  py bonnie "$T/bonnie.csv"
+}
 
 # ------------------------------------------------------------------ main --
 START=$SECONDS
@@ -562,13 +618,18 @@ echo "# scratch=$T fs=$(findmnt -no FSTYPE --target "$SCRATCH" 2>/dev/null) reps
 dbgit=$(git -C "$(dirname -- "$DISKBENCH")" log -1 --format=%h 2>/dev/null || true)
 if [[ -n $dbgit ]] && [[ -n $(git -C "$(dirname -- "$DISKBENCH")" status --porcelain --untracked-files=no 2>/dev/null) ]]; then dbgit+="+dirty"; fi
 echo "# diskbench=$DISKBENCH ($dbver${dbgit:+, git HEAD $dbgit}, built $(date -u -r "$DISKBENCH" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || echo '?'))"
-echo "# peers: $(fio --version) | dd $(dd --version | head -n 1 | awk '{print $NF}') | $( [[ $HAVE_HDPARM == 1 ]] && hdparm -V 2>&1 | head -n 1 || echo 'no hdparm')"
+echo "# peers: $(fio --version) | dd $(dd --version | head -n 1 | awk '{print $NF}') | $( [[ $HAVE_HDPARM == 1 ]] && hdparm -V 2>&1 | head -n 1 || echo 'no hdparm') | $( [[ $HAVE_BONNIE == 1 ]] && dpkg-query -W -f='bonnie++ ${Version}' bonnie++ 2>/dev/null || echo 'no bonnie++')"
 if [[ -n $qinfo ]]; then echo "# queue(${blk}):$qinfo"; fi
 echo "# workload tool metric median min max unit"
 
-log "preparing ${FILE_MB} MiB files in $T"
-make_file "$READF" "$FILE_MB"
-make_file "$WRITEF" "$FILE_MB"
+# the data files serve every workload but files
+DATA_WL=0
+for w in $ALL_WL; do if [[ $w != files ]] && want "$w"; then DATA_WL=1; fi; done
+if [[ $DATA_WL == 1 ]]; then
+  log "preparing ${FILE_MB} MiB files in $T"
+  make_file "$READF" "$FILE_MB"
+  make_file "$WRITEF" "$FILE_MB"
+fi
 sync
 if want cached || want buffered_dev; then
   LOOPDEV=$(losetup -r -f --show -- "$READF" 2>"$T/losetup.err") \
@@ -591,6 +652,7 @@ run_wl randread_qd1  "$REPS" drop_caches "diskbench|ra1_uring" "diskbench-sync|r
 run_wl randread_qd32 "$REPS" drop_caches "diskbench|ra32_db" "fio-io_uring-qd32|ra32_fu" "fio-libaio-qd32|rr32_aio"
 run_wl seqread_qd8   "$REPS" drop_caches "diskbench|sq8_db" "fio-io_uring-qd8|sq8_fu"
 run_wl matrix        "$REPS" do_sync     "diskbench|mx_db" "fio|mx_fio"
+run_wl files         "$REPS" do_sync     "diskbench|fl_db" "bonnie++|fl_bonnie"
 
 py agg "$SAMPLES"
 read -r CPU_T1 STEAL_T1 < <(awk '/^cpu /{t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $9}' /proc/stat)

@@ -64,6 +64,7 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 extern const struct renderers render_info, render_quick, render_sweep;
 extern const struct renderers render_report;
 extern const struct renderers render_matrix;
+extern const struct renderers render_files;
 
 int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_cached(const struct command *cmd, const struct options *opt, struct result *r);
@@ -72,5 +73,6 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_report(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_matrix(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_files(const struct command *cmd, const struct options *opt, struct result *r);
 
 #endif

@@ -55,6 +55,7 @@ enum opt_bit {
 	/* fleet runs (issue 13) */
 	OPT_FLEET = 1u << 18,    /* --jsonl, --host-label, --run-id */
 	OPT_START_AT = 1u << 19, /* --start-at */
+	OPT_FILES = 1u << 21, /* files: -n, --file-size, --dir */
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
@@ -66,6 +67,9 @@ enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 #define OPT_MAX_LEVELS 32
 #define OPT_MAX_THREADS 1024 /* -j and sweep levels */
 #define OPT_MAX_TARGETS 64   /* TARGET... of the tests that take several (multi) */
+#define OPT_MAX_FILES (1u << 20) /* files -n */
+#define OPT_DEFAULT_FILES 16384u /* files -n, as bonnie++ -n 16 */
+#define OPT_MAX_FILE_SIZE (1ull << 30) /* files --file-size */
 
 struct sweep_options {
 	enum sweep_run run;
@@ -122,6 +126,10 @@ struct options {
 	 * first.  0 (options built without the command line): target alone. */
 	const char *targets[OPT_MAX_TARGETS];
 	unsigned ntargets;
+	/* files */
+	unsigned files_n;      /* -n: files per pass (0: the default, 16384) */
+	uint64_t file_size;    /* --file-size: bytes in each (default 0) */
+	const char *files_dir; /* --dir: work there (NULL: a new directory under target) */
 };
 
 #define MAX_WARNINGS 16

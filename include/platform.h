@@ -56,6 +56,15 @@ bool plat_residency_visible(int fd);
  * the bytes the file has allocated (st_blocks); -1 with errno on failure. */
 int plat_holes(int fd, uint64_t len, uint64_t *first_hole, uint64_t *allocated);
 
+/* syncfs(2): write back the filesystem holding fd. */
+int plat_sync_fs(int fd);
+/* Removes everything under the directory name (relative to parent_fd, or a
+ * path with AT_FDCWD), and the directory itself when remove_self; symlinks
+ * are removed, never followed.  Only async-signal-safe calls, so a signal
+ * handler may use it; depth: 0 from outside.  A directory that does not
+ * exist counts as removed.  Returns 0 or -1 with errno. */
+int plat_remove_tree(int parent_fd, const char *name, bool remove_self, unsigned depth);
+
 /* I/O buffers: aligned, pre-faulted, in huge pages where the kernel allows,
  * so that a large O_DIRECT request is one physically contiguous segment. */
 void *plat_buffer_alloc(size_t len);

@@ -11,6 +11,9 @@
 /* Prepares the target and records it in r; write tests (r->dir) get the
  * safety checks. */
 int run_prepare(struct target *t, const struct options *opt, struct result *r);
+/* What sysfs says of the device holding path, for r->device (left NULL
+ * where it cannot be told). */
+void run_probe_device(const char *path, struct result *r);
 /* The bytes the test ranges over: -s, clipped to an existing file or
  * device, rounded down to whole blocks. */
 int run_plan_region(const struct target *t, const struct options *opt, bool write_test,

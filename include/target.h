@@ -53,8 +53,18 @@ void target_close(struct target *t);
 /* Refuses (EXIT_RUN) when writing bytes would leave < 5 % free. */
 int target_check_space(const struct target *t, uint64_t bytes, struct result *r);
 
+/* A working directory for a tree of files: a new `.diskbench-files-XXXXXX`
+ * under the directory target (mkdtemp), or, with named (--dir), that path,
+ * created when missing, refused (EXIT_REFUSED) when it exists and is not
+ * empty.  Its path goes to out and how it came to be to *state ("new",
+ * "created", "existing"); the clean-up removes everything under it at exit,
+ * on errors and on signals, and the directory itself unless it existed.
+ * Returns an exit code. */
+int target_make_tree(const char *target, const char *named, char *out, size_t len,
+		     const char **state, struct result *r);
+
 void target_keep_files(bool keep);
-/* Removes the test file now (normal exit and errors). */
+/* Removes the test file (or tree) now (normal exit and errors). */
 void target_cleanup(void);
 /* The same, using only async-signal-safe calls. */
 void target_cleanup_from_signal(void);

@@ -24,6 +24,7 @@ enum opt_id {
 	/* matrix (issue 15) */
 	ID_BLOCK_SIZES, ID_FILE_SIZES, ID_OPS,
 	ID_JSONL, ID_HOST_LABEL, ID_RUN_ID, ID_START_AT,
+	ID_FILES, ID_FILE_SIZE, ID_DIR,
 };
 
 struct optdef {
@@ -109,6 +110,13 @@ static const struct optdef optdefs[] = {
 	  "--jsonl: the run's id (default: from the launcher or --start-at)" },
 	{ "start-at", 0, "TIME", OPT_START_AT, ID_START_AT,
 	  "set up, then start at TIME: epoch seconds, 2026-11-30T12:00:00Z or +SECONDS" },
+	/* files */
+	{ "files", 'n', "N", OPT_FILES, ID_FILES,
+	  "files per pass (default 16384, at most 1048576), split among the -j threads" },
+	{ "file-size", 0, "SIZE", OPT_FILES, ID_FILE_SIZE,
+	  "bytes in each file (default 0, at most 1 GiB), written in -b writes" },
+	{ "dir", 0, "DIR", OPT_FILES, ID_DIR,
+	  "work in DIR (created if missing; refused unless empty), not in a new directory under TARGET" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -243,6 +251,21 @@ static int parse_percent(const char *v, double *out, const char **reason)
 	return 0;
 }
 
+/* files --file-size: a SIZE, or 0 (empty files, bonnie++'s default). */
+static int parse_file_size(const char *v, uint64_t *out, const char **reason)
+{
+	if (strcmp(v, "0") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_size(v, out, reason) != 0)
+		return -1;
+	if (*out <= OPT_MAX_FILE_SIZE)
+		return 0;
+	*reason = "at most 1 GiB";
+	return -1;
+}
+
 static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		       char *why, size_t len)
 {
@@ -279,6 +302,15 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 	case ID_RUN_ID:
 	case ID_START_AT:
 		return apply_fleet_value(o, d, v, why, len);
+	case ID_FILES: rc = parse_count(v, 1, OPT_MAX_FILES, &o->files_n, &reason); break;
+	case ID_FILE_SIZE:
+		rc = parse_file_size(v, &o->file_size, &reason);
+		break;
+	case ID_DIR:
+		if (v[0] == '\0')
+			return usage_error(why, len, "--dir needs a directory name");
+		o->files_dir = v;
+		return EXIT_OK;
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);
 		if (rc == 0 && (o->interval_s < 0.1 || o->interval_s > 60)) {
@@ -623,6 +655,16 @@ static void print_defaults(FILE *f, const struct command *cmd)
 	fputc('\n', f);
 }
 
+/* files: what its options mean there, which the shared texts cannot say. */
+static void print_files_defaults(FILE *f, const struct command *cmd)
+{
+	char bs[32];
+	fmt_size_exact(bs, sizeof(bs), cmd->bs);
+	fprintf(f, "defaults: -n %u, --file-size 0, -b %s, -t %g (the least seconds measured "
+		"per phase), -j %u, --sync=%s (fsync: each file, and its directory at the end of a "
+		"phase)\n", OPT_DEFAULT_FILES, bs, cmd->time_s, cmd->threads, sync_mode_name(cmd->sync));
+}
+
 void cli_print_test_help(FILE *f, const struct command *cmd)
 {
 	fprintf(f, "usage: diskbench %s [OPTIONS] %s\n\n%s.\n", cmd->name,
@@ -634,6 +676,8 @@ void cli_print_test_help(FILE *f, const struct command *cmd)
 		fprintf(f, "defaults: --block-sizes=4k-16M, --file-sizes=64M-1G, "
 			"--ops=write,rewrite,read,reread,randread,randwrite, --budget=60, --sync=%s "
 			"(none with --no-direct)\n", sync_mode_name(cmd->sync));
+	else if (cmd->options & OPT_FILES)
+		print_files_defaults(f, cmd);
 	fputs("\noptions:\n", f);
 	/* the test's own options, then the global ones (rows appended later for
 	 * a new command come after the global rows in optdefs[]) */

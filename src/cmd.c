@@ -61,6 +61,13 @@ const struct command commands[] = {
 	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_sweep },
+	{ .name = "files", .run = cmd_run_files,
+	  .summary = "file create, stat, read and delete rates, in order and at random (bonnie++ -n)",
+	  .options = OPT_FILES | OPT_BS | OPT_TIME | OPT_THREADS | OPT_SYNC | OPT_DROP | OPT_ZEROS |
+		     OPT_SEED | OPT_HIST | OPT_KEEP,
+	  .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = false,
+	  .bs = MiB, .size = 0, .time_s = 0.5, .threads = 1, .sync = SYNC_NONE,
+	  .render = &render_files },
 	{ .name = "matrix", .run = cmd_run_matrix,
 	  .summary = "iozone -a, honestly: MB/s of six operations over block size x file size",
 	  .options = OPT_MATRIX | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_SYNC |

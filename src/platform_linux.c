@@ -3,6 +3,7 @@
 
 #include "devinfo.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/timex.h>
 #include <unistd.h>
@@ -354,4 +356,75 @@ int plat_random(void *buf, size_t n)
 	got = read(fd, buf, n);
 	close(fd);
 	return got == (ssize_t)n ? 0 : -1;
+}
+
+int plat_sync_fs(int fd)
+{
+	return syncfs(fd);
+}
+
+/* The kernel's record of getdents64(2); glibc's struct dirent64 needs
+ * _LARGEFILE64_SOURCE, and the syscall is what a signal handler may use. */
+struct plat_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+#define TREE_MAX_DEPTH 8
+
+/* One read of the directory from its start; removes what it finds (sub-
+ * directories depth first).  Returns the entries removed, or -1. */
+static long remove_entries_once(int dirfd, unsigned depth)
+{
+	char buf[2048] __attribute__((aligned(8)));
+	long removed = 0;
+	if (lseek(dirfd, 0, SEEK_SET) != 0)
+		return -1;
+	for (;;) {
+		long n = syscall(SYS_getdents64, dirfd, buf, sizeof(buf));
+		if (n <= 0)
+			return n < 0 ? -1 : removed;
+		for (long off = 0; off < n;) {
+			struct plat_dirent64 *d = (struct plat_dirent64 *)(void *)(buf + off);
+			const char *name = d->d_name;
+			off += d->d_reclen;
+			if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+				continue;
+			if (d->d_type != DT_DIR && unlinkat(dirfd, name, 0) == 0) {
+				removed++;
+				continue;
+			}
+			if ((d->d_type == DT_DIR || errno == EISDIR) && depth < TREE_MAX_DEPTH &&
+			    plat_remove_tree(dirfd, name, true, depth + 1) == 0)
+				removed++;
+		}
+	}
+}
+
+/* Deleting while reading a directory may make its reader skip entries
+ * (hashed directories reorder), so read it again until a read finds
+ * nothing more to remove; and a thread still finishing its last create
+ * (a signal handler's clean-up) may add one after that: try again. */
+int plat_remove_tree(int parent_fd, const char *name, bool remove_self, unsigned depth)
+{
+	for (int tries = 0; tries < 3; tries++) {
+		int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return errno == ENOENT ? 0 : -1;
+		long removed;
+		do
+			removed = remove_entries_once(fd, depth);
+		while (removed > 0);
+		close(fd);
+		if (removed < 0)
+			return -1;
+		if (!remove_self || unlinkat(parent_fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+			return 0;
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			return -1;
+	}
+	return -1;
 }

@@ -27,11 +27,16 @@ int run_prepare(struct target *t, const struct options *opt, struct result *r)
 	if (code != EXIT_OK)
 		return code;
 	snprintf(r->file, sizeof(r->file), "%s", t->path);
-	static struct devinfo device; /* for the "device" key of the JSON */
-	if (devinfo_probe(opt->target, devinfo_default_roots(), &device) == 0)
-		r->device = &device;
+	run_probe_device(opt->target, r);
 	r->file_state = t->kind == TARGET_BLOCKDEV ? "device" : t->created ? "new" : "existing";
 	return code;
+}
+
+void run_probe_device(const char *path, struct result *r)
+{
+	static struct devinfo device; /* for the "device" key of the JSON */
+	if (devinfo_probe(path, devinfo_default_roots(), &device) == 0)
+		r->device = &device;
 }
 
 int run_plan_region(const struct target *t, const struct options *opt, bool write_test,

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "target.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -37,18 +38,37 @@ static int arm_cleanup(const char *path)
 	return 0;
 }
 
-void target_cleanup(void)
+/* A working directory of files (diskbench files): everything under it goes,
+ * and the directory itself when diskbench made it. */
+static char cleanup_tree[4096];
+static volatile sig_atomic_t tree_armed, tree_remove_self;
+
+static void arm_tree_cleanup(const char *path, bool remove_self)
+{
+	snprintf(cleanup_tree, sizeof(cleanup_tree), "%s", path);
+	tree_remove_self = remove_self;
+	tree_armed = 1;
+}
+
+/* Only async-signal-safe calls: the signal handler's path too. */
+static void remove_armed(void)
 {
 	for (sig_atomic_t i = 0; i < cleanup_armed && !keep_files; i++)
 		unlink(cleanup_path[i]);
 	cleanup_armed = 0;
+	if (tree_armed && !keep_files)
+		plat_remove_tree(AT_FDCWD, cleanup_tree, tree_remove_self, 0);
+	tree_armed = 0;
+}
+
+void target_cleanup(void)
+{
+	remove_armed();
 }
 
 void target_cleanup_from_signal(void)
 {
-	for (sig_atomic_t i = 0; i < cleanup_armed && !keep_files; i++)
-		unlink(cleanup_path[i]);
-	cleanup_armed = 0;
+	remove_armed();
 }
 
 static int parent_is_dir(const char *path)
@@ -360,5 +380,73 @@ int target_check_several(const char *const *args, unsigned n, bool write_test, b
 		if (code != EXIT_OK)
 			return code;
 	}
+	return EXIT_OK;
+}
+
+/* Whether dir holds anything besides . and .. (-1 with errno if unreadable). */
+static int dir_is_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	int empty = 1;
+	errno = 0;
+	while (empty && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			empty = 0;
+	int saved = errno;
+	closedir(d);
+	errno = saved;
+	return empty == 1 && saved != 0 ? -1 : empty;
+}
+
+static int use_named_dir(const char *path, char *out, size_t len, const char **state,
+			 struct result *r)
+{
+	snprintf(out, len, "%s", path);
+	if (mkdir(path, 0700) == 0) {
+		*state = "created";
+		arm_tree_cleanup(out, true);
+		return EXIT_OK;
+	}
+	if (errno != EEXIST)
+		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
+			    "--dir '%s':", path);
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return fail(r, EXIT_RUN, "--dir '%s':", path);
+	if (!S_ISDIR(st.st_mode))
+		return fail(r, EXIT_USAGE, "--dir '%s' is not a directory", path);
+	int empty = dir_is_empty(path);
+	if (empty < 0)
+		return fail(r, EXIT_RUN, "--dir '%s':", path);
+	if (!empty)
+		return fail(r, EXIT_REFUSED, "--dir '%s' is not empty: diskbench removes everything "
+			    "it creates there, so it works only in a new or empty directory", path);
+	*state = "existing";
+	arm_tree_cleanup(out, false);
+	return EXIT_OK;
+}
+
+int target_make_tree(const char *target, const char *named, char *out, size_t len,
+		     const char **state, struct result *r)
+{
+	if (named)
+		return use_named_dir(named, out, len, state, r);
+	struct stat st;
+	if (stat(target, &st) != 0)
+		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
+			    "target '%s':", target);
+	if (!S_ISDIR(st.st_mode))
+		return fail(r, EXIT_USAGE, "target '%s' is not a directory: files works in a new "
+			    "directory under the one named", target);
+	size_t tlen = strlen(target);
+	snprintf(out, len, "%s%s.diskbench-files-XXXXXX", target,
+		 tlen > 0 && target[tlen - 1] == '/' ? "" : "/");
+	if (!mkdtemp(out))
+		return fail(r, EXIT_RUN, "create a directory in '%s':", target);
+	*state = "new";
+	arm_tree_cleanup(out, true);
 	return EXIT_OK;
 }

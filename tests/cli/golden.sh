@@ -475,6 +475,31 @@ cases_multi() {
 	g multi.refused.existing-file raw seqwrite "${SZ[@]}" "$D" "$F"
 }
 
+# files: its help and its usage errors and refusals (its figures are checked by
+# tests/cli/files.sh)
+cases_files() {
+	g help.files raw help files
+	g help.files.flag raw files --help
+	g files.bad.n-zero raw files -n 0 "$D"
+	g files.bad.n-huge raw files -n 2000000 "$D"
+	g files.bad.n-word raw files -n many "$D"
+	g files.bad.file-size-huge raw files --file-size 2G "$D"
+	g files.bad.file-size-word raw files --file-size 12q "$D"
+	g files.bad.dsync raw files --sync=dsync "$D"
+	g files.bad.fewer-than-threads raw files -n 2 -j 3 "$D"
+	g files.bad.dir-and-target raw files --dir "$S/files-work" "$D"
+	g files.bad.dir-empty-name raw files --dir ''
+	g files.bad.dir-not-empty raw files --dir "$S/odd"
+	g files.bad.dir-is-file raw files --dir "$F"
+	g files.bad.dir-missing-parent raw files --dir "$M"
+	g files.bad.target-file raw files "$F"
+	g files.bad.target-missing raw files "$M"
+	g files.bad.no-direct raw files --no-direct "$D"
+	g files.bad.size raw files -s 1M "$D"
+	g files.bad.json.dsync json --json files --sync=dsync "$D"
+	g files.bad.csv.dir-not-empty csv --csv files --dir "$S/odd"
+}
+
 # ---- the masker and comparer (python3) ---------------------------------------------
 PY="$S/golden.py"
 cat >"$PY" <<'PYEOF'
@@ -905,6 +930,7 @@ cases_report
 cases_matrix
 cases_fleet
 cases_multi
+cases_files
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"

@@ -19,7 +19,7 @@ SUGGEST = re.compile(r"(?:use|add|or|try|with|larger|smaller)\s+(--[a-z][a-z-]*|
 FILE_COMMANDS = {
     "cmd_io.c": ["seqwrite", "seqread", "buffered", "randread", "randwrite"],
     "cmd_cached.c": ["cached"], "cmd_sweep.c": ["sweep"], "cmd_quick.c": ["quick"],
-    "cmd_info.c": ["info"], "cmd_matrix.c": ["matrix"],
+    "cmd_info.c": ["info"], "cmd_matrix.c": ["matrix"], "cmd_files.c": ["files"],
 }
 MEASURING = ["seqwrite", "seqread", "buffered", "cached", "randread", "randwrite", "sweep", "quick"]
 WRITERS = ["seqwrite", "randwrite", "sweep"]
@@ -60,7 +60,7 @@ def main():
     src, db = sys.argv[1], sys.argv[2]
     cli_c = open(f"{src}/cli.c").read()
     bits = option_bits(cli_c)
-    takes = {c: accepted(db, c) for c in MEASURING + ["info", "matrix"]}
+    takes = {c: accepted(db, c) for c in set(MEASURING + ["info", "matrix"]).union(*FILE_COMMANDS.values())}
     problems, checked = [], 0
     import os
     for name in sorted(os.listdir(src)):
