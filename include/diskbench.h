@@ -48,6 +48,8 @@ enum opt_bit {
 	OPT_WARMUP = 1u << 15,
 	OPT_QD = 1u << 16,
 	OPT_ENGINE = 1u << 17,
+	/* svg (issue 14) */
+	OPT_SVG = 1u << 20, /* --svg FILE */
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
@@ -91,6 +93,8 @@ struct options {
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
 	bool series_rows;    /* --series: CSV prints the intervals, not the summary */
 	bool sustained;      /* --sustained: end the run once the rate is steady */
+	/* svg (issue 14) */
+	const char *svg_path; /* --svg FILE: the pictures, written after the run; NULL: none */
 };
 
 #define MAX_WARNINGS 16

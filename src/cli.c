@@ -18,6 +18,7 @@ enum opt_id {
 	ID_WRITE,
 	ID_INTERVAL, ID_SERIES, ID_SUSTAINED,
 	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
+	ID_SVG,
 };
 
 struct optdef {
@@ -80,6 +81,9 @@ static const struct optdef optdefs[] = {
 	{ "quiet", 'q', NULL, 0, ID_QUIET, "print only the result line" },
 	{ "help", 'h', NULL, 0, ID_HELP, "show help (with a TEST: that test's options)" },
 	{ "version", 'V', NULL, 0, ID_VERSION, "show the version" },
+	/* svg (issue 14) */
+	{ "svg", 0, "FILE", OPT_SVG, ID_SVG,
+	  "also draw the result as a self-contained SVG picture in FILE (after the run)" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -203,6 +207,11 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		if (strcmp(v, "auto") != 0 && !engine_parse_name(v))
 			return usage_error(why, len, "--engine '%s': use auto, uring, aio or sync", v);
 		o->engine = v;
+		return EXIT_OK;
+	case ID_SVG:
+		if (v[0] == '\0')
+			return usage_error(why, len, "--svg needs a file name");
+		o->svg_path = v;
 		return EXIT_OK;
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);

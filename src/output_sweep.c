@@ -5,6 +5,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "output.h"
+#include "output_svg.h"
 #include "sweep.h"
 #include "units.h"
 
@@ -294,4 +295,4 @@ static void sweep_json(struct json *j, const struct result *r)
 	out_json_cache(j, r);
 }
 
-const struct renderers render_sweep = { sweep_text, sweep_json, sweep_csv };
+const struct renderers render_sweep = { sweep_text, sweep_json, sweep_csv, out_svg_sweep };
