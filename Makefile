@@ -1,6 +1,7 @@
 # diskbench — a plain Makefile.
 #   make                 build ./diskbench
 #   make check           unit tests (cmocka) and CLI/end-to-end tests
+#   make check-svg       the --svg pictures rendered by headless Chromium
 #   make sanitize        the same suite under ASan + UBSan
 #   make fuzz            each libFuzzer target in tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make check-envs      the tests in a chroot and in containers (root)
@@ -64,8 +65,14 @@ cli: diskbench
 	python3 tests/cli/option_hints.py src ./diskbench
 	bash tests/cli/golden.sh ./diskbench
 	bash tests/cli/series.sh ./diskbench
+	bash tests/cli/svg.sh ./diskbench
 
 check: unit cli
+
+# --svg pictures drawn by headless Chromium (Debian's chromium), screenshots
+# checked not blank and kept in $$ARTEFACTS when set; skipped without chromium.
+check-svg: diskbench
+	bash tests/cli/svg.sh --render ./diskbench
 
 test: check
 
@@ -133,4 +140,4 @@ fuzz: $(FUZZ_BIN)
 		rm -rf $$d; \
 	done
 
-.PHONY: all clean install uninstall unit cli check test sanitize memcheck fuzz check-envs
+.PHONY: all clean install uninstall unit cli check check-svg test sanitize memcheck fuzz check-envs

@@ -50,36 +50,41 @@ static bool xml_nonchar(const unsigned char *p, int len)
 	return len == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe;
 }
 
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+
+/* One ASCII character as XML text or attribute value. */
+static void escape_ascii(FILE *f, unsigned char c)
+{
+	switch (c) {
+	case '&': fputs("&amp;", f); break;
+	case '<': fputs("&lt;", f); break;
+	case '>': fputs("&gt;", f); break;
+	case '"': fputs("&quot;", f); break;
+	case '\'': fputs("&apos;", f); break;
+	case '\t': case '\n': case '\r': fprintf(f, "&#%d;", c); break;
+	default:
+		if (c < 0x20 || c == 0x7f)
+			fputs(REPLACEMENT, f); /* XML cannot carry them at all */
+		else
+			fputc(c, f);
+	}
+}
+
+/* The first n bytes of text (or up to its end): each character XML allows
+ * as itself or an entity, anything else as U+FFFD. */
 static void escape_n(FILE *f, const char *text, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)text, *end = p + n;
-	for (; p < end && *p; p++) {
-		if (*p >= 0x80) {
-			int len = json_utf8_length(p);
-			if (len == 0 || p + len > end) {
-				fputs("\xef\xbf\xbd", f); /* a stray byte */
-				continue;
-			}
-			if (xml_nonchar(p, len))
-				fputs("\xef\xbf\xbd", f);
-			else
-				fwrite(p, 1, (size_t)len, f);
-			p += len - 1;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		case '\t': case '\n': case '\r': fprintf(f, "&#%d;", *p); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fputs("\xef\xbf\xbd", f); /* XML cannot carry them at all */
-			else
-				fputc(*p, f);
-		}
+	while (p < end && *p) {
+		size_t len = *p < 0x80 ? 1 : (size_t)json_utf8_length(p);
+		bool whole = len > 0 && p + len <= end;
+		if (len == 1)
+			escape_ascii(f, *p);
+		else if (whole && !xml_nonchar(p, (int)len))
+			fwrite(p, 1, len, f);
+		else
+			fputs(REPLACEMENT, f);
+		p += whole ? len : 1; /* a stray byte alone */
 	}
 }
 
