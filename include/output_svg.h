@@ -12,9 +12,6 @@
 
 #define OUT_SVG_WIDTH 900.0
 
-/* The result line (output.h) without its newline, for a title. */
-void out_svg_result_line(char *buf, size_t len, const struct result *r);
-
 void out_svg(FILE *f, const struct result *r);
 void out_svg_sweep(FILE *f, const struct result *r);
 void out_svg_quick(FILE *f, const struct result *r);

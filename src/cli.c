@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine.h"
 #include "names.h"
@@ -83,7 +84,7 @@ static const struct optdef optdefs[] = {
 	{ "version", 'V', NULL, 0, ID_VERSION, "show the version" },
 	/* svg (issue 14) */
 	{ "svg", 0, "FILE", OPT_SVG, ID_SVG,
-	  "also draw the result as a self-contained SVG picture in FILE (after the run)" },
+	  "also draw the result as a self-contained SVG picture in FILE" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -349,6 +350,23 @@ static int check_limits(const struct options *o, char *why, size_t len)
 	return EXIT_OK;
 }
 
+/* --svg FILE replaces a file, or writes to a character device or a pipe
+ * (/dev/stdout); never to a block device or a directory, refused before
+ * the run rather than after it. */
+static int check_svg_path(const struct options *o, char *why, size_t len)
+{
+	struct stat st;
+	if (!o->svg_path || stat(o->svg_path, &st) != 0)
+		return EXIT_OK;
+	if (S_ISBLK(st.st_mode))
+		return usage_error(why, len, "--svg '%s' is a block device: a picture goes to a file",
+				   o->svg_path);
+	if (S_ISDIR(st.st_mode))
+		return usage_error(why, len, "--svg '%s' is a directory: name the file to write",
+				   o->svg_path);
+	return EXIT_OK;
+}
+
 /* The output format, known even when parsing fails, so that a script that
  * asked for JSON gets its error as a JSON document too. */
 static enum out_format sniff_format(int argc, char **argv)
@@ -403,6 +421,8 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 			code = usage_error(why, len, "no test named (see diskbench --help)");
 		else
 			code = check_limits(&c->opt, why, len);
+		if (code == EXIT_OK)
+			code = check_svg_path(&c->opt, why, len);
 	}
 out:
 	if (code != EXIT_OK)

@@ -32,11 +32,6 @@ static void print_latency_line(FILE *f, const void *lat)
 	out_text_latency_line(f, lat);
 }
 
-void out_svg_result_line(char *buf, size_t len, const struct result *r)
-{
-	capture(buf, len, print_result_line, r);
-}
-
 /* ---- latency histogram ---- */
 
 static void draw_histogram(struct svg *s, double y, const struct result *r)
@@ -152,7 +147,7 @@ void out_svg(FILE *f, const struct result *r)
 	struct svg s;
 	char title[1024], desc[1600], latency[512] = "";
 	bool timed = r->series && r->series->n >= 2;
-	out_svg_result_line(title, sizeof(title), r);
+	capture(title, sizeof(title), print_result_line, r);
 	if (r->lat.count)
 		capture(latency, sizeof(latency), print_latency_line, &r->lat);
 	snprintf(desc, sizeof(desc), "%s. %s%sCharts: the latency histogram%s.", title, latency,

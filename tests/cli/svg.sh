@@ -19,7 +19,8 @@
 # in $ARTEFACTS when it is set, else in the scratch directory, removed.
 # Skips, saying so, where chromium is not installed.
 #
-# Everything lives in a scratch directory under /var/tmp, removed on exit.
+# Everything lives in a scratch directory under /var/tmp (and a loop device
+# over a file there, as root), removed on exit.
 set -u
 
 RENDER=0
@@ -28,8 +29,13 @@ DB=$(realpath -- "${1:?usage: svg.sh [--render] PATH/TO/diskbench}") || exit 2
 HERE=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 CHECK="$HERE/svg_check.py"
 S=$(mktemp -d -p /var/tmp diskbench-svg.XXXXXX) || exit 2
-trap 'rm -rf -- "$S"' EXIT
-trap 'rm -rf -- "$S"; trap - EXIT; exit 130' INT TERM
+LOOP=""
+cleanup() {
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -rf -- "$S"
+}
+trap cleanup EXIT
+trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
 n=0 passed=0 failed=0 skipped=0
 ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
@@ -104,6 +110,29 @@ t_refused() {
 			not_ok "$t refuses --svg" "exit $rc" "$(cat "$S/err")"
 		fi
 	done
+	"$DB" --json randread --svg "$S" "$D/data" >"$S/out" 2>"$S/err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q "^diskbench: --svg '.*' is a directory" "$S/err" &&
+		python3 -c 'import json, sys; assert "is a directory" in json.load(open(sys.argv[1]))["error"]' "$S/out"; then
+		ok "--svg naming a directory: refused before the run"
+	else
+		not_ok "--svg naming a directory: refused before the run" "exit $rc" "$(cat "$S/err")"
+	fi
+	# a loop device over a scratch file: were the check broken, the picture
+	# would land in that file, never on a real disk
+	truncate -s 1M "$S/loop.img"
+	if [ "$(id -u)" = 0 ] && LOOP=$(losetup -f --show "$S/loop.img" 2>/dev/null); then
+		"$DB" randread --svg "$LOOP" "$D/data" >/dev/null 2>"$S/err"
+		rc=$?
+		if [ "$rc" = 2 ] && grep -q "is a block device: a picture goes to a file" "$S/err" &&
+			[ -z "$(tr -d '\0' <"$S/loop.img")" ]; then
+			ok "--svg naming a block device: refused before the run, nothing written"
+		else
+			not_ok "--svg naming a block device: refused before the run" "exit $rc" "$(cat "$S/err")"
+		fi
+	else
+		skip "--svg naming a block device" "needs root and a loop device"
+	fi
 	"$DB" randread -s 1k --svg "$S/x.svg" "$D/data" >/dev/null 2>&1
 	rc=$?
 	if [ "$rc" = 2 ] && [ ! -e "$S/x.svg" ]; then ok "a test that does not run draws nothing"; else
