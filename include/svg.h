@@ -73,8 +73,9 @@ void svg_group_end(struct svg *s);
 /* ---- elements ---- */
 void svg_line(struct svg *s, double x1, double y1, double x2, double y2,
 	      const struct svg_stroke *st);
-/* fill NULL: none; edge NULL: no stroke; tip NULL: no <title> tooltip;
- * attrs NULL or extra attributes written as they are (class, data-*). */
+/* fill NULL: none; edge NULL: no stroke; tip NULL: no <title> tooltip
+ * (escaped); attrs NULL or extra attributes (class, data-*) written as
+ * they are: the caller's own words and numbers, never the user's text. */
 void svg_rect(struct svg *s, double x, double y, double w, double h, const char *fill,
 	      const struct svg_stroke *edge, const char *attrs, const char *tip);
 /* n points; a non-finite coordinate breaks the line into pieces. */
