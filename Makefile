@@ -1,6 +1,7 @@
 # diskbench — a plain Makefile.
 #   make                 build ./diskbench
 #   make check           unit tests (cmocka) and CLI/end-to-end tests
+#   make check-svg       the --svg pictures rendered by headless Chromium
 #   make sanitize        the same suite under ASan + UBSan
 #   make fuzz            each libFuzzer target in tests/fuzz/ for FUZZ_SECONDS (clang)
 #   make check-envs      the tests in a chroot and in containers (root)
@@ -70,8 +71,14 @@ cli: diskbench
 	bash tests/cli/matrix.sh ./diskbench
 	bash tests/cli/multi.sh ./diskbench
 	bash tests/cli/files.sh ./diskbench
+	bash tests/cli/svg.sh ./diskbench
 
 check: unit cli
+
+# --svg pictures drawn by headless Chromium (Debian's chromium), screenshots
+# checked not blank and kept in $$ARTEFACTS when set; skipped without chromium.
+check-svg: diskbench
+	bash tests/cli/svg.sh --render ./diskbench
 
 test: check
 
@@ -159,5 +166,5 @@ static: diskbench-static
 check-fleet: diskbench
 	bash tests/cli/fleet.sh ./diskbench
 
-.PHONY: all clean install uninstall unit cli check test sanitize memcheck fuzz check-envs \
+.PHONY: all clean install uninstall unit cli check check-svg test sanitize memcheck fuzz check-envs \
 	static check-fleet

@@ -29,6 +29,7 @@ struct renderers {
 	void (*text)(FILE *f, const struct result *r, bool quiet, bool histogram);
 	void (*json)(struct json *j, const struct result *r);
 	void (*csv)(FILE *f, const struct result *r);
+	void (*svg)(FILE *f, const struct result *r); /* --svg: the whole document */
 };
 
 struct command {
@@ -59,6 +60,10 @@ void cmd_defaults(const struct command *cmd, struct options *opt);
  * ones); text only when code is EXIT_OK. */
 void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,
 		int code);
+/* --svg FILE: draws r into opt->svg_path with cmd's renderer (NULL cmd or
+ * member: the single-test one).  -1 with errno when the file cannot be
+ * written; a partly written file is removed. */
+int cmd_write_svg(const struct command *cmd, const struct options *opt, const struct result *r);
 
 /* Each command's renderers (src/output_*.c). */
 extern const struct renderers render_info, render_quick, render_sweep;

@@ -56,6 +56,8 @@ enum opt_bit {
 	OPT_FLEET = 1u << 18,    /* --jsonl, --host-label, --run-id */
 	OPT_START_AT = 1u << 19, /* --start-at */
 	OPT_FILES = 1u << 21, /* files: -n, --file-size, --dir */
+	/* svg (issue 14) */
+	OPT_SVG = 1u << 20, /* --svg FILE */
 	/* the per-interval series (kept apart from the bits above) */
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
@@ -130,6 +132,8 @@ struct options {
 	unsigned files_n;      /* -n: files per pass (0: the default, 16384) */
 	uint64_t file_size;    /* --file-size: bytes in each (default 0) */
 	const char *files_dir; /* --dir: work there (NULL: a new directory under target) */
+	/* svg (issue 14) */
+	const char *svg_path; /* --svg FILE: the pictures, written after the run; NULL: none */
 };
 
 #define MAX_WARNINGS 16

@@ -27,6 +27,9 @@ void json_uint(struct json *j, uint64_t v);
 void json_double(struct json *j, double v, int decimals); /* non-finite: null */
 void json_bool(struct json *j, bool v);
 void json_null(struct json *j);
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 if it is not one. */
+int json_utf8_length(const unsigned char *p);
 /* Writes s as a JSON string literal (with quotes) to f. */
 void json_write_escaped(FILE *f, const char *s);
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine.h"
 #include "matrix.h"
@@ -25,6 +26,7 @@ enum opt_id {
 	ID_BLOCK_SIZES, ID_FILE_SIZES, ID_OPS,
 	ID_JSONL, ID_HOST_LABEL, ID_RUN_ID, ID_START_AT,
 	ID_FILES, ID_FILE_SIZE, ID_DIR,
+	ID_SVG,
 };
 
 struct optdef {
@@ -117,6 +119,9 @@ static const struct optdef optdefs[] = {
 	  "bytes in each file (default 0, at most 1 GiB), written in -b writes" },
 	{ "dir", 0, "DIR", OPT_FILES, ID_DIR,
 	  "work in DIR (created if missing; refused unless empty), not in a new directory under TARGET" },
+	/* svg (issue 14) */
+	{ "svg", 0, "FILE", OPT_SVG, ID_SVG,
+	  "also draw the result as a self-contained SVG picture in FILE" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -311,6 +316,11 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			return usage_error(why, len, "--dir needs a directory name");
 		o->files_dir = v;
 		return EXIT_OK;
+	case ID_SVG:
+		if (v[0] == '\0')
+			return usage_error(why, len, "--svg needs a file name");
+		o->svg_path = v;
+		return EXIT_OK;
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);
 		if (rc == 0 && (o->interval_s < 0.1 || o->interval_s > 60)) {
@@ -501,6 +511,23 @@ static int check_limits(const struct options *o, char *why, size_t len)
 	return EXIT_OK;
 }
 
+/* --svg FILE replaces a file, or writes to a character device or a pipe
+ * (/dev/stdout); never to a block device or a directory, refused before
+ * the run rather than after it. */
+static int check_svg_path(const struct options *o, char *why, size_t len)
+{
+	struct stat st;
+	if (!o->svg_path || stat(o->svg_path, &st) != 0)
+		return EXIT_OK;
+	if (S_ISBLK(st.st_mode))
+		return usage_error(why, len, "--svg '%s' is a block device: a picture goes to a file",
+				   o->svg_path);
+	if (S_ISDIR(st.st_mode))
+		return usage_error(why, len, "--svg '%s' is a directory: name the file to write",
+				   o->svg_path);
+	return EXIT_OK;
+}
+
 /* The output format, known even when parsing fails, so that a script that
  * asked for JSON gets its error as a JSON document too. */
 static enum out_format sniff_format(int argc, char **argv)
@@ -580,6 +607,8 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 			code = usage_error(why, len, "--threshold goes with --baseline");
 		else
 			code = check_limits(&c->opt, why, len);
+		if (code == EXIT_OK)
+			code = check_svg_path(&c->opt, why, len);
 	}
 out:
 	if (code != EXIT_OK)

@@ -1,8 +1,12 @@
+#define _POSIX_C_SOURCE 200809L
 #include "cmd.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "output.h"
+#include "output_svg.h"
 
 #define MiB (1024ull * 1024)
 #define GiB (1024ull * MiB)
@@ -18,11 +22,11 @@
 const struct command commands[] = {
 	{ .name = "seqwrite", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential writes that reach the device (O_DIRECT, O_DSYNC)",
-	  .options = OPTS_WRITE | OPT_SUSTAINED, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
+	  .options = OPTS_WRITE | OPT_SUSTAINED | OPT_SVG, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1, .sync = SYNC_DSYNC },
 	{ .name = "seqread", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential O_DIRECT reads of data in no cache",
-	  .options = OPTS_READ, .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
+	  .options = OPTS_READ | OPT_SVG, .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1 },
 	{ .name = "buffered", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential reads through the page cache, cache evicted first (hdparm -t)",
@@ -37,11 +41,11 @@ const struct command commands[] = {
 	  .bs = 2 * MiB, .size = 2 * MiB, .time_s = 2, .threads = 1 },
 	{ .name = "randread", .run = cmd_run_io, .several_targets = true,
 	  .summary = "random O_DIRECT reads: IOPS and latency",
-	  .options = OPTS_READ | OPT_SEED, .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
+	  .options = OPTS_READ | OPT_SEED | OPT_SVG, .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1 },
 	{ .name = "randwrite", .run = cmd_run_io, .several_targets = true,
 	  .summary = "random O_DIRECT writes: IOPS and latency",
-	  .options = OPTS_WRITE | OPT_SEED, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
+	  .options = OPTS_WRITE | OPT_SEED | OPT_SVG, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
 	{ .name = "info", .run = cmd_run_info,
 	  .summary = "device identity from sysfs: filesystem, device stack, disks and their links",
@@ -49,7 +53,7 @@ const struct command commands[] = {
 	{ .name = "quick", .run = cmd_run_quick,
 	  .summary = "one-minute check: info, reads (and writes on its own file), a verdict",
 	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS | OPT_ENGINE |
-		     OPTS_FLEET,
+		     OPTS_FLEET | OPT_SVG,
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 17, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_quick },
@@ -57,7 +61,7 @@ const struct command commands[] = {
 	  .summary = "Orion-style load sweep: max IOPS, min latency, the knee, max MB/s",
 	  .options = OPT_BS | OPT_SIZE | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_HIST |
 		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC | OPT_ENGINE |
-		     OPTS_FLEET,
+		     OPTS_FLEET | OPT_SVG,
 	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_sweep },
@@ -108,10 +112,11 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->threshold_pct = 10;
 }
 
+static const struct renderers single = { out_text, out_json_single_body, out_csv, out_svg };
+
 void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,
 		int code)
 {
-	static const struct renderers single = { out_text, out_json_single_body, out_csv };
 	const struct renderers *own = cmd && cmd->render ? cmd->render : &single;
 	if (opt->format == OUT_JSON)
 		out_json_document(stdout, r, own->json ? own->json : single.json);
@@ -121,4 +126,29 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 		(own->csv ? own->csv : single.csv)(stdout, r);
 	else if (code == EXIT_OK || code == EXIT_REGRESSED)
 		(own->text ? own->text : single.text)(stdout, r, opt->quiet, opt->histogram);
+}
+
+/* A partly written picture is removed, but only a regular file: the name
+ * may be /dev/full or a FIFO. */
+int cmd_write_svg(const struct command *cmd, const struct options *opt, const struct result *r)
+{
+	const struct renderers *own = cmd && cmd->render ? cmd->render : &single;
+	void (*draw)(FILE *, const struct result *) = own->svg ? own->svg : single.svg;
+	struct stat st;
+	FILE *f = fopen(opt->svg_path, "w");
+	if (!f)
+		return -1;
+	errno = 0;
+	draw(f, r);
+	bool failed = fflush(f) != 0 || ferror(f);
+	int saved = errno;
+	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+	if (fclose(f) != 0 && !failed)
+		failed = true, saved = errno;
+	if (!failed)
+		return 0;
+	if (regular)
+		remove(opt->svg_path);
+	errno = saved ? saved : EIO;
+	return -1;
 }

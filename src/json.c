@@ -45,7 +45,7 @@ void json_array_end(struct json *j) { json_close(j, ']'); }
 
 /* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
  * forms, no surrogates, nothing above U+10FFFF), or 0 if it is not one. */
-static int utf8_length(const unsigned char *p)
+int json_utf8_length(const unsigned char *p)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	int len;
@@ -79,7 +79,7 @@ void json_write_escaped(FILE *f, const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p >= 0x80) {
 			/* file names need not be UTF-8; JSON must be */
-			int len = utf8_length(p);
+			int len = json_utf8_length(p);
 			if (len == 0) {
 				fputs("\\ufffd", f);
 				continue;

@@ -144,6 +144,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");
 	cmd_render(c.cmd, &c.opt, &r, code);
 	code = finish_stdout(code);
+	/* the picture after the result, which stands even when the picture fails */
+	if (code == EXIT_OK && c.opt.svg_path && cmd_write_svg(c.cmd, &c.opt, &r) != 0) {
+		fprintf(stderr, "diskbench: %s: %s\n", c.opt.svg_path, strerror(errno));
+		code = EXIT_RUN;
+	}
 	cli_free(&c);
 	return code;
 }

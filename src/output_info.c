@@ -55,4 +55,4 @@ static void info_csv(FILE *f, const struct result *r)
 	}
 }
 
-const struct renderers render_info = { info_text, info_json, info_csv };
+const struct renderers render_info = { info_text, info_json, info_csv, NULL };

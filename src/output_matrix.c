@@ -299,4 +299,4 @@ static void matrix_csv(FILE *f, const struct result *r)
 	}
 }
 
-const struct renderers render_matrix = { matrix_text, matrix_json, matrix_csv };
+const struct renderers render_matrix = { matrix_text, matrix_json, matrix_csv, NULL }; /* no --svg yet */

@@ -8,6 +8,7 @@
 #include "devinfo.h"
 #include "json.h"
 #include "output.h"
+#include "output_svg.h"
 #include "quick.h"
 #include "units.h"
 
@@ -139,4 +140,4 @@ static void quick_csv(FILE *f, const struct result *r)
 		out_csv_row(f, r); /* where quick itself failed */
 }
 
-const struct renderers render_quick = { quick_text, quick_json, quick_csv };
+const struct renderers render_quick = { quick_text, quick_json, quick_csv, out_svg_quick };

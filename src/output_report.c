@@ -487,4 +487,4 @@ static void report_csv(FILE *f, const struct result *r)
 	}
 }
 
-const struct renderers render_report = { report_text, report_json, report_csv };
+const struct renderers render_report = { report_text, report_json, report_csv, NULL }; /* no --svg yet */

@@ -500,6 +500,15 @@ cases_files() {
 	g files.bad.csv.dir-not-empty csv --csv files --dir "$S/odd"
 }
 
+# --svg (issue 14): refused where nothing is drawn or before a run it cannot
+# end well; a picture that cannot be written after the result
+cases_svg() {
+	g svg.info raw info --svg "$S/x.svg" "$D"
+	g svg.directory raw randread "${RZ[@]}" --svg "$D" "$F"
+	g svg.directory.json json --json randread "${RZ[@]}" --svg "$D" "$F"
+	g svg.unwritable text seqread "${SZ[@]}" --svg "$M" "$F"
+}
+
 # ---- the masker and comparer (python3) ---------------------------------------------
 PY="$S/golden.py"
 cat >"$PY" <<'PYEOF'
@@ -931,6 +940,7 @@ cases_matrix
 cases_fleet
 cases_multi
 cases_files
+cases_svg
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Checks a picture diskbench drew (--svg) against the JSON of the same run.
+
+usage: svg_check.py single|sweep|quick FILE.svg FILE.json
+       svg_check.py png FILE.png       (a screenshot that is not blank)
+       svg_check.py height FILE.svg    (prints the document's height)
+
+Every SVG: parses as XML, has a viewBox, a <title> and a <desc>, and no
+reference to anything outside it (no href, no @import, no url() other than
+to an id inside, no script, no external font).  Then, by kind:
+  single: one rect.bar per bucket of result.lat_hist; markers p50, p99 and
+          p99.9 at result.lat_ns's values; throughput over time when
+          result.series has two samples or more, with a marker at the time
+          of each finding that has one (cliff, sustained, heat);
+  sweep:  per series, a circle.point per measured point at its level, for
+          the figure and both latencies; the knee marked at JSON's knee;
+  quick:  the verdict line as the title; a rect.bar per measured figure
+          and per step.
+Prints what is wrong, one line each; exit status 1 if anything is."""
+import json
+import re
+import struct
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+
+NS = "{http://www.w3.org/2000/svg}"
+problems = []
+
+
+def bad(msg):
+    problems.append(msg)
+
+
+def classes(el):
+    return (el.get("class") or "").split()
+
+
+def find_class(root, tag, cls):
+    return [e for e in root.iter(NS + tag) if cls in classes(e)]
+
+
+def self_contained(text, root):
+    if root.tag != NS + "svg":
+        bad("the root is %s, not svg" % root.tag)
+    if not re.fullmatch(r"0 0 [0-9.]+ [0-9.]+", root.get("viewBox") or ""):
+        bad("no viewBox: %r" % root.get("viewBox"))
+    if root.find(NS + "title") is None or root.find(NS + "desc") is None:
+        bad("no <title> or <desc> for screen readers")
+    for el in root.iter():
+        for name, value in el.attrib.items():
+            if name.endswith("href"):
+                bad("a reference: %s=%r" % (name, value))
+            if "url(" in value and not re.fullmatch(r"url\(#[^)]*\)", value.strip()):
+                bad("an outside url(): %r" % value)
+        if el.tag in (NS + "script", NS + "image", NS + "foreignObject", NS + "use"):
+            bad("an element that may load or run something: %s" % el.tag)
+    for word in ("@import", "@font-face", "http://", "https://"):
+        hits = [m for m in re.finditer(re.escape(word), text)]
+        if word.startswith("http") and all(
+                text[m.start():m.start() + 26] == "http://www.w3.org/2000/svg" for m in hits):
+            continue
+        if hits:
+            bad("%s in the document" % word)
+
+
+def markers(root):
+    return {g.get("data-key"): float(g.get("data-value")) for g in find_class(root, "g", "marker")}
+
+
+def check_single(root, doc):
+    res = doc["result"]
+    hist = [g for g in root.iter(NS + "g") if "histogram" in classes(g)]
+    if len(hist) != 1:
+        bad("%d histograms, not 1" % len(hist))
+        return
+    bars = find_class(hist[0], "rect", "bar")
+    if len(bars) != len(res["lat_hist"]):
+        bad("%d bars for %d buckets" % (len(bars), len(res["lat_hist"])))
+    counts = sorted(int(b.get("data-count")) for b in bars)
+    if counts != sorted(h["count"] for h in res["lat_hist"]):
+        bad("bar counts %s differ from lat_hist" % counts)
+    m = markers(hist[0])
+    for key, json_key in (("p50", "p50"), ("p99", "p99"), ("p99.9", "p99_9")):
+        if m.get(key) != res["lat_ns"][json_key]:
+            bad("marker %s at %s, JSON says %s" % (key, m.get(key), res["lat_ns"][json_key]))
+    xy = [g for g in root.iter(NS + "g") if "xy" in classes(g)]
+    samples = len((res.get("series") or {}).get("t_s", []))
+    if (samples >= 2) != (len(xy) == 1):
+        bad("%d samples but %d charts over time" % (samples, len(xy)))
+    if not xy:
+        return
+    if not find_class(xy[0], "polyline", "line"):
+        bad("no throughput line")
+    timed = {"cliff": "at_s", "sustained": "steady_from_s", "heat": "peak_t_s"}
+    m = markers(xy[0])
+    for f in doc["findings"]:
+        if f["key"] in timed and abs(m.get(f["key"], -1) - f[timed[f["key"]]]) > 0.001:
+            bad("finding %s at %s, marked at %s" % (f["key"], f[timed[f["key"]]], m.get(f["key"])))
+
+
+def check_sweep(root, doc):
+    charts = [g for g in root.iter(NS + "g") if "xy" in classes(g)]
+    series = doc["result"]["series"]
+    if len(charts) != len(series):
+        bad("%d charts for %d series" % (len(charts), len(series)))
+        return
+    for chart, s in zip(charts, series):
+        levels = [p["outstanding"] for p in s["points"]]
+        for g in chart.iter(NS + "g"):
+            if "series" not in classes(g):
+                continue
+            xs = [float(c.get("data-x")) for c in find_class(g, "circle", "point")]
+            if xs != levels:
+                bad("%s, %s: points at %s, levels %s" % (s["workload"], g.get("data-series"), xs, levels))
+        names = [g.get("data-series") for g in chart.iter(NS + "g") if "series" in classes(g)]
+        want = "MB/s" if s["workload"].startswith("large") else "IOPS"
+        if names != [want, "p99 latency", "mean latency"]:
+            bad("%s: series %s" % (s["workload"], names))
+        knee = s.get("knee")
+        m = markers(chart)
+        if knee and m.get("knee") != knee["outstanding"]:
+            bad("knee at %s, JSON %s" % (m.get("knee"), knee["outstanding"]))
+
+
+def check_quick(root, doc):
+    title = root.find(NS + "title").text
+    if title != doc["verdict"]["line"]:
+        bad("title %r is not the verdict %r" % (title, doc["verdict"]["line"]))
+    steps = [g for g in root.iter(NS + "g") if "bars" in classes(g)]
+    if len(steps) != 1 or len(find_class(steps[0], "rect", "bar")) != len(doc["tests"]):
+        bad("not one bar per step (%d steps)" % len(doc["tests"]))
+    ev = doc["verdict"]["evidence"]
+    measured = sum(1 for k in ("seq_read_bytes_per_sec", "qd1_read_lat_ns_p50", "qd1_read_iops",
+                               "qd32_read_iops", "seq_write_bytes_per_sec") if ev.get(k))
+    bullets = [g for g in root.iter(NS + "g") if "bullets" in classes(g)]
+    if len(bullets) != 1 or len(find_class(bullets[0], "rect", "bar")) != measured:
+        bad("not one bar per measured figure (%d)" % measured)
+    if doc["verdict"]["class"] and not find_class(bullets[0], "rect", "band"):
+        bad("no class range drawn")
+
+
+def png_pixels(path):
+    """Distinct pixel values and the share that is not the background."""
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, ctype, _, _, interlace = ihdr
+    if depth != 8 or ctype not in (2, 6) or interlace:
+        raise ValueError("unexpected PNG format %s" % (ihdr,))
+    bpp = 3 if ctype == 2 else 4
+    raw, stride = zlib.decompress(idat), width * bpp
+    prev, seen, other = bytearray(stride), set(), 0
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + ((a + b) >> 1)) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        for x in range(0, stride, bpp):
+            px = bytes(line[x:x + 3])
+            seen.add(px)
+            other += px != b"\xff\xff\xff"
+        prev = line
+    return len(seen), other / float(width * height)
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "png":
+        distinct, share = png_pixels(sys.argv[2])
+        if distinct < 8 or share < 0.01:
+            bad("blank: %d distinct pixel values, %.2f %% not white" % (distinct, 100 * share))
+    elif len(sys.argv) == 3 and sys.argv[1] == "height":
+        print(int(float(ET.parse(sys.argv[2]).getroot().get("viewBox").split()[3]) + 0.999))
+        return 0
+    elif len(sys.argv) == 4 and sys.argv[1] in ("single", "sweep", "quick"):
+        text = open(sys.argv[2], encoding="utf-8").read()
+        root = ET.fromstring(text.encode("utf-8"))
+        self_contained(text, root)
+        doc = json.load(open(sys.argv[3]))
+        {"single": check_single, "sweep": check_sweep, "quick": check_quick}[sys.argv[1]](root, doc)
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
