@@ -31,6 +31,18 @@ struct renderers {
 	void (*csv)(FILE *f, const struct result *r);
 };
 
+/* What a command's TARGET may name, for shell completion.  0 in a row
+ * means what target_classify and target_check let every measuring test
+ * take: a directory, an existing file or a block device (or a new path,
+ * which nothing can complete). */
+enum target_takes {
+	TAKES_DIR = 1u << 0,
+	TAKES_FILE = 1u << 1,
+	TAKES_DEVICE = 1u << 2,
+	TAKES_ANY_PATH = 1u << 3, /* FIFOs, character devices, sockets too */
+};
+#define TAKES_DEFAULT (TAKES_DIR | TAKES_FILE | TAKES_DEVICE)
+
 struct command {
 	const char *name;
 	const char *summary;
@@ -45,6 +57,8 @@ struct command {
 	enum sync_mode sync;
 	const char *engine;   /* fixed engine (page-cache tests: "sync"); NULL: auto */
 	const struct renderers *render; /* NULL: a single-test result */
+	/* shell completion */
+	unsigned targets;     /* TAKES_* of its TARGET words; 0: TAKES_DEFAULT */
 };
 
 extern const struct command commands[];

@@ -43,7 +43,7 @@ const struct command commands[] = {
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
 	{ .name = "info", .run = cmd_run_info,
 	  .summary = "device identity from sysfs: filesystem, device stack, disks and their links",
-	  .options = 0, .dir = IO_READ, .render = &render_info },
+	  .options = 0, .dir = IO_READ, .render = &render_info, .targets = TAKES_ANY_PATH },
 	{ .name = "quick", .run = cmd_run_quick,
 	  .summary = "one-minute check: info, reads (and writes on its own file), a verdict",
 	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS | OPT_ENGINE,

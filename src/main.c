@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "clock.h"
+#include "completion.h"
 #include "output.h"
 #include "target.h"
 #include "units.h"
@@ -79,12 +80,27 @@ static int run_help(const struct cli *c)
 	return finish_stdout(EXIT_OK);
 }
 
+/* `completion SHELL` names a shell a script is written for, or it is a
+ * usage error like the parser's. */
+static int check_shell(const char *shell, char *why, size_t len)
+{
+	if (completion_shell_known(shell))
+		return EXIT_OK;
+	if (shell[0])
+		snprintf(why, len, "completion: unknown shell '%s' (%s)", shell, completion_shells);
+	else
+		snprintf(why, len, "completion: name a shell (%s)", completion_shells);
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	static struct cli c;
 	static struct result r;
 	char why[MSG_LEN];
 	int code = cli_parse(argc, argv, &c, why, sizeof(why));
+	if (code == EXIT_OK && c.completion)
+		code = check_shell(c.completion, why, sizeof(why));
 
 	r.resident_before_pct = -1;
 	r.target = c.opt.target;
@@ -100,6 +116,10 @@ int main(int argc, char **argv)
 	}
 	if (c.help || c.version)
 		return run_help(&c);
+	if (c.completion) {
+		completion_write(stdout, c.completion);
+		return finish_stdout(EXIT_OK);
+	}
 
 	if (!(c.opt.given & OPT_SEED))
 		c.opt.seed = clock_ns() ^ ((uint64_t)getpid() << 32);

@@ -739,6 +739,14 @@ def main():
 sys.exit(main())
 PYEOF
 
+# `completion SHELL`'s errors (the scripts themselves: tests/cli/completion.sh)
+cases_completion() {
+	g completion.fish raw completion fish
+	g completion.noshell raw completion
+	g completion.fish.json raw --json completion fish
+	g completion.option raw completion bash --bs 4k
+}
+
 # ---- run --------------------------------------------------------------------------
 start=$SECONDS
 cases_help
@@ -748,6 +756,7 @@ cases_bad
 cases_commands
 cases_unprivileged
 cases_ram
+cases_completion
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"
