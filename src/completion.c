@@ -99,6 +99,25 @@ static void put_pattern(FILE *f, const struct cli_option *o)
 	fprintf(f, "'--%s'", o->name);
 }
 
+/* A case statement on the test in $1: an arm per command, then the default
+ * one (no test, or one this diskbench does not know), whose body gets a
+ * NULL command; body writes from after the pattern's ")" to its ";;". */
+static void put_test_case(FILE *f, void (*body)(FILE *f, const struct command *cmd))
+{
+	fputs("\tcase $1 in\n", f);
+	for (unsigned i = 0; i <= command_count; i++) {
+		const struct command *cmd = i < command_count ? &commands[i] : NULL;
+		fputc('\t', f);
+		if (cmd)
+			put_quoted(f, cmd->name, true);
+		else
+			fputc('*', f);
+		fputc(')', f);
+		body(f, cmd);
+	}
+	fputs("\tesac\n", f);
+}
+
 /* The case arm true for every option that takes a value: its next word
  * is that value unless it came as --OPTION=VALUE. */
 static void put_value_options_arm(FILE *f)
@@ -143,16 +162,12 @@ static void put_values_arms(FILE *f)
 	}
 }
 
-/* The case arms giving each test what its TARGET words may be. */
-static void put_targets_arms(FILE *f)
+/* What a test's TARGET words may be, as a case arm's body. */
+static void put_targets_body(FILE *f, const struct command *cmd)
 {
 	char letters[8];
-	for (unsigned i = 0; i < command_count; i++) {
-		fputc('\t', f);
-		put_quoted(f, commands[i].name, true);
-		fprintf(f, ") REPLY=%s ;;\n", kind_letters(completion_targets(&commands[i]), letters));
-	}
-	fprintf(f, "\t*) REPLY=%s ;;\n", kind_letters(TAKES_DEFAULT, letters));
+	unsigned takes = cmd ? completion_targets(cmd) : TAKES_DEFAULT;
+	fprintf(f, " REPLY=%s ;;\n", kind_letters(takes, letters));
 }
 
 /* The header both scripts begin with: whence it comes, so nobody edits it. */
@@ -162,6 +177,32 @@ static void put_header(FILE *f, const char *shell)
 		"# (diskbench %s) from its own tables of tests and options: write it\n"
 		"# again after an upgrade rather than edit it.\n\n", shell, shell, DISKBENCH_VERSION);
 }
+
+/* How both shells read the words before the cursor, in the syntax both
+ * accept: the scripts differ only in how they get the words. */
+static const char common_fixed[] =
+	"# _diskbench_scan WORD...: reads the words before the cursor into the\n"
+	"# caller's pos (the positional words: TEST, TARGET...), want (the option\n"
+	"# whose value the next word is) and ended (-- was seen).\n"
+	"_diskbench_scan() {\n"
+	"\tlocal w\n"
+	"\tfor w in \"$@\"; do\n"
+	"\t\tif [[ -n $want ]]; then\n"
+	"\t\t\t# with = in bash's COMP_WORDBREAKS, --OPTION=VALUE is three words\n"
+	"\t\t\t[[ $w == '=' ]] || want=\n"
+	"\t\t\tcontinue\n"
+	"\t\tfi\n"
+	"\t\tif [[ -z $ended && $w == -?* ]]; then\n"
+	"\t\t\tif [[ $w == -- ]]; then\n"
+	"\t\t\t\tended=1\n"
+	"\t\t\telif _diskbench_takes_value \"$w\"; then\n"
+	"\t\t\t\twant=$w\n"
+	"\t\t\tfi\n"
+	"\t\t\tcontinue\n"
+	"\t\tfi\n"
+	"\t\tpos+=(\"$w\")\n"
+	"\tdone\n"
+	"}\n";
 
 /* The functions both shells share, in the syntax both accept. */
 static void put_common(FILE *f)
@@ -173,14 +214,16 @@ static void put_common(FILE *f)
 	fputs("\tesac\n\treturn 1\n}\n\n"
 	      "# _diskbench_targets TEST: the kinds of path its TARGET words may be\n"
 	      "# (REPLY), for _diskbench_paths.\n"
-	      "_diskbench_targets() {\n\tcase $1 in\n", f);
-	put_targets_arms(f);
-	fputs("\tesac\n}\n\n"
+	      "_diskbench_targets() {\n", f);
+	put_test_case(f, put_targets_body);
+	fputs("}\n\n"
 	      "# _diskbench_values OPTION: what its value may be (REPLY): the words of a\n"
 	      "# closed set, or @ and the kinds of path; nothing: anything.\n"
 	      "_diskbench_values() {\n\tREPLY=\n\tcase $1 in\n", f);
 	put_values_arms(f);
 	fputs("\tesac\n}\n\n", f);
+	fputs(common_fixed, f);
+	fputc('\n', f);
 }
 
 /* ---- bash ------------------------------------------------------------------- */
@@ -235,26 +278,10 @@ static const char bash_fixed[] =
 	"# diskbench's words: options (anywhere before --), then TEST and its\n"
 	"# TARGET words, or help TEST, or completion SHELL.\n"
 	"_diskbench() {\n"
-	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} w want= ended= test REPLY i\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} want= ended= test REPLY\n"
 	"\tlocal -a pos=()\n"
 	"\tCOMPREPLY=()\n"
-	"\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
-	"\t\tw=${COMP_WORDS[i]}\n"
-	"\t\tif [[ -n $want ]]; then\n"
-	"\t\t\t# with = in COMP_WORDBREAKS, --OPTION=VALUE is three words\n"
-	"\t\t\t[[ $w == = ]] || want=\n"
-	"\t\t\tcontinue\n"
-	"\t\tfi\n"
-	"\t\tif [[ -z $ended && $w == -?* ]]; then\n"
-	"\t\t\tif [[ $w == -- ]]; then\n"
-	"\t\t\t\tended=1\n"
-	"\t\t\telif _diskbench_takes_value \"$w\"; then\n"
-	"\t\t\t\twant=$w\n"
-	"\t\t\tfi\n"
-	"\t\t\tcontinue\n"
-	"\t\tfi\n"
-	"\t\tpos+=(\"$w\")\n"
-	"\tdone\n"
+	"\t_diskbench_scan \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"\n"
 	"\tif [[ -n $want ]]; then\n"
 	"\t\t[[ $cur == = ]] && cur=\n"
 	"\t\t_diskbench_value \"$want\" \"$cur\"\n"
@@ -289,10 +316,12 @@ static const char bash_fixed[] =
 	"\n"
 	"complete -F _diskbench diskbench\n";
 
-/* Each option of a test as a word to complete: -b, --bs= (a value). */
+/* A test's options as words to complete (-b, --bs= for one taking a
+ * value), as a case arm's body; no test: the global ones. */
 static void put_bash_words(FILE *f, const struct command *cmd)
 {
 	struct cli_option o;
+	fputs(" REPLY='", f);
 	for (size_t i = 0, n = 0; cli_option_at(i, &o); i++) {
 		if (!completion_applies(&o, cmd))
 			continue;
@@ -300,6 +329,7 @@ static void put_bash_words(FILE *f, const struct command *cmd)
 			fprintf(f, "%s-%c", n++ ? " " : "", o.letter);
 		fprintf(f, "%s--%s%s", n++ ? " " : "", o.name, o.arg ? "=" : "");
 	}
+	fputs("' ;;\n", f);
 }
 
 static void write_bash(FILE *f)
@@ -313,17 +343,9 @@ static void write_bash(FILE *f)
 	fputs("'; }\n_diskbench_shells() { REPLY='", f);
 	put_shell_names(f);
 	fputs("'; }\n\n# _diskbench_opts TEST: the options TEST takes (REPLY), as `diskbench help\n"
-	      "# TEST` lists them; no TEST: the global ones.\n_diskbench_opts() {\n\tcase $1 in\n", f);
-	for (unsigned i = 0; i < command_count; i++) {
-		fputc('\t', f);
-		put_quoted(f, commands[i].name, true);
-		fputs(") REPLY='", f);
-		put_bash_words(f, &commands[i]);
-		fputs("' ;;\n", f);
-	}
-	fputs("\t*) REPLY='", f);
-	put_bash_words(f, NULL);
-	fputs("' ;;\n\tesac\n}\n\n", f);
+	      "# TEST` lists them; no TEST: the global ones.\n_diskbench_opts() {\n", f);
+	put_test_case(f, put_bash_words);
+	fputs("}\n\n", f);
 	put_common(f);
 	fputs(bash_fixed, f);
 }
@@ -367,23 +389,7 @@ static const char zsh_fixed[] =
 	"_diskbench() {\n"
 	"\tlocal w want= ended= test REPLY\n"
 	"\tlocal -a pos flags valued\n"
-	"\tinteger i\n"
-	"\tfor (( i = 2; i < CURRENT; i++ )); do\n"
-	"\t\tw=${words[i]}\n"
-	"\t\tif [[ -n $want ]]; then\n"
-	"\t\t\twant=\n"
-	"\t\t\tcontinue\n"
-	"\t\tfi\n"
-	"\t\tif [[ -z $ended && $w == -?* ]]; then\n"
-	"\t\t\tif [[ $w == -- ]]; then\n"
-	"\t\t\t\tended=1\n"
-	"\t\t\telif _diskbench_takes_value \"$w\"; then\n"
-	"\t\t\t\twant=$w\n"
-	"\t\t\tfi\n"
-	"\t\t\tcontinue\n"
-	"\t\tfi\n"
-	"\t\tpos+=(\"$w\")\n"
-	"\tdone\n"
+	"\t_diskbench_scan \"${(@)words[2,CURRENT-1]}\"\n"
 	"\tif [[ -n $want ]]; then\n"
 	"\t\t_diskbench_value \"$want\"\n"
 	"\t\treturn\n"
@@ -430,12 +436,13 @@ static void put_option_entry(FILE *f, const struct cli_option *o, bool short_for
 	fputs("'\n", f);
 }
 
-/* cmd's options in two arrays: flags (and short forms, whose value is the
- * next word) and the long forms that take a value (completed with =). */
+/* cmd's options in two arrays, as a case arm's body: flags (and short
+ * forms, whose value is the next word) and the long forms that take a
+ * value (completed with =). */
 static void put_zsh_options(FILE *f, const struct command *cmd)
 {
 	struct cli_option o;
-	fputs("\t\tflags=(\n", f);
+	fputs("\n\t\tflags=(\n", f);
 	for (size_t i = 0; cli_option_at(i, &o); i++) {
 		if (!completion_applies(&o, cmd))
 			continue;
@@ -496,16 +503,9 @@ static void write_zsh(FILE *f)
 	fputs(")\n\t_describe -t shells shell shells\n}\n\n"
 	      "# _diskbench_opts TEST: the options TEST takes (flags, valued), as\n"
 	      "# `diskbench help TEST` lists them; no TEST: the global ones.\n"
-	      "_diskbench_opts() {\n\tcase $1 in\n", f);
-	for (unsigned i = 0; i < command_count; i++) {
-		fputc('\t', f);
-		put_quoted(f, commands[i].name, true);
-		fputs(")\n", f);
-		put_zsh_options(f, &commands[i]);
-	}
-	fputs("\t*)\n", f);
-	put_zsh_options(f, NULL);
-	fputs("\tesac\n}\n\n"
+	      "_diskbench_opts() {\n", f);
+	put_test_case(f, put_zsh_options);
+	fputs("}\n\n"
 	      "# _diskbench_message OPTION: what its value is (REPLY), when there is\n"
 	      "# nothing to offer.\n"
 	      "_diskbench_message() {\n\tREPLY=value\n\tcase $1 in\n", f);
