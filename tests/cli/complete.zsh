@@ -66,10 +66,15 @@ zpty -w z '_cap_end() { print -r -- "@@END@@"; comppostfuncs=(_cap_end); }'
 zpty -w z 'compprefuncs=(_cap_begin); comppostfuncs=(_cap_end)'
 zpty -w z 'bindkey "^I" complete-word; bindkey "^U" kill-buffer'
 zpty -w z 'print -r -- "@@READY""@@"'
-if ! zpty -r -m z out '*@@READY@@*'; then
-	print -u2 'complete.zsh: the shell did not start'
-	exit 2
-fi
+integer start=$SECONDS
+until zpty -r -t z out && [[ $out == *@@READY@@* ]]; do
+	if (( SECONDS - start > 30 )); then
+		print -u2 'complete.zsh: the shell did not start in 30 s'
+		zpty -d z
+		exit 2
+	fi
+	zselect -t 2
+done
 settle
 
 for line in "${@[2,-1]}"; do

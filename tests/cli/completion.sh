@@ -275,7 +275,7 @@ else
 		'diskbench seqwrite --sync ' 'diskbench seqread --drop-caches=' 'diskbench sweep --run=' \
 		'diskbench seqwrite -b ' 'diskbench seqread a' 'diskbench info a' 'diskbench completion ' >"$S/zsh.out" 2>"$S/zsh.err"
 	rc=$?
-	if [ $rc = 2 ] && grep -q 'zpty\|did not start' "$S/zsh.err"; then
+	if [ $rc = 2 ] && grep -q 'zpty' "$S/zsh.err"; then # no pseudo-terminal here (a chroot without /dev/pts)
 		skip "zsh: completing lines" "$(head -n 1 "$S/zsh.err")"
 	elif [ $rc != 0 ]; then
 		not_ok "zsh: completing lines" "exit $rc: $(head -c 300 "$S/zsh.err")"
