@@ -11,6 +11,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
@@ -36,15 +38,22 @@ clean:
 	rm -f diskbench diskbench-static src/*.o
 	rm -rf build
 
+# The completion scripts are written by the binary just built, from its own
+# tables (a cross build would run `diskbench completion SHELL` on the target).
 install: diskbench
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1
 	cp -f diskbench $(DESTDIR)$(BINDIR)/diskbench
 	chmod 755 $(DESTDIR)$(BINDIR)/diskbench
 	cp -f man/diskbench.1 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
 	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
+	mkdir -p $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
+	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
+	chmod 644 $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 
 # ---- tests -----------------------------------------------------------------
 # Unit tests: tests/unit/test_NAME.c, cmocka, linked with the core objects.
@@ -72,6 +81,7 @@ cli: diskbench
 	bash tests/cli/multi.sh ./diskbench
 	bash tests/cli/files.sh ./diskbench
 	bash tests/cli/svg.sh ./diskbench
+	bash tests/cli/completion.sh ./diskbench
 
 check: unit cli
 

@@ -1,7 +1,8 @@
 /* The command table.  Adding a test means:
  *   1. a row in commands[] (src/cmd.c): name, summary, run function, the
  *      options it accepts, its defaults and, if its output is not one
- *      single-test result, its renderers;
+ *      single-test result, its renderers (and .targets, if its TARGET is
+ *      not a directory, file or block device: shell completion reads it);
  *   2. the run function, in src/cmd_*.c, filling a struct result (its own
  *      figures, if any, in result.detail);
  *   3. its renderers, in src/output_*.c, built from output.h's blocks;
@@ -32,6 +33,18 @@ struct renderers {
 	void (*svg)(FILE *f, const struct result *r); /* --svg: the whole document */
 };
 
+/* What a command's TARGET may name, for shell completion.  0 in a row
+ * means what target_classify and target_check let every measuring test
+ * take: a directory, an existing file or a block device (or a new path,
+ * which nothing can complete). */
+enum target_takes {
+	TAKES_DIR = 1u << 0,
+	TAKES_FILE = 1u << 1,
+	TAKES_DEVICE = 1u << 2,
+	TAKES_ANY_PATH = 1u << 3, /* FIFOs, character devices, sockets too */
+};
+#define TAKES_DEFAULT (TAKES_DIR | TAKES_FILE | TAKES_DEVICE)
+
 struct command {
 	const char *name;
 	const char *summary;
@@ -48,6 +61,8 @@ struct command {
 	const struct renderers *render; /* NULL: a single-test result */
 	const char *operands; /* non-NULL: it reads these files (usage text), no TARGET */
 	bool several_targets; /* takes TARGET...: the load spread over them (multi) */
+	/* shell completion */
+	unsigned targets;     /* TAKES_* of its TARGET words; 0: TAKES_DEFAULT */
 };
 
 extern const struct command commands[];

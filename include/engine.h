@@ -94,6 +94,9 @@ static inline uint32_t engine_io_left(const struct engine_io *io)
 /* "sync", "aio", "uring" (also "io_uring", "libaio") -> its engine; NULL
  * otherwise ("auto" included: that is engine_pick's to resolve). */
 const struct engine_ops *engine_parse_name(const char *name);
+/* The i-th engine's name, best first ("uring", "aio", "sync"); NULL past
+ * the last. */
+const char *engine_name_at(size_t i);
 
 /* Resolves want ("auto", or an engine name) to an engine that works here.
  * auto: io_uring, else aio, else sync; note then says why each better one

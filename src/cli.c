@@ -428,11 +428,17 @@ static void apply_flag(struct cli *c, enum opt_id id)
 
 /* The positional words: [help] TEST [TARGET...], several targets only for
  * the tests that spread their load over them; or [help] TEST FILE... for a
- * command that reads files (the words array is then kept, as the inputs). */
+ * command that reads files (the words array is then kept, as the inputs); or completion SHELL. */
 static int take_words(struct cli *c, const char **words, int nwords, char *why, size_t len)
 {
 	struct options *o = &c->opt;
 	int i = 0;
+	if (nwords > 0 && strcmp(words[0], "completion") == 0) {
+		c->completion = nwords > 1 ? words[1] : ""; /* main says which shells exist */
+		if (nwords > 2)
+			return usage_error(why, len, "unexpected argument '%s'", words[2]);
+		return EXIT_OK;
+	}
 	if (nwords > 0 && strcmp(words[0], "help") == 0) {
 		c->help = true;
 		i = 1;
@@ -579,9 +585,9 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 	bool threshold = false;
 	for (int i = 0; i < nopts && code == EXIT_OK; i++) {
 		const struct optdef *d = row_for(opts[i].def, c->cmd);
-		if (d->bit && c->cmd && !(c->cmd->options & d->bit))
+		if (d->bit && (c->completion || (c->cmd && !(c->cmd->options & d->bit))))
 			code = usage_error(why, len, "option '--%s' does not apply to %s", d->name,
-					   c->cmd->name);
+					   c->cmd ? c->cmd->name : "completion");
 		else if (d->arg)
 			code = apply_value(&c->opt, d, opts[i].value, why, len);
 		else
@@ -598,14 +604,14 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 					   formats & 1 ? "json" : "csv");
 	}
 	if (code == EXIT_OK && !c->help && !c->version) {
-		if (!c->cmd)
+		if (!c->cmd && !c->completion)
 			code = usage_error(why, len, "no test named (see diskbench --help)");
-		else if (c->cmd->operands && c->opt.ninputs == 0)
+		else if (c->cmd && c->cmd->operands && c->opt.ninputs == 0)
 			code = usage_error(why, len, "%s needs %s (\"-\" reads stdin)", c->cmd->name,
 					   c->cmd->operands);
 		else if (threshold && !c->opt.baseline)
 			code = usage_error(why, len, "--threshold goes with --baseline");
-		else
+		else if (c->cmd)
 			code = check_limits(&c->opt, why, len);
 		if (code == EXIT_OK)
 			code = check_svg_path(&c->opt, why, len);
@@ -647,7 +653,8 @@ static void print_option(FILE *f, const struct optdef *d)
 void cli_print_usage(FILE *f)
 {
 	fputs("usage: diskbench [--json | --csv] [--quiet] TEST [OPTIONS] [TARGET...]\n"
-	      "       diskbench --help | --version | help TEST\n\n"
+	      "       diskbench --help | --version | help TEST\n"
+	      "       diskbench completion bash|zsh\n\n"
 	      "Measures how fast a disk, partition, RAID set or directory really is.\n"
 	      "TARGET: a directory (default: the current one), a new file path, an existing\n"
 	      "file or a block device. Write tests refuse existing files and devices\n"
@@ -716,4 +723,28 @@ void cli_print_test_help(FILE *f, const struct command *cmd)
 	for (size_t i = 0; i < NOPTDEFS; i++)
 		if (optdefs[i].bit == 0)
 			print_option(f, &optdefs[i]);
+}
+
+bool cli_option_at(size_t i, struct cli_option *out)
+{
+	if (i >= NOPTDEFS)
+		return false;
+	const struct optdef *d = &optdefs[i];
+	*out = (struct cli_option){ .name = d->name, .letter = d->letter, .arg = d->arg,
+				    .bit = d->bit, .help = d->help };
+	return true;
+}
+
+/* The same name tables the parsers above use, so a completed value always
+ * parses. */
+const char *cli_option_value(const char *name, size_t k)
+{
+	const struct optdef *d = find_long(name, strlen(name));
+	switch (d ? d->id : ID_HELP) {
+	case ID_SYNC: return sync_mode_name((enum sync_mode)k);
+	case ID_DROP: return drop_mode_name((enum drop_mode)k);
+	case ID_RUN: return sweep_run_name((enum sweep_run)k);
+	case ID_ENGINE: return k == 0 ? "auto" : engine_name_at(k - 1);
+	default: return NULL;
+	}
 }

@@ -49,7 +49,7 @@ const struct command commands[] = {
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
 	{ .name = "info", .run = cmd_run_info,
 	  .summary = "device identity from sysfs: filesystem, device stack, disks and their links",
-	  .options = 0, .dir = IO_READ, .render = &render_info },
+	  .options = 0, .dir = IO_READ, .render = &render_info, .targets = TAKES_ANY_PATH },
 	{ .name = "quick", .run = cmd_run_quick,
 	  .summary = "one-minute check: info, reads (and writes on its own file), a verdict",
 	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS | OPT_ENGINE |
@@ -71,16 +71,17 @@ const struct command commands[] = {
 		     OPT_SEED | OPT_HIST | OPT_KEEP,
 	  .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = false,
 	  .bs = MiB, .size = 0, .time_s = 0.5, .threads = 1, .sync = SYNC_NONE,
-	  .render = &render_files },
+	  .render = &render_files, .targets = TAKES_DIR },
 	{ .name = "matrix", .run = cmd_run_matrix,
 	  .summary = "iozone -a, honestly: MB/s of six operations over block size x file size",
 	  .options = OPT_MATRIX | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_SYNC |
 		     OPT_ENGINE,
 	  .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true, .threads = 1, .sync = SYNC_DSYNC,
-	  .render = &render_matrix },
+	  .render = &render_matrix, .targets = TAKES_DIR },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
-	  .options = OPT_REPORT, .operands = "FILE...|-", .render = &render_report },
+	  .options = OPT_REPORT, .operands = "FILE...|-", .render = &render_report,
+	  .targets = TAKES_FILE },
 };
 
 const unsigned command_count = sizeof(commands) / sizeof(commands[0]);

@@ -46,6 +46,11 @@ const struct engine_ops *engine_parse_name(const char *name)
 	return NULL;
 }
 
+const char *engine_name_at(size_t i)
+{
+	return i < NENGINES ? engines[i]->name : NULL;
+}
+
 int engine_pick(const char *want, const struct engine_ops **ops, char *note, size_t note_len)
 {
 	char why[256];

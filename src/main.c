@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "fleet.h"
+#include "completion.h"
 #include "output.h"
 #include "target.h"
 #include "units.h"
@@ -88,6 +89,19 @@ static int run_help(const struct cli *c)
 	return finish_stdout(EXIT_OK);
 }
 
+/* `completion SHELL` names a shell a script is written for, or it is a
+ * usage error like the parser's. */
+static int check_shell(const char *shell, char *why, size_t len)
+{
+	if (completion_shell_known(shell))
+		return EXIT_OK;
+	if (shell[0])
+		snprintf(why, len, "completion: unknown shell '%s' (%s)", shell, completion_shells);
+	else
+		snprintf(why, len, "completion: name a shell (%s)", completion_shells);
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	static struct cli c;
@@ -97,6 +111,8 @@ int main(int argc, char **argv)
 	int code = cli_parse(argc, argv, &c, why, sizeof(why));
 	struct fleet_ask ask = { c.opt.host_label, c.opt.run_id,
 				 code == EXIT_OK && (c.opt.given & OPT_START_AT), c.opt.start_at_ns };
+	if (code == EXIT_OK && c.completion)
+		code = check_shell(c.completion, why, sizeof(why));
 
 	fleet_identify(&fleet, &ask); /* a failed run's record still names its host */
 	r.fleet = &fleet;
@@ -116,6 +132,11 @@ int main(int argc, char **argv)
 		code = run_help(&c);
 		cli_free(&c);
 		return code;
+	}
+	if (c.completion) {
+		completion_write(stdout, c.completion);
+		cli_free(&c);
+		return finish_stdout(EXIT_OK);
 	}
 
 	if (!(c.opt.given & OPT_SEED))

@@ -533,6 +533,7 @@ DROP = [re.compile(p) for p in (
     r"(?:[^;]*: )?the I/O buffers are not in huge pages:[^;]*",
     r"[^;]* at \d+ outstanding: only \d+ I/Os, so p99 and above rest on few samples",
     r"throttled: [^;]*",
+    r"(?:[^;]*: )?a submitting thread was busy on the CPU for [^;]*",  # follows the machine's load
     r"link-bound: [^;]*; the device may be faster than its link",
     r"[^;]* is impossible: a cache was measured[^;]*",
     r"the [^;]* link runs below what the device supports[^;]*",
@@ -926,6 +927,14 @@ cases_matrix() {
 	g matrix.bad.file-target raw matrix --file-sizes 4M --budget 5 "$F"
 }
 
+# `completion SHELL`'s errors (the scripts themselves: tests/cli/completion.sh)
+cases_completion() {
+	g completion.fish raw completion fish
+	g completion.noshell raw completion
+	g completion.fish.json raw --json completion fish
+	g completion.option raw completion bash --bs 4k
+}
+
 # ---- run --------------------------------------------------------------------------
 start=$SECONDS
 cases_help
@@ -941,6 +950,7 @@ cases_fleet
 cases_multi
 cases_files
 cases_svg
+cases_completion
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"
