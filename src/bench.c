@@ -65,59 +65,6 @@ struct lane {
 	void **bufs;
 };
 
-static uint64_t share(uint64_t total, unsigned parts, unsigned index)
-{
-	return total / parts + (index < total % parts ? 1 : 0);
-}
-
-unsigned bench_thread_place(unsigned thread, unsigned threads, unsigned ntargets,
-			    unsigned *local, unsigned *peers)
-{
-	unsigned n = ntargets > 1 ? ntargets : 1;
-	*local = thread / n;
-	*peers = (unsigned)share(threads, n, thread % n);
-	return thread % n;
-}
-
-void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned thread,
-		     uint64_t *quota)
-{
-	/* the thread is one of the peers its target gets, over that target's
-	 * region (one target: all threads over the job's region) */
-	unsigned local, peers;
-	unsigned target = bench_thread_place(thread, job->threads, job->ntargets, &local, &peers);
-	uint64_t region = job->ntargets > 1 ? job->regions[target] : job->region;
-	uint64_t nblocks = region / job->bs;
-	uint64_t limit = job->bytes_limit == UINT64_MAX ? UINT64_MAX
-			 : share(job->bytes_limit / job->bs, peers, local) * job->bs;
-	memset(g, 0, sizeof(*g));
-	g->pattern = job->pattern;
-	g->bs = job->bs;
-	g->wrap = job->wrap;
-	rng_seed(&g->rng, job->seed, thread);
-	uint64_t slice = share(nblocks, peers, local);
-	if (job->pattern == PAT_RAND || slice == 0) {
-		/* random: anywhere; more threads than blocks (only when wrapping):
-		 * the whole region, each thread starting at a different block */
-		g->start = 0;
-		g->end = nblocks * job->bs;
-		g->next = nblocks ? (local % nblocks) * job->bs : 0;
-		if (job->pattern == PAT_SEQ && !job->wrap)
-			limit = 0; /* a sequential thread without a slice has nothing to do */
-	} else {
-		/* sequential: each thread its own contiguous slice of the region,
-		 * as separate streams */
-		uint64_t base = nblocks / peers, extra = nblocks % peers;
-		uint64_t first = local * base + (local < extra ? local : extra);
-		g->start = first * job->bs;
-		g->end = g->start + slice * job->bs;
-		g->next = g->start;
-		if (!job->wrap && g->end - g->start < limit)
-			limit = g->end - g->start;
-	}
-	*quota = limit;
-}
-
 bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 {
 	if (g->pattern == PAT_RAND) {
