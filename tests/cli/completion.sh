@@ -221,10 +221,12 @@ done
 [ $path_opts = 0 ] && skip "bash: an option whose value is a path" "no option takes a FILE, DIR or PATH yet"
 
 # Targets: directories always; regular files and block devices for the tests
-# that take them; anything for info.
+# that take them (not files and matrix, which work in a directory); anything
+# for info; report reads files.
 for t in $TESTS; do
 	case $t in
 	info) want="adir afifo afile" ;;
+	files | matrix) want="adir" ;;
 	*) want="adir afile" ;;
 	esac
 	expect "bash: $t a<TAB>: its targets" "$want" "${R["diskbench $t a"]-}"
