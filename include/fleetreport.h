@@ -128,6 +128,11 @@ struct fleet_report {
 int fleet_report_build(const struct fleet_set *s, struct fleet_report *rep, char *why, size_t len);
 void fleet_report_free(struct fleet_report *rep);
 
+struct stats;
+/* The group's hosts' lat_buckets added into s (initialised here): the
+ * histogram the fleet percentiles are read from, for a picture of it. */
+void fleet_merged_stats(const struct fleet_group *g, struct stats *s);
+
 /* Names the first compared params key whose values differ between a and b,
  * with both values and hosts, in out; "" when none differs. */
 void fleet_params_note(const struct fleet_record *a, const struct fleet_record *b,

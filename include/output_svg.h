@@ -12,8 +12,14 @@
 
 #define OUT_SVG_WIDTH 900.0
 
+/* The first line a text renderer prints (print(f, arg)), for a title or a
+ * description: "" when it cannot be captured. */
+void out_svg_capture(char *buf, size_t len, void (*print)(FILE *, const void *), const void *arg);
+
 void out_svg(FILE *f, const struct result *r);
 void out_svg_sweep(FILE *f, const struct result *r);
 void out_svg_quick(FILE *f, const struct result *r);
+void out_svg_report(FILE *f, const struct result *r);
+void out_svg_matrix(FILE *f, const struct result *r);
 
 #endif

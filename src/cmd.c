@@ -75,12 +75,12 @@ const struct command commands[] = {
 	{ .name = "matrix", .run = cmd_run_matrix,
 	  .summary = "iozone -a, honestly: MB/s of six operations over block size x file size",
 	  .options = OPT_MATRIX | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_SYNC |
-		     OPT_ENGINE,
+		     OPT_ENGINE | OPT_SVG,
 	  .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_matrix, .targets = TAKES_DIR },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
-	  .options = OPT_REPORT, .operands = "FILE...|-", .render = &render_report,
+	  .options = OPT_REPORT | OPT_SVG, .operands = "FILE...|-", .render = &render_report,
 	  .targets = TAKES_FILE },
 };
 

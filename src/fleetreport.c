@@ -268,6 +268,22 @@ static void span_and_skew(const struct fleet_group *g, struct fleet_totals *t)
 	}
 }
 
+void fleet_merged_stats(const struct fleet_group *g, struct stats *s)
+{
+	stats_init(s);
+	for (unsigned i = 0; i < g->n; i++) {
+		const struct fleet_record *r = g->rows[i].rec;
+		for (unsigned k = 0; k < r->nbuckets; k++) {
+			s->bucket[r->buckets[k].index] += r->buckets[k].count;
+			s->count += r->buckets[k].count;
+		}
+		if (r->nbuckets && r->lat_min < s->min)
+			s->min = r->lat_min;
+		if (r->nbuckets && r->lat_max > s->max)
+			s->max = r->lat_max;
+	}
+}
+
 /* Exact fleet percentiles: the hosts' bucket counts added, then read as one
  * histogram, with the fleet's true min and max as bounds. */
 static int merged_percentiles(const struct fleet_group *g, struct fleet_totals *t)
@@ -283,18 +299,7 @@ static int merged_percentiles(const struct fleet_group *g, struct fleet_totals *
 	struct stats *s = malloc(sizeof(*s));
 	if (!s)
 		return -1;
-	stats_init(s);
-	for (unsigned i = 0; i < g->n; i++) {
-		const struct fleet_record *r = g->rows[i].rec;
-		for (unsigned k = 0; k < r->nbuckets; k++) {
-			s->bucket[r->buckets[k].index] += r->buckets[k].count;
-			s->count += r->buckets[k].count;
-		}
-		if (r->nbuckets && r->lat_min < s->min)
-			s->min = r->lat_min;
-		if (r->nbuckets && r->lat_max > s->max)
-			s->max = r->lat_max;
-	}
+	fleet_merged_stats(g, s);
 	if (s->count == 0) {
 		snprintf(t->lat_why, sizeof(t->lat_why), "no host timed an I/O");
 	} else {

@@ -10,6 +10,7 @@
 #include "matrix.h"
 #include "names.h"
 #include "output.h"
+#include "output_svg.h"
 #include "units.h"
 
 static const struct matrix_result *matrix_of(const struct result *r)
@@ -299,4 +300,4 @@ static void matrix_csv(FILE *f, const struct result *r)
 	}
 }
 
-const struct renderers render_matrix = { matrix_text, matrix_json, matrix_csv, NULL }; /* no --svg yet */
+const struct renderers render_matrix = { matrix_text, matrix_json, matrix_csv, out_svg_matrix };

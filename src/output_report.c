@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "output.h"
+#include "output_svg.h"
 #include "report.h"
 #include "units.h"
 
@@ -487,4 +488,4 @@ static void report_csv(FILE *f, const struct result *r)
 	}
 }
 
-const struct renderers render_report = { report_text, report_json, report_csv, NULL }; /* no --svg yet */
+const struct renderers render_report = { report_text, report_json, report_csv, out_svg_report };

@@ -11,8 +11,7 @@
 #include "series.h"
 #include "svg_chart.h"
 
-/* Captures what a text renderer prints, for a title or a description. */
-static void capture(char *buf, size_t len, void (*print)(FILE *, const void *), const void *arg)
+void out_svg_capture(char *buf, size_t len, void (*print)(FILE *, const void *), const void *arg)
 {
 	FILE *m = fmemopen(buf, len, "w");
 	buf[0] = '\0';
@@ -153,9 +152,9 @@ void out_svg(FILE *f, const struct result *r)
 	struct svg s;
 	char title[1024], desc[1600], latency[512] = "";
 	bool timed = r->series && r->series->n >= 2;
-	capture(title, sizeof(title), print_result_line, r);
+	out_svg_capture(title, sizeof(title), print_result_line, r);
 	if (r->lat.count)
-		capture(latency, sizeof(latency), print_latency_line, &r->lat);
+		out_svg_capture(latency, sizeof(latency), print_latency_line, &r->lat);
 	snprintf(desc, sizeof(desc), "%s. %s%sCharts: the latency histogram%s.", title, latency,
 		 latency[0] ? ". " : "",
 		 !timed ? "" : r->series->has_lat ? "; throughput and p99 latency over time"

@@ -224,9 +224,14 @@ void chart_bullets(struct svg *s, const struct chart_box *b, const char *title,
 #define HEAT_LEFT 96.0
 #define HEAT_SCALE 110.0
 
+#define HEAT_SCALE_H (14.0 * 10 + 24) /* ten steps, the low label under them */
+
+/* The rows and the labels under them, or the scale beside when it is taller
+ * (two rows of matrix are shorter than the scale). */
 double chart_heatmap_height(unsigned nrows)
 {
-	return HEAT_TOP + HEAT_ROW * nrows + 64;
+	double rows = HEAT_ROW * nrows + 64;
+	return HEAT_TOP + (rows > HEAT_SCALE_H ? rows : HEAT_SCALE_H);
 }
 
 void chart_ramp(double share, char out[8])

@@ -4,13 +4,15 @@
 #   bash tests/cli/svg.sh ./diskbench            (part of `make cli`)
 #   bash tests/cli/svg.sh --render ./diskbench   (`make check-svg`: Chromium)
 #
-# Runs randread, randwrite, seqread, seqwrite, sweep and quick with --json
-# and --svg together on small files in a scratch directory (whose name holds
+# Runs randread, randwrite, seqread, seqwrite, sweep, quick and matrix with
+# --json and --svg together, and report over three hosts' randread records, on small files in a scratch directory (whose name holds
 # <&"' so that escaping is tested on the way) and checks each picture with
 # svg_check.py against the JSON of the same run: it parses as XML, has a
 # viewBox, a title and a desc, no outside reference, a bar per histogram
 # bucket, the percentiles marked at JSON's values, a point per sweep level,
-# the knee and the findings where JSON puts them, quick's verdict as title.
+# the knee and the findings where JSON puts them, quick's verdict as title,
+# report's bar per host at its figure with the median and the fleet
+# percentiles, matrix's heat-map cell per file size x block size at its rate.
 # Then: a picture that cannot be written is `diskbench: FILE: <why>` with
 # exit status 1 after the result; tests that draw nothing refuse --svg.
 #
@@ -72,6 +74,21 @@ make_pictures() {
 	picture seqwrite single seqwrite -b 64k -s 32M -t 0.8 --interval 0.1 "$D"
 	picture sweep sweep sweep -s 16M --levels 1,2,4 --large-levels 1,2 --point-time 0.2 "$D/data"
 	picture quick quick quick -s 16M -t 2 "$D"
+	picture matrix matrix matrix --file-sizes 4M,16M --block-sizes 4k,64k --ops read,write \
+		--budget 6 "$D"
+	report_records && picture report report report "$S/fleet.jsonl"
+}
+
+# Three hosts' randread records of one run, as a fleet launcher gathers them.
+report_records() {
+	local i
+	for i in 1 2 3; do
+		if ! timeout 60 "$DB" randread --jsonl --host-label "node$i" --run-id svg-fleet -s 8M \
+			-t 0.5 "$D" >>"$S/fleet.jsonl" 2>"$S/fleet.err"; then
+			not_ok "report: the hosts' records" "$(head -c 400 "$S/fleet.err")"
+			return 1
+		fi
+	done
 }
 
 t_write_errors() {
@@ -163,7 +180,7 @@ if [ "$RENDER" = 1 ]; then
 		ARTEFACTS=${ARTEFACTS:-$S/png}
 		mkdir -p -- "$ARTEFACTS"
 		make_pictures
-		for name in randread seqread randwrite seqwrite sweep quick; do
+		for name in randread seqread randwrite seqwrite sweep quick matrix report; do
 			[ -s "$S/pictures/$name.svg" ] && render "$name"
 		done
 	fi

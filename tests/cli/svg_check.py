@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a picture diskbench drew (--svg) against the JSON of the same run.
 
-usage: svg_check.py single|sweep|quick FILE.svg FILE.json
+usage: svg_check.py single|sweep|quick|report|matrix FILE.svg FILE.json
        svg_check.py png FILE.png       (a screenshot that is not blank)
        svg_check.py height FILE.svg    (prints the document's height)
 
@@ -15,7 +15,13 @@ to an id inside, no script, no external font).  Then, by kind:
   sweep:  per series, a circle.point per measured point at its level, for
           the figure and both latencies; the knee marked at JSON's knee;
   quick:  the verdict line as the title; a rect.bar per measured figure
-          and per step.
+          and per step;
+  report: per group, a chart of bars with a rect.bar per host at its
+          figure of the group's metric (outliers so classed), the
+          line.median at the group's median; its histogram's markers p50,
+          p99 and p99.9 at the fleet's lat_ns;
+  matrix: per operation, a heat map with a rect.cell per file size x block
+          size, each measured cell's data-value its bytes_per_sec.
 Prints what is wrong, one line each; exit status 1 if anything is."""
 import json
 import re
@@ -140,6 +146,71 @@ def check_quick(root, doc):
         bad("no class range drawn")
 
 
+def close(a, b, decimals):
+    """a (written with 15 digits) equals b (JSON, rounded to decimals)."""
+    return abs(a - b) <= 0.5 * 10 ** -decimals + 1e-9 * abs(b)
+
+
+def check_report(root, doc):
+    charts = [g for g in root.iter(NS + "g") if "bars" in classes(g)]
+    hists = [g for g in root.iter(NS + "g") if "histogram" in classes(g)]
+    groups = doc["groups"]
+    if len(charts) != len(groups):
+        bad("%d bar charts for %d groups" % (len(charts), len(groups)))
+        return
+    if len(hists) != sum(1 for g in groups if g["fleet"]["lat_ns"]):
+        bad("%d histograms for %d groups with fleet percentiles" % (len(hists), len(groups)))
+        return
+    hists = iter(hists)
+    for chart, g in zip(charts, groups):
+        bars = find_class(chart, "rect", "bar")
+        decimals = 2 if g["metric"] == "iops" else 1
+        if len(bars) != len(g["hosts"]):
+            bad("%s: %d bars for %d hosts" % (g["test"], len(bars), len(g["hosts"])))
+        for bar, h in zip(bars, g["hosts"]):
+            if not close(float(bar.get("data-value")), h[g["metric"]], decimals):
+                bad("%s: bar %s for %s's %s" % (h["host"], bar.get("data-value"), g["metric"], h[g["metric"]]))
+            if ("outlier" in classes(bar)) != ("outlier" in h["flags"]):
+                bad("%s: outlier %s in the picture, flags %s" % (h["host"], classes(bar), h["flags"]))
+        median = find_class(chart, "line", "median")
+        if len(median) != 1 or not close(float(median[0].get("data-value")), g["median"], 2):
+            bad("%s: median line %s, JSON median %s" % (g["test"], [m.get("data-value") for m in median], g["median"]))
+        lat = g["fleet"]["lat_ns"]
+        if not lat:
+            continue
+        m = markers(next(hists))
+        for key, json_key in (("p50", "p50"), ("p99", "p99"), ("p99.9", "p99_9")):
+            if m.get(key) != lat[json_key]:
+                bad("%s: marker %s at %s, JSON fleet %s" % (g["test"], key, m.get(key), lat[json_key]))
+
+
+def check_matrix(root, doc):
+    res = doc["result"]
+    ops, blocks, files = res["axes"]["ops"], res["axes"]["block_sizes"], res["axes"]["file_sizes"]
+    maps = [g for g in root.iter(NS + "g") if "heatmap" in classes(g)]
+    if len(maps) != len(ops):
+        bad("%d heat maps for %d operations" % (len(maps), len(ops)))
+        return
+    cells = {(c["op"], c["file_size"], c["block_size"]): c for c in res["cells"]}
+    for heat, op in zip(maps, ops):
+        title = heat.find(NS + "title").text
+        if not title.startswith(op + ":") or ("page cache" in title) == res["direct"]:
+            bad("heat map %r for %s, direct %s" % (title, op, res["direct"]))
+        rects = find_class(heat, "rect", "cell")
+        if len(rects) != len(files) * len(blocks):
+            bad("%s: %d cells for %d x %d sizes" % (op, len(rects), len(files), len(blocks)))
+        drawn = {(int(r.get("data-row")), int(r.get("data-col"))): float(r.get("data-value"))
+                 for r in rects if r.get("data-value") is not None}
+        for fi, fs in enumerate(files):
+            for bi, bs in enumerate(blocks):
+                c = cells.get((op, fs, bs))
+                rate = c["bytes_per_sec"] if c else None
+                if rate is None and (fi, bi) in drawn:
+                    bad("%s %d x %d: drawn %s, not measured" % (op, fs, bs, drawn[(fi, bi)]))
+                elif rate is not None and not close(drawn.get((fi, bi), -1), rate, 1):
+                    bad("%s %d x %d: drawn %s, JSON %s" % (op, fs, bs, drawn.get((fi, bi)), rate))
+
+
 def png_pixels(path):
     """Distinct pixel values and the share that is not the background."""
     data = open(path, "rb").read()
@@ -191,12 +262,14 @@ def main():
     elif len(sys.argv) == 3 and sys.argv[1] == "height":
         print(int(float(ET.parse(sys.argv[2]).getroot().get("viewBox").split()[3]) + 0.999))
         return 0
-    elif len(sys.argv) == 4 and sys.argv[1] in ("single", "sweep", "quick"):
+    elif len(sys.argv) == 4 and sys.argv[1] in ("single", "sweep", "quick", "report", "matrix"):
         text = open(sys.argv[2], encoding="utf-8").read()
         root = ET.fromstring(text.encode("utf-8"))
         self_contained(text, root)
         doc = json.load(open(sys.argv[3]))
-        {"single": check_single, "sweep": check_sweep, "quick": check_quick}[sys.argv[1]](root, doc)
+        kinds = {"single": check_single, "sweep": check_sweep, "quick": check_quick,
+                 "report": check_report, "matrix": check_matrix}
+        kinds[sys.argv[1]](root, doc)
     else:
         print(__doc__, file=sys.stderr)
         return 2
