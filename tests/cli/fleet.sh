@@ -396,7 +396,10 @@ elif ! slurm_up; then
 	skip "Slurm launcher" "$(cat "$S/why")"
 else
 	W="$S/slurm"
-	timeout 120 srun -n 2 --output="$W/out/%N-%t.jsonl" "$DB" randread --jsonl -s 8M -t 1 "$W/d" \
+	# --error apart: srun sends a task's stderr (diskbench's warnings) to
+	# --output too unless told otherwise
+	timeout 120 srun -n 2 --output="$W/out/%N-%t.jsonl" --error="$W/out/%N-%t.err" \
+		"$DB" randread --jsonl -s 8M -t 1 "$W/d" \
 		>"$W/srun.out" 2>"$W/srun.err"
 	st=$?
 	cat "$W"/out/*.jsonl >"$S/slurm.jsonl" 2>/dev/null
