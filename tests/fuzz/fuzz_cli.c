@@ -45,8 +45,9 @@ static void check_accepted(const struct cli *c)
 {
 	const struct options *o = &c->opt;
 	PROMISE(o->target != NULL);
-	PROMISE(o->format == OUT_TEXT || o->format == OUT_JSON || o->format == OUT_CSV);
-	if (c->help || c->version)
+	PROMISE(o->format == OUT_TEXT || o->format == OUT_JSON || o->format == OUT_CSV ||
+		o->format == OUT_JSONL);
+	if (c->help || c->version || c->completion) /* completion names no test */
 		return;
 	PROMISE(c->cmd != NULL);
 	PROMISE((o->given & ~c->cmd->options) == 0);
