@@ -147,6 +147,7 @@ struct series;
 struct devio;
 struct temp_track;
 struct fleet_record;
+struct run_record;
 
 /* What one of several targets did in a run (multi): its own file, device
  * and figures; the result's figures are their total. */
@@ -222,6 +223,9 @@ struct result {
 	 * whose target, file and device are the ones above */
 	const struct result_target *targets;
 	unsigned ntargets;
+	/* what the run observed around itself (run_record.h), in storage the
+	 * command owns and gives before the run; NULL: nothing is observed */
+	struct run_record *record;
 };
 
 #endif

@@ -13,7 +13,7 @@
 #include "output.h"
 #include "progress.h"
 #include "quick.h"
-#include "checks.h"
+#include "findings.h"
 #include "runner.h"
 #include "sampling.h"
 #include "units.h"
@@ -107,6 +107,7 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	struct bench_job job;
 	step_options(so, r->opt, s, q);
 	step_result(sr, r, s, so);
+	sr->record = &q->records[n]; /* each step observes its own run */
 	char name[sizeof(q->names[n])];
 	snprintf(name, sizeof(name), "%s Q%uT%u", s->preset, so->qd, so->threads);
 	memcpy(q->names[n], name, sizeof(name));
@@ -154,8 +155,8 @@ static const struct result *step_of(const struct quick_report *q, const char *te
 }
 
 /* What showed that a limit, not the device, set a step's figures: a cgroup
- * limit the step reached, or a rate cap in its series (cap stays "" when
- * neither did). */
+ * limit the step reached, or a confirmed rate cap in its series (cap stays
+ * "" when neither did). */
 static void gather_cap(const struct quick_report *q, char *cap, size_t len)
 {
 	char rate[32];
@@ -165,7 +166,7 @@ static void gather_cap(const struct quick_report *q, char *cap, size_t len)
 			double bps = finding_value(fd, "bytes_per_sec", 0);
 			double iops = finding_value(fd, "iops", 0);
 			if (strcmp(fd->key, "cgroup_limit") == 0 &&
-			    finding_value(fd, "reached", 0) >= CHECKS_LIMIT_REACHED) {
+			    finding_value(fd, "reached", 0) >= FINDINGS_LIMIT_REACHED) {
 				char what[64] = "";
 				if (bps > 0)
 					fmt_rate_si(what, sizeof(what), bps);
@@ -177,7 +178,8 @@ static void gather_cap(const struct quick_report *q, char *cap, size_t len)
 					 q->labels[i]);
 				return;
 			}
-			if (strcmp(fd->key, "rate_cap") == 0) {
+			/* a cap only "may be" does not make the verdict "capped" */
+			if (strcmp(fd->key, "rate_cap") == 0 && finding_value(fd, "confirmed", 0) > 0) {
 				fmt_rate_si(rate, sizeof(rate), bps);
 				snprintf(cap, len, "a rate cap at %s (in %s: flat throughput, %.1f %% "
 					 "of I/Os waiting for the next time slice)", rate, q->labels[i],

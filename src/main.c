@@ -14,6 +14,7 @@
 #include "fleet.h"
 #include "completion.h"
 #include "output.h"
+#include "run_record.h"
 #include "target.h"
 #include "units.h"
 
@@ -107,6 +108,7 @@ int main(int argc, char **argv)
 	static struct cli c;
 	static struct result r;
 	static struct fleet_record fleet;
+	static struct run_record record; /* what the command's measured run observes */
 	char why[MSG_LEN];
 	int code = cli_parse(argc, argv, &c, why, sizeof(why));
 	struct fleet_ask ask = { c.opt.host_label, c.opt.run_id,
@@ -116,6 +118,7 @@ int main(int argc, char **argv)
 
 	fleet_identify(&fleet, &ask); /* a failed run's record still names its host */
 	r.fleet = &fleet;
+	r.record = &record;
 	r.resident_before_pct = -1;
 	r.target = c.opt.target;
 	if (code != EXIT_OK) {

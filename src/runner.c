@@ -15,6 +15,7 @@
 #include "io.h"
 #include "names.h"
 #include "progress.h"
+#include "run_record.h"
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
@@ -252,7 +253,9 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->seconds = out->seconds;
 	r->interrupted = out->stopped;
 	r->huge_buffers = out->huge_buffers;
-	r->cpu_busiest = out->cpu_busiest;
+	/* one thread uses at most all of one CPU: above that is the disagreement
+	 * of the thread's CPU clock and the monotonic one over a short run */
+	r->cpu_busiest = out->cpu_busiest < 1.0 ? out->cpu_busiest : 1.0;
 }
 
 /* The failure of a run, named for what a user can act on. */
@@ -318,6 +321,8 @@ static int before_start(void *ctx)
 	}
 	h->real_ns = fleet_now_ns();
 	h->mono_ns = clock_ns();
+	if (h->r->record)
+		run_record_open(h->r->record);
 	return 0;
 }
 
@@ -328,6 +333,8 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 	job->before_start = before_start;
 	job->before_start_ctx = &hook;
 	int rc = bench_run(job, out, sampler);
+	if (r->record)
+		run_record_close(r->record); /* right after the last worker joined */
 	job->before_start = NULL;
 	job->before_start_ctx = NULL;
 	struct fleet_record *f = r->fleet;

@@ -201,9 +201,17 @@ static void test_rate_cap(void **state)
 	assert_true(c.p50_ns >= 100000 && c.p50_ns <= 112000);
 	assert_true(c.slow_share > 0.009 && c.slow_share < 0.011);
 	assert_true(c.rate > 4096 * 990.0 && c.rate < 4096 * 1010.0);
-	/* no tail: a steady device */
+	assert_int_equal(c.evidence, CAP_MAYBE); /* no per-interval latencies: not regular */
+	assert_true(c.wait_share > 0.85);
+	/* no tail: a steady device (at a rate no limit is set at) */
+	begin();
+	for (unsigned i = 0; i < 20; i++)
+		add(4096 * 1037 * jitter(&g, 0.01));
 	fill_lat(&lat, 20000, 100000, 0, 0);
 	assert_false(detect_rate_cap(&s, &lat, &c));
+	begin();
+	for (unsigned i = 0; i < 20; i++)
+		add(4096 * 1000 * jitter(&g, 0.01));
 	/* half slow: a slow device, not a budget */
 	fill_lat(&lat, 20000, 100000, 500, 90000000);
 	assert_false(detect_rate_cap(&s, &lat, &c));
