@@ -148,11 +148,14 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 			      "the device"));
 }
 
-/* --drop-caches=file|all: the test file's pages out of the page cache. */
-static void evict_file(const struct target *t, const struct options *opt, struct result *r)
+/* --drop-caches=file|all: the test file's pages out of the page cache;
+ * false when that was asked and failed. */
+static bool evict_file(const struct target *t, const struct options *opt, struct result *r)
 {
-	if (opt->drop != DROP_NONE && plat_evict(t->fd, t->kind == TARGET_BLOCKDEV, r->region) != 0)
-		warn(r, "could not evict '%s' from the page cache:", t->path);
+	if (opt->drop == DROP_NONE || plat_evict(t->fd, t->kind == TARGET_BLOCKDEV, r->region) == 0)
+		return true;
+	warn(r, "could not evict '%s' from the page cache:", t->path);
+	return false;
 }
 
 double run_evict_again(const struct target *t, const struct options *opt, struct result *r)
@@ -176,11 +179,14 @@ bool run_residency_visible(const struct target *t, struct result *r)
 
 void run_evict(const struct target *t, const struct options *opt, struct result *r)
 {
-	r->evicted = drop_mode_name(opt->drop);
-	evict_file(t, opt, r);
-	if (opt->drop == DROP_ALL && plat_drop_all_caches() != 0)
+	/* the label says what was done, not what was asked */
+	enum drop_mode done = evict_file(t, opt, r) ? opt->drop : DROP_NONE;
+	if (done == DROP_ALL && plat_drop_all_caches() != 0) {
 		warn(r, "could not drop all caches (/proc/sys/vm/drop_caches needs root), "
 		     "only the test file was evicted:");
+		done = DROP_FILE;
+	}
+	r->evicted = drop_mode_name(done);
 	if (!run_residency_visible(t, r))
 		return;
 	if (plat_resident_pct(t->fd, r->region, &r->resident_before_pct) != 0) {
