@@ -125,9 +125,10 @@ static double time_share_from(const struct stats *lat, uint64_t min)
 	return total > 0 ? (slow < total ? slow / total : 1.0) : 0.0;
 }
 
-/* The mantissas limits are set at: a random figure lands within
- * DETECT_CAP_ROUND of one by chance about once in fifty. */
-static const double round_mantissas[] = { 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5, 8, 10 };
+/* The mantissas limits are usually set at (100, 150, 3000, 7500 IOPS): a
+ * figure at random lands within DETECT_CAP_ROUND of one about once in
+ * thirty, so a pace alone is only ever "may be". */
+static const double round_mantissas[] = { 1, 1.5, 2, 2.5, 3, 5, 7.5, 10 };
 
 double detect_round(double v)
 {
@@ -164,7 +165,8 @@ static double ios_rate(const struct series *s, unsigned from)
 	return span > 0 ? (double)ios / span : 0.0;
 }
 
-bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c)
+bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t bytes,
+		     double seconds, struct rate_cap *c)
 {
 	struct series_summary sum;
 	memset(c, 0, sizeof(*c));
@@ -181,8 +183,12 @@ bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rat
 	c->slow_ns = (uint64_t)(DETECT_CAP_SLOW * (double)c->p50_ns);
 	c->slow_share = share_from(lat, c->slow_ns);
 	c->wait_share = time_share_from(lat, c->slow_ns);
-	c->round_iops = detect_round(c->iops) > 0;
-	c->round = c->round_iops ? detect_round(c->iops) : detect_round(c->rate);
+	/* the round figure from the run's own clock: the sampler's ticks wander
+	 * by milliseconds, more than DETECT_CAP_ROUND of a few seconds */
+	double run_iops = seconds > 0 ? (double)lat->count / seconds : c->iops;
+	double run_rate = seconds > 0 ? (double)bytes / seconds : c->rate;
+	c->round_iops = detect_round(run_iops) > 0;
+	c->round = c->round_iops ? detect_round(run_iops) : detect_round(run_rate);
 	if (c->p50_ns == 0 || c->cv >= DETECT_CAP_CV)
 		return false;
 	c->budget = p90 <= DETECT_CAP_FAST * c->p50_ns && c->slow_share >= DETECT_CAP_SLOW_MIN &&

@@ -31,7 +31,8 @@
  * I/O is a small part of it: removing it would barely move the figure).
  * A pace: every I/O held back alike, so throughput is flatter still
  * (DETECT_CAP_PACED_CV) at a round figure of IOPS or bytes/s (150, 2000,
- * 25 M; within DETECT_CAP_ROUND), as limits are set. */
+ * 25 M; within DETECT_CAP_ROUND: a run cut by -t ends one I/O early or
+ * late), as limits are set. */
 #define DETECT_CAP_CV 0.05
 #define DETECT_CAP_FAST 4.0
 #define DETECT_CAP_SLOW 20.0
@@ -39,7 +40,7 @@
 #define DETECT_CAP_SLOW_MAX 0.10
 #define DETECT_CAP_WAIT 0.5
 #define DETECT_CAP_PACED_CV 0.02
-#define DETECT_CAP_ROUND 0.001
+#define DETECT_CAP_ROUND 0.005
 
 /* How sure: a shape that fits a cap ("may be"), or slow I/Os recurring in
  * every interval, as a token bucket's refills make them. */
@@ -68,8 +69,8 @@ struct cliff {
 	double sustained_rate; /* bytes/s from the drop to the end */
 };
 
-/* v within DETECT_CAP_ROUND of a round figure (1, 1.2, 1.5, 2, 2.5, 3, 4,
- * 5, 6, 7.5 or 8 times a power of ten): that figure, else 0. */
+/* v within DETECT_CAP_ROUND of a round figure (1, 1.5, 2, 2.5, 3, 5 or
+ * 7.5 times a power of ten): that figure, else 0. */
 double detect_round(double v);
 
 /* True, filling c, when the series steps down and stays down; a gradual
@@ -125,7 +126,10 @@ void temp_track_add(struct temp_track *t, double t_s, double celsius);
 bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h);
 
 /* True, filling c, when the series and the latencies look like a rate cap
- * (above; c->evidence says how sure); needs DETECT_MIN_SAMPLES samples. */
-bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c);
+ * (above; c->evidence says how sure); needs DETECT_MIN_SAMPLES samples.
+ * bytes and seconds are the run's (0 seconds: the series' own span), for
+ * the round figure. */
+bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t bytes,
+		     double seconds, struct rate_cap *c);
 
 #endif
