@@ -17,6 +17,7 @@
 #include "run_record.h"
 #include "target.h"
 #include "units.h"
+#include "util.h"
 
 /* `make static` builds with -DDISKBENCH_STATIC: --version says so, since
  * that is the binary people copy to hosts without a compiler */
@@ -173,6 +174,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "diskbench: %s: %s\n", c.opt.svg_path, strerror(errno));
 		code = EXIT_RUN;
 	}
+	result_release(&r);
 	cli_free(&c);
 	return code;
 }

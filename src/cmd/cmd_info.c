@@ -8,12 +8,14 @@
 
 int cmd_run_info(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	static struct devinfo info;
+	struct devinfo *info = result_keep(r, sizeof(*info), NULL);
 	(void)cmd;
-	if (devinfo_probe(opt->target, devinfo_default_roots(), &info) != 0)
+	if (!info)
+		return fail(r, EXIT_RUN, "cannot allocate the device's description:");
+	if (devinfo_probe(opt->target, devinfo_default_roots(), info) != 0)
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", opt->target);
-	r->device = &info;
+	r->device = info;
 	r->measured = true;
 	return EXIT_OK;
 }

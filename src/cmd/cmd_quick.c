@@ -256,16 +256,17 @@ static int pick_engine(const struct options *opt, struct quick_report *q, struct
 
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	static struct quick_report q;
+	struct quick_report *q = result_keep(r, sizeof(*q), NULL);
 	struct target t;
 	struct options probe = *opt;
 	(void)cmd;
-	memset(&q, 0, sizeof(q));
-	r->detail = &q;
+	if (!q)
+		return fail(r, EXIT_RUN, "cannot allocate quick's figures:");
+	r->detail = q;
 	if (opt->time_s <= 0)
 		return fail(r, EXIT_USAGE, "quick needs a time to share among its steps: -t SECONDS "
 			    "greater than 0");
-	q.measure_s = opt->time_s;
+	q->measure_s = opt->time_s;
 	int code = run_prepare(&t, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, false, r);
@@ -277,27 +278,27 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	if (code == EXIT_OK)
 		code = run_check_data(&t, opt, r);
 	if (code == EXIT_OK && t.created)
-		code = run_layout(&t, opt, LAYOUT_MAX_S, r, &q.layout_s);
-	q.span = r->region;
+		code = run_layout(&t, opt, LAYOUT_MAX_S, r, &q->layout_s);
+	q->span = r->region;
 	if (code == EXIT_OK)
-		code = pick_engine(opt, &q, r);
+		code = pick_engine(opt, q, r);
 	if (code == EXIT_OK)
 		code = target_open(&t, O_RDONLY, false, r);
 	if (code == EXIT_OK)
 		run_warn_target(&t, opt, false, r);
 	for (unsigned i = 0; i < NSTEPS && code == EXIT_OK; i++)
 		if (quick_steps[i].dir == IO_READ || t.created)
-			code = run_step(&t, &quick_steps[i], &q, r);
+			code = run_step(&t, &quick_steps[i], q, r);
 	progress_clear();
 	target_close(&t);
 	target_cleanup();
 	if (code != EXIT_OK)
 		return code;
-	gather_figures(&q, r->device);
-	classify(&q.figures, &q.verdict);
-	verdict_line(q.line, sizeof(q.line), &q.figures, &q.verdict);
-	for (unsigned i = 0; i < q.verdict.nwarnings; i++)
-		warn(r, "%s", q.verdict.warnings[i]);
+	gather_figures(q, r->device);
+	classify(&q->figures, &q->verdict);
+	verdict_line(q->line, sizeof(q->line), &q->figures, &q->verdict);
+	for (unsigned i = 0; i < q->verdict.nwarnings; i++)
+		warn(r, "%s", q->verdict.warnings[i]);
 	r->measured = true;
 	return EXIT_OK;
 }

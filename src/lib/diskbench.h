@@ -142,6 +142,7 @@ struct options {
 #define MSG_LEN 512
 #define MAX_FINDINGS 8
 #define FINDING_FIGURES 8
+#define RESULT_KEEP 8
 
 struct series;
 struct devio;
@@ -226,6 +227,13 @@ struct result {
 	/* what the run observed around itself (run_record.h), in storage the
 	 * command owns and gives before the run; NULL: nothing is observed */
 	struct run_record *record;
+	/* storage the command's run keeps until the result is rendered
+	 * (util.h's result_keep), freed by result_release */
+	struct result_kept {
+		void *p;
+		void (*release)(void *p);
+	} kept[RESULT_KEEP];
+	unsigned nkept;
 };
 
 #endif

@@ -35,9 +35,10 @@ int run_prepare(struct target *t, const struct options *opt, struct result *r)
 
 void run_probe_device(const char *path, struct result *r)
 {
-	static struct devinfo device; /* for the "device" key of the JSON */
-	if (devinfo_probe(path, devinfo_default_roots(), &device) == 0)
-		r->device = &device;
+	/* for the "device" key of the JSON: kept with the result */
+	struct devinfo *device = result_keep(r, sizeof(*device), NULL);
+	if (device && devinfo_probe(path, devinfo_default_roots(), device) == 0)
+		r->device = device;
 }
 
 int run_plan_region(const struct target *t, const struct options *opt, bool write_test,
