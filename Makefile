@@ -99,6 +99,7 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
 	bash tests/cli/findings.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/statics.sh
 
 check: unit cli
 

@@ -100,9 +100,6 @@ static int plan_sweep(struct sweep_result *sw, const struct options *opt, struct
 	return EXIT_OK;
 }
 
-/* The engine every point uses, picked once (so a fallback is said once). */
-static const struct engine_ops *sweep_engine;
-
 /* Each point from the disk, not from the last one's cache: every target
  * evicted again; the share of all their regions still resident, or -1. */
 static double evict_targets(struct multi *m, struct result *r)
@@ -144,7 +141,7 @@ static int measure_point_into(struct bench_outcome *out, struct multi *m,
 	multi_job(m, &job);
 	job.warmup_s = sw->plan.ramp_s;
 	job.write_pct = sw->write_pct;
-	job.engine = sweep_engine;
+	job.engine = sw->engine;
 	r->warmup_ios = job.warmup_ios;
 	progress_label(opt, "sweep: %s, %u outstanding", s->workload, level);
 	double resident = -1;
@@ -281,8 +278,8 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 		r->dir = IO_WRITE; /* safety rules and reporting of writes apply */
 	code = multi_begin(&m, opt, r);
 	if (code == EXIT_OK)
-		code = run_pick_engine(opt, 1, r, &sweep_engine);
-	sw->max_qd = code == EXIT_OK ? sweep_engine->max_qd : 1;
+		code = run_pick_engine(opt, 1, r, &sw->engine);
+	sw->max_qd = code == EXIT_OK ? sw->engine->max_qd : 1;
 	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
 		code = prepare_target(sw, m, k, r);
 	/* all open before any is written: a device in use refuses the run untouched */
