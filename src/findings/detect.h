@@ -23,7 +23,9 @@
 
 /* A rate cap (a cloud volume's or a container's I/O limit handing out a
  * budget per time slice), in two shapes.  A budget: throughput flat across
- * intervals (raw coefficient of variation below DETECT_CAP_CV) while most
+ * intervals (raw coefficient of variation below DETECT_CAP_CV: a slice's
+ * burst lands on either side of an interval's end as the sampler's tick
+ * wanders, so a budget is only about that flat) while most
  * I/Os are fast (p90 within DETECT_CAP_FAST times the median) and a small
  * share, between DETECT_CAP_SLOW_MIN and DETECT_CAP_SLOW_MAX, waits over
  * DETECT_CAP_SLOW times the median for the next slice, and those waits hold
@@ -33,7 +35,7 @@
  * (DETECT_CAP_PACED_CV) at a round figure of IOPS or bytes/s (150, 2000,
  * 25 M; within DETECT_CAP_ROUND: a run cut by -t ends one I/O early or
  * late), as limits are set. */
-#define DETECT_CAP_CV 0.05
+#define DETECT_CAP_CV 0.10
 #define DETECT_CAP_FAST 4.0
 #define DETECT_CAP_SLOW 20.0
 #define DETECT_CAP_SLOW_MIN 0.001

@@ -240,7 +240,7 @@ static void judge_rate_cap(const struct options *opt, const struct series *s, bo
 	     : sure ? "a rate cap (a cloud volume's or a container's I/O limit) set the figure, "
 		      "not the device"
 		    : "a rate cap (a cloud volume's or a container's I/O limit) may have set the "
-		      "figure; nothing here confirms one");
+		      "figure, though nothing here confirms one");
 	struct finding *f = finding_add(r, "rate_cap");
 	finding_figure(f, "confirmed", sure, 0);
 	finding_figure(f, "bytes_per_sec", c.rate, 1);

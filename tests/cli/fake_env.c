@@ -4,9 +4,9 @@
  * the real command line, sampler, record, judgements and output:
  *
  *   FAKE_LAT=healthy        each read sleeps 60-100 us, 0.3 % of them 4 ms
- *   FAKE_LAT=bucket:IOPS    a token bucket: IOPS/10 reads per 100 ms slice,
- *                           the next waits for the refill (slow I/Os at a
- *                           regular period)
+ *   FAKE_LAT=bucket:IOPS    a token bucket: IOPS/10 reads of 500 us per
+ *                           100 ms slice, the next waits for the refill
+ *                           (slow I/Os at a regular period)
  *   FAKE_LAT=pace:IOPS      each read held to its slot, IOPS a second
  *   FAKE_LAT=cliff:S        100 us reads for S seconds, then 400 us
  *   FAKE_LAT=swing:S        100 us and 300 us by turns, S seconds each
@@ -100,7 +100,9 @@ static void take_token(unsigned iops)
 	}
 	left--;
 	pthread_mutex_unlock(&bucket);
-	nap_until(now_ns() + 50000);
+	/* 500 us: long enough that a busy machine's late wake-ups stay small
+	 * beside it, as a device's own latency would */
+	nap_until(now_ns() + 500000);
 }
 
 /* Each read in its slot, iops a second, whatever the threads; one late

@@ -163,7 +163,7 @@ static void test_irregular_slow_ios_only_may_be_a_cap(void **state)
 	const struct finding *f = finding_find(&r, "rate_cap");
 	if (f) {
 		assert_true(finding_value(f, "confirmed", -1) == 0);
-		assert_true(said("may have set the figure; nothing here confirms one"));
+		assert_true(said("may have set the figure, though nothing here confirms one"));
 	}
 	assert_false(said("set the figure, not the device"));
 }
