@@ -25,6 +25,8 @@ struct target {
 	uint64_t id_dev, id_ino;
 	bool id_known;
 	bool no_direct;        /* an O_DIRECT open failed: the filesystem has none */
+	bool force;            /* --force: a tmpfs may take more of the free memory */
+	bool ram_warned;       /* "data live in RAM" said already (before the layout) */
 };
 
 /* Classifies path without following into it; -1 with errno if neither it
@@ -50,8 +52,18 @@ int target_prepare(struct target *t, const char *arg, bool write_test, bool forc
  * gets O_EXCL here, for every caller.  Returns an exit code. */
 int target_open(struct target *t, int flags, bool direct, struct result *r);
 void target_close(struct target *t);
-/* Refuses (EXIT_RUN) when writing bytes would leave < 5 % free. */
+/* Refuses (EXIT_RUN) when writing bytes would leave < 5 % free, and as
+ * target_check_memory does. */
 int target_check_space(const struct target *t, uint64_t bytes, struct result *r);
+/* On a filesystem in memory (ramfs, tmpfs, hugetlbfs), refuses
+ * (EXIT_REFUSED) to write more than target_ram_limit allows, whatever the
+ * filesystem says is free: ramfs says nothing, tmpfs's size= may exceed RAM. */
+int target_check_memory(const struct target *t, uint64_t bytes, struct result *r);
+/* The most a test may write to filesystem fs_type in memory when
+ * mem_available bytes are free (MemAvailable): half of it; with force, on
+ * tmpfs, whose pages can be swapped out, three quarters.  ramfs and
+ * hugetlbfs pages can never leave RAM, so force changes nothing there. */
+uint64_t target_ram_limit(const char *fs_type, uint64_t mem_available, bool force);
 
 /* A working directory for a tree of files: a new `.diskbench-files-XXXXXX`
  * under the directory target (mkdtemp), or, with named (--dir), that path,

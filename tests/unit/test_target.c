@@ -148,6 +148,50 @@ static void test_check_table(void **state)
 	assert_non_null(strstr(why, "--force"));
 }
 
+/* ---- filesystems in memory ------------------------------------------------ */
+
+/* Half of what is available; --force lifts tmpfs (swappable) to three
+ * quarters, never ramfs or hugetlbfs, whose pages cannot leave RAM. */
+static void test_ram_limit(void **state)
+{
+	(void)state;
+	const uint64_t avail = 8ull << 30;
+	assert_int_equal(target_ram_limit("ramfs", avail, false), 4ull << 30);
+	assert_int_equal(target_ram_limit("ramfs", avail, true), 4ull << 30);
+	assert_int_equal(target_ram_limit("hugetlbfs", avail, true), 4ull << 30);
+	assert_int_equal(target_ram_limit("tmpfs", avail, false), 4ull << 30);
+	assert_int_equal(target_ram_limit("tmpfs", avail, true), 6ull << 30);
+	assert_int_equal(target_ram_limit("tmpfs", 0, true), 0);
+}
+
+/* The check reads this machine's memory: a request no machine can hold is
+ * refused on ramfs and tmpfs, with or without a size reported, and nothing
+ * is said on a disk's filesystem or for an empty request. */
+static void test_check_memory(void **state)
+{
+	struct fx *f = *state;
+	struct target t;
+	memset(&t, 0, sizeof(t));
+	snprintf(t.path, sizeof(t.path), "%s/x", f->dir);
+	t.fs_known = true;
+	snprintf(t.fs.type, sizeof(t.fs.type), "ext4");
+	assert_int_equal(target_check_memory(&t, UINT64_MAX, &f->r), EXIT_OK);
+	assert_int_equal(target_check_space(&t, 1, &f->r), EXIT_OK); /* no size: unknown */
+	snprintf(t.fs.type, sizeof(t.fs.type), "ramfs");
+	t.fs.in_ram = true;
+	assert_int_equal(target_check_memory(&t, 0, &f->r), EXIT_OK);
+	assert_int_equal(target_check_space(&t, UINT64_MAX, &f->r), EXIT_REFUSED);
+	assert_non_null(strstr(f->r.error, "ramfs"));
+	assert_non_null(strstr(f->r.error, "MemAvailable"));
+	assert_null(strstr(f->r.error, "--force")); /* no way round it */
+	snprintf(t.fs.type, sizeof(t.fs.type), "tmpfs");
+	t.fs.total_bytes = t.fs.avail_bytes = UINT64_MAX / 2; /* size= beyond RAM */
+	t.force = true;
+	assert_int_equal(target_check_space(&t, UINT64_MAX / 4, &f->r), EXIT_REFUSED);
+	t.fs.in_ram = false; /* the same sizes on a disk: only the free space counts */
+	assert_int_equal(target_check_space(&t, UINT64_MAX / 4, &f->r), EXIT_OK);
+}
+
 /* ---- classifying --------------------------------------------------------- */
 
 static void expect_kind(const char *path, enum target_kind want)
@@ -407,6 +451,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_table),
+		cmocka_unit_test(test_ram_limit),
+		cmocka_unit_test_setup_teardown(test_check_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_classify, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_classify_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prepare_directory, setup, teardown),
