@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "devinfo.h"
@@ -405,6 +406,57 @@ static const char *kind_word(enum target_kind kind)
 	       : kind == TARGET_FILE ? "file" : "path";
 }
 
+/* How node i of d's stack hangs from the one above it. */
+static const char *hop_word(const struct devinfo *d, int i)
+{
+	const char *above = d->stack[d->stack[i].parent].kind;
+	return strcmp(above, "part") == 0 ? "a partition of"
+	       : strcmp(above, "loop") == 0 ? "backed by a file on" : "built on";
+}
+
+/* Whether the data of device upper live on device lower: lower is in
+ * upper's stack, walked down sysfs (partition, slaves/, loop backing file).
+ * The way down goes to how, "dm-0 is built on loop1p1, a partition of loop1". */
+static bool lies_on(uint64_t upper, uint64_t lower, const struct devinfo_roots *roots,
+		    char *how, size_t len)
+{
+	static struct devinfo d;
+	char want[16];
+	snprintf(want, sizeof(want), "%u:%u", major((dev_t)lower), minor((dev_t)lower));
+	if (devinfo_probe_devnum(major((dev_t)upper), minor((dev_t)upper), roots, &d) != 0)
+		return false;
+	int hit = -1;
+	for (int i = 1; i < d.nstack && hit < 0; i++)
+		if (strcmp(d.stack[i].majmin, want) == 0)
+			hit = i;
+	if (hit < 0)
+		return false;
+	int chain[DEVINFO_MAX_NODES], n = 0;
+	for (int i = hit; i > 0 && n < DEVINFO_MAX_NODES; i = d.stack[i].parent)
+		chain[n++] = i;
+	size_t used = (size_t)snprintf(how, len, "%s is", d.stack[0].name);
+	for (int k = n - 1; k >= 0 && used < len; k--)
+		used += (size_t)snprintf(how + used, len - used, "%s %s %s", k == n - 1 ? "" : ",",
+					 hop_word(&d, chain[k]), d.stack[chain[k]].name);
+	return true;
+}
+
+bool target_overlap(uint64_t a_rdev, uint64_t b_rdev, const struct devinfo_roots *roots,
+		    char *how, size_t len)
+{
+	return lies_on(a_rdev, b_rdev, roots, how, len) || lies_on(b_rdev, a_rdev, roots, how, len);
+}
+
+static int refuse_overlap(const char *a, uint64_t a_rdev, const char *b, uint64_t b_rdev,
+			  struct result *r)
+{
+	char how[512];
+	if (target_overlap(a_rdev, b_rdev, devinfo_default_roots(), how, sizeof(how)))
+		return fail(r, EXIT_USAGE, "targets '%s' and '%s' overlap: %s; the same blocks would "
+			    "be measured twice; name each disk once", a, b, how);
+	return EXIT_OK;
+}
+
 int target_check_several(const char *const *args, unsigned n, bool write_test, bool force,
 			 struct result *r)
 {
@@ -430,6 +482,13 @@ int target_check_several(const char *const *args, unsigned n, bool write_test, b
 				return fail(r, EXIT_USAGE, "target '%s' is the same %s as '%s': name "
 					    "each target once", args[k], kind_word(kinds[k]), args[i]);
 	}
+	for (unsigned k = 0; k < n; k++)
+		for (unsigned i = 0; i < k && kinds[k] == TARGET_BLOCKDEV; i++) {
+			int code = kinds[i] == TARGET_BLOCKDEV
+				   ? refuse_overlap(args[i], ids[i].dev, args[k], ids[k].dev, r) : EXIT_OK;
+			if (code != EXIT_OK)
+				return code;
+		}
 	for (unsigned k = 0; write_test && k < n; k++) {
 		int code = kinds[k] == TARGET_BLOCKDEV ? refuse_if_mounted(args[k], r) : EXIT_OK;
 		if (code != EXIT_OK)

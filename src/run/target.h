@@ -38,12 +38,21 @@ int target_check(enum target_kind kind, bool write_test, bool force, const char 
 
 /* Several targets (multi), before any is prepared: each classified and
  * checked as target_check does, none named twice (the same device number,
- * or the same file or directory: EXIT_USAGE), and for a write test no
+ * or the same file or directory: EXIT_USAGE), no two devices overlapping
+ * (target_overlap: EXIT_USAGE), and for a write test no
  * block device among them mounted (EXIT_REFUSED), so that a write test
  * refuses before it creates, opens or writes anything.  Returns an exit
  * code. */
 int target_check_several(const char *const *args, unsigned n, bool write_test, bool force,
 			 struct result *r);
+/* Whether block devices a and b (device numbers) overlap: one lies on the
+ * other, as a partition of it, a dm or md device over it, or a loop device
+ * over a file on it, as sysfs under roots tells.  Two partitions of one
+ * disk, or two logical volumes of one volume group, do not.  How they
+ * overlap goes to how ("loop0p1 is a partition of loop0"). */
+struct devinfo_roots;
+bool target_overlap(uint64_t a, uint64_t b, const struct devinfo_roots *roots, char *how,
+		    size_t len);
 /* Classifies and checks arg, and creates diskbench's own file where the
  * target is a directory or a new path.  Returns an exit code. */
 int target_prepare(struct target *t, const char *arg, bool write_test, bool force,
