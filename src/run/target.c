@@ -111,6 +111,32 @@ int target_classify(const char *path, enum target_kind *kind)
 	return 0;
 }
 
+/* A file that backs a loop device is written as that device would be:
+ * refused while the device is mounted or another device is built on it;
+ * an active swap file always. */
+static int refuse_file_in_use(const char *path, struct result *r)
+{
+	struct stat st;
+	struct devinfo_file_use use;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    devinfo_file_use((uint64_t)st.st_dev, (uint64_t)st.st_ino, devinfo_default_roots(),
+			     NULL, &use) != 1)
+		return EXIT_OK;
+	if (use.swap)
+		return fail(r, EXIT_REFUSED, "file '%s' is in use: it is an active swap file "
+			    "(/proc/swaps); refusing to write to it", path);
+	if (use.mounted)
+		return fail(r, EXIT_REFUSED, "file '%s' is in use: it backs /dev/%s, and %s holds the "
+			    "%s filesystem mounted at %s; refusing to write to it", path, use.loop,
+			    use.mount.device, use.mount.fs_type[0] ? use.mount.fs_type : "unknown",
+			    use.mount.mount_point[0] ? use.mount.mount_point
+						     : "a mount not visible from this root");
+	if (use.holder[0])
+		return fail(r, EXIT_REFUSED, "file '%s' is in use: it backs /dev/%s, which %s is built "
+			    "on; refusing to write to it", path, use.loop, use.holder);
+	return EXIT_OK;
+}
+
 int target_check(enum target_kind kind, bool write_test, bool force, const char **why)
 {
 	switch (kind) {
@@ -231,7 +257,10 @@ int target_prepare(struct target *t, const char *arg, bool write_test, bool forc
 	if (target_classify(arg, &t->kind) != 0)
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", arg);
-	int code = target_check(t->kind, write_test, force, &why);
+	int code = write_test && t->kind == TARGET_FILE ? refuse_file_in_use(arg, r) : EXIT_OK;
+	if (code != EXIT_OK)
+		return code;
+	code = target_check(t->kind, write_test, force, &why);
 	if (code != EXIT_OK)
 		return fail(r, code, "target '%s' %s", arg, why);
 	t->force = force;
@@ -469,7 +498,11 @@ int target_check_several(const char *const *args, unsigned n, bool write_test, b
 		if (target_classify(args[k], &kinds[k]) != 0)
 			return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 				    "target '%s':", args[k]);
-		int code = target_check(kinds[k], write_test, force, &why);
+		int code = write_test && kinds[k] == TARGET_FILE ? refuse_file_in_use(args[k], r)
+								 : EXIT_OK;
+		if (code != EXIT_OK)
+			return code;
+		code = target_check(kinds[k], write_test, force, &why);
 		if (code != EXIT_OK)
 			return fail(r, code, "target '%s' %s", args[k], why);
 	}
