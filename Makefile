@@ -88,6 +88,7 @@ cli: diskbench
 	bash tests/cli/files.sh ./diskbench
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
+	bash tests/cli/safety.sh ./diskbench
 
 check: unit cli
 
