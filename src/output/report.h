@@ -4,6 +4,7 @@
 #define REPORT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "fleetreport.h"
 
@@ -18,5 +19,15 @@ struct report_detail {
 	struct fleet_baseline base;   /* complete when compared */
 	bool compared;
 };
+
+struct json;
+struct result;
+
+/* report's renderers (output_report.c), gathered with its picture
+ * (output_svg_report.c) into render_report by output_report_render.c, so
+ * that the picture can print the text's headline without a circle. */
+void report_text(FILE *f, const struct result *r, bool quiet, bool histogram);
+void report_json(struct json *j, const struct result *r);
+void report_csv(FILE *f, const struct result *r);
 
 #endif
