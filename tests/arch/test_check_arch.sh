@@ -12,11 +12,11 @@ trap 'rm -rf "$tmp"' EXIT
 tree() {
 	rm -rf "$tmp/t" && mkdir -p "$tmp/t/src/low" "$tmp/t/src/high"
 	cat >"$tmp/t/ARCH.md" <<'MD'
-| room | holds | may use |
-|---|---|---|
-| main | the entry | high, low |
-| high | callers | low |
-| low | leaves | — |
+| room | holds | public headers | may use |
+|---|---|---|---|
+| main | the entry | — | high, low |
+| high | callers | `high.h` | low |
+| low | leaves | `low.h` | — |
 MD
 	printf 'int low_fn(void);\n' >"$tmp/t/src/low/low.h"
 	printf '#include "low.h"\nint low_fn(void) { return 1; }\n' >"$tmp/t/src/low/low.c"
@@ -68,6 +68,12 @@ printf '#include "high.h"\n#include "low_int.h"\nint high_fn(void) { return 0; }
 expect "an internal header used from another room is caught" 1 "internal to room low"
 
 tree
+printf 'int low_more(void);\n' >"$tmp/t/src/low/more.h"
+printf '#include "high.h"\n#include "more.h"\nint high_fn(void) { return 0; }\n' \
+	>"$tmp/t/src/high/high.c"
+expect "a header the table does not call public is caught" 1 "internal to room low"
+
+tree
 printf 'const char *p = "/sys/block";\nint low_fn(void) { return 1; }\n' >"$tmp/t/src/low/low.c"
 expect "a /sys path outside devinfo and platform is caught" 1 "names a /sys or /proc path"
 
@@ -80,11 +86,11 @@ printf 'int stray(void) { return 0; }\n' >"$tmp/t/src/stray.c"
 expect "a source outside a room is caught" 1 "not in a room"
 
 tree
-sed -i 's/| high | callers | low |/| high | callers | low |\n| ghost | nothing | — |/' "$tmp/t/ARCH.md"
+sed -i 's/| high | callers | `high.h` | low |/&\n| ghost | nothing | — | — |/' "$tmp/t/ARCH.md"
 expect "a room the tree lacks is caught" 1 "which src/ does not have"
 
 tree
-sed -i 's/| low | leaves | — |/| low | leaves | high |/' "$tmp/t/ARCH.md"
+sed -i 's/| low | leaves | `low.h` | — |/| low | leaves | `low.h` | high |/' "$tmp/t/ARCH.md"
 expect "a circle in the table itself is caught" 1 "the table itself has a circle"
 
 tap_done
