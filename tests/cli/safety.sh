@@ -13,8 +13,9 @@
 # swaps, mounts, loop devices and files on exit, INT and TERM; the last
 # case checks that losetup, findmnt and /proc/swaps list none of them.
 #
-# Output: `ok N - name`, `not ok N - name` (with `#` lines), `# SKIP`,
-# then `N passed, M failed, K skipped`; exit 1 when anything failed.
+# Output (tests/cli/tap.sh): `ok N - name`, `not ok N - name` (with `#`
+# lines), `# SKIP`, then `safety: N passed, M failed, K skipped`; exit 1
+# when anything failed.
 set -u
 
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
@@ -61,22 +62,23 @@ fi
 DEFSIG=()
 env --default-signal true 2>/dev/null && DEFSIG=(env --default-signal)
 
-# ---- reporting -------------------------------------------------------------
-N=0 PASSED=0 FAILED=0 SKIPPED=0 CASE="" BAD=0
+# ---- reporting: tap.sh's lines, a case built of several steps ----------------
+. "$(dirname "$0")/tap.sh"
+CASE="" WHY=()
 case_end() {
 	[ -z "$CASE" ] && return
-	N=$((N + 1))
-	if [ $BAD = 0 ]; then
-		echo "ok $N - $CASE"; PASSED=$((PASSED + 1))
+	if [ ${#WHY[@]} = 0 ]; then
+		ok "$CASE"
 	else
-		echo "not ok $N - $CASE"; FAILED=$((FAILED + 1))
-		sed 's/^/#   stderr: /' "$S/err" 2>/dev/null | head -n 8
+		local e
+		e=$(sed 's/^/stderr: /' "$S/err" 2>/dev/null | head -n 8)
+		not_ok "$CASE" "${WHY[@]}" ${e:+"$e"}
 	fi
 	CASE=""
 }
-case_begin() { case_end; CASE=$1; BAD=0; { : >"$S/err"; } 2>/dev/null; }
-fail() { BAD=1; echo "#   $*"; }
-skip() { case_end; N=$((N + 1)); SKIPPED=$((SKIPPED + 1)); echo "ok $N - $1 # SKIP $2"; }
+case_begin() { case_end; CASE=$1; WHY=(); { : >"$S/err"; } 2>/dev/null; }
+fail() { WHY+=("$*"); }
+skip() { case_end; tap_skip "$1" "$2"; }
 
 # db [ARGS...]: diskbench with FCAP (ulimit -f, KiB) and AS (a user wrapper);
 # stdout to $S/out, stderr to $S/err, exit code to RC.
@@ -224,34 +226,34 @@ t_memory() {
 # Device nodes in the scratch directory for a loop device's partitions (no
 # udev here to make them); partx when the kernel did not scan the table.
 part_nodes() {
-	local L=$1 n=${1#/dev/} p
-	[ -e "/sys/block/$n/${n}p1" ] || partx -a "$L" 2>/dev/null
+	local L=$1 dn=${1#/dev/} p
+	[ -e "/sys/block/$dn/${dn}p1" ] || partx -a "$L" 2>/dev/null
 	for p in 1 2; do
-		[ -r "/sys/block/$n/${n}p$p/dev" ] || return 1
-		mknod "$S/dev/${n}p$p" b $(tr ':' ' ' <"/sys/block/$n/${n}p$p/dev") || return 1
+		[ -r "/sys/block/$dn/${dn}p$p/dev" ] || return 1
+		mknod "$S/dev/${dn}p$p" b $(tr ':' ' ' <"/sys/block/$dn/${dn}p$p/dev") || return 1
 	done
 }
 
 t_overlap() {
-	local name="overlapping targets" img="$S/disk.img" L n p1 p2 before dm
+	local name="overlapping targets" img="$S/disk.img" L dn p1 p2 before dm
 	if [ $IS_ROOT = 0 ]; then skip "$name" "needs root for loop devices"; return; fi
 	if ! command -v sfdisk >/dev/null 2>&1; then skip "$name" "no sfdisk"; return; fi
 	truncate -s 48M "$img"
 	printf 'label: gpt\n,16M\n,16M\n' | sfdisk -q "$img" >/dev/null 2>&1
 	if ! L=$(losetup -P -f --show "$img" 2>/dev/null); then skip "$name" "cannot attach a loop device"; return; fi
-	LOOPS+=("$L"); n=${L#/dev/}
+	LOOPS+=("$L"); dn=${L#/dev/}
 	if ! part_nodes "$L"; then skip "$name" "no partitions of a loop device here"; return; fi
-	p1="$S/dev/${n}p1" p2="$S/dev/${n}p2"
+	p1="$S/dev/${dn}p1" p2="$S/dev/${dn}p2"
 	before=$(sha "$img")
 
 	case_begin "seqread of a disk and its partition: refused, exit 2, the partition named"
 	db seqread -s 4M -t 0.2 "$L" "$p1"
 	want_rc 2
-	want_err "overlap: ${n}p1 is a partition of $n"
+	want_err "overlap: ${dn}p1 is a partition of $dn"
 	case_begin "seqwrite --force of two partitions named with their disk: refused before writing, exit 2"
 	db seqwrite --force -s 4M -t 0.2 "$p2" "$L" "$p1"
 	want_rc 2
-	want_err "overlap: ${n}p2 is a partition of $n"
+	want_err "overlap: ${dn}p2 is a partition of $dn"
 	[ "$(sha "$img")" = "$before" ] || fail "the disk image changed"
 	if [ ${#NOBODY[@]} -gt 0 ]; then
 		case_begin "randwrite --force of a partition and its disk, as nobody: refused the same, exit 2"
@@ -262,7 +264,7 @@ t_overlap() {
 		skip "overlap as nobody" "cannot run as nobody (setpriv)"
 	fi
 	case_begin "the same device by two names: refused, exit 2"
-	mknod "$S/dev/alias" b $(tr ':' ' ' <"/sys/block/$n/dev")
+	mknod "$S/dev/alias" b $(tr ':' ' ' <"/sys/block/$dn/dev")
 	db seqread -s 4M -t 0.2 "$S/dev/alias" "$L"
 	want_rc 2
 	want_err 'same device'
@@ -280,7 +282,7 @@ t_overlap() {
 		case_begin "a dm device and its disk: refused, exit 2, the way down named"
 		db seqread -s 2M -t 0.2 "/dev/mapper/$dm" "$L"
 		want_rc 2
-		want_err "is built on ${n}p1, a partition of $n"
+		want_err "is built on ${dn}p1, a partition of $dn"
 		case_begin "a dm device beside the other partition: run, exit 0"
 		db seqread -s 2M -t 0.2 "/dev/mapper/$dm" "$p2"
 		want_rc 0
@@ -291,12 +293,12 @@ t_overlap() {
 
 # ---- files in use as block devices ---------------------------------------------------
 t_inuse_files() {
-	local name="files in use as block devices" img="$S/fs.img" mnt="$S/mnt" L n before
+	local name="files in use as block devices" img="$S/fs.img" mnt="$S/mnt" L dn before
 	if [ $IS_ROOT = 0 ]; then skip "$name" "needs root for loop devices and mounts"; return; fi
 	if ! command -v mkfs.ext4 >/dev/null 2>&1; then skip "$name" "no mkfs.ext4"; return; fi
 	truncate -s 32M "$img"; mkfs.ext4 -q "$img" >/dev/null 2>&1; chmod 666 "$img"
 	if ! L=$(losetup -f --show "$img" 2>/dev/null); then skip "$name" "cannot attach a loop device"; return; fi
-	LOOPS+=("$L"); n=${L#/dev/}; mkdir -p "$mnt" "$S/w"; chmod 777 "$S/w"
+	LOOPS+=("$L"); dn=${L#/dev/}; mkdir -p "$mnt" "$S/w"; chmod 777 "$S/w"
 	# read-only: the kernel itself writes nothing, so any change is diskbench's
 	if ! mount -o ro "$L" "$mnt" 2>/dev/null; then skip "$name" "cannot mount ext4 from a loop device"; return; fi
 	MOUNTS+=("$mnt")
@@ -304,7 +306,7 @@ t_inuse_files() {
 	case_begin "randwrite --force on the file behind a mounted loop device: refused, exit 3, loop and mount named"
 	db randwrite --force -s 4M -t 0.2 "$img"
 	want_rc 3
-	want_err "'$img' is in use: it backs /dev/$n, and $n holds the ext4 filesystem mounted at $mnt"
+	want_err "'$img' is in use: it backs /dev/$dn, and $dn holds the ext4 filesystem mounted at $mnt"
 	case_begin "the same among several targets: refused before the other target's file is made"
 	db seqwrite --force -s 4M -t 0.2 "$S/w" "$img"
 	want_rc 3
@@ -313,7 +315,7 @@ t_inuse_files() {
 		case_begin "the same as nobody (the file is writable by all): refused, exit 3"
 		AS=("${NOBODY[@]}"); db randwrite --force -s 4M -t 0.2 "$img"; AS=()
 		want_rc 3
-		want_err "backs /dev/$n"
+		want_err "backs /dev/$dn"
 	else
 		skip "a mounted loop's file as nobody" "cannot run as nobody (setpriv)"
 	fi
@@ -321,10 +323,10 @@ t_inuse_files() {
 	case_begin "info on that file: the loop device and its mount"
 	db info "$img"
 	want_rc 0
-	grep -q "^in use: backs /dev/$n; $n holds the ext4 filesystem mounted at $mnt\$" "$S/out" ||
+	grep -q "^in use: backs /dev/$dn; $dn holds the ext4 filesystem mounted at $mnt\$" "$S/out" ||
 		fail "no 'in use' line: $(tail -n 1 "$S/out")"
 	db --json info "$img"
-	python3 - "$S/out" "$n" "$mnt" <<'EOF' || fail "JSON in_use wrong"
+	python3 - "$S/out" "$dn" "$mnt" <<'EOF' || fail "JSON in_use wrong"
 import json, sys
 u = json.load(open(sys.argv[1]))["in_use"]
 assert u == {"loop": sys.argv[2], "mounted_at": sys.argv[3], "fs_type": "ext4",
@@ -379,5 +381,4 @@ findmnt -rn -o TARGET 2>/dev/null | grep -F "$SCRATCH/" && fail "a mount in the 
 grep -F "$SCRATCH/" /proc/swaps && fail "a swap file of the scratch directory is active"
 [ -e "$SCRATCH" ] && fail "$SCRATCH is still there"
 case_end
-echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
-[ $FAILED = 0 ]
+TAP_NAME=safety tap_done
