@@ -10,11 +10,13 @@
 
 #include "cmd.h"
 #include "devinfo.h"
+#include "finding.h"
 #include "output.h"
 #include "progress.h"
 #include "quick.h"
 #include "findings.h"
 #include "runner.h"
+#include "run_record.h"
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
@@ -263,6 +265,9 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	if (!q)
 		return fail(r, EXIT_RUN, "cannot allocate quick's figures:");
 	r->detail = q;
+	q->records = result_keep(r, QUICK_MAX_STEPS * sizeof(*q->records), NULL);
+	if (!q->records)
+		return fail(r, EXIT_RUN, "cannot allocate quick's records:");
 	if (opt->time_s <= 0)
 		return fail(r, EXIT_USAGE, "quick needs a time to share among its steps: -t SECONDS "
 			    "greater than 0");

@@ -3,45 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "detect.h"
-#include "devinfo.h"
-#include "run_record.h"
-#include "series.h"
 #include "units.h"
 #include "util.h"
-
-struct finding *finding_add(struct result *r, const char *key)
-{
-	if (r->nfindings >= MAX_FINDINGS)
-		return NULL;
-	struct finding *f = &r->findings[r->nfindings++];
-	f->key = key;
-	f->nfigures = 0;
-	return f;
-}
-
-void finding_figure(struct finding *f, const char *name, double value, int decimals)
-{
-	if (!f || f->nfigures >= FINDING_FIGURES)
-		return;
-	f->figures[f->nfigures++] = (struct finding_figure){ name, value, decimals };
-}
-
-double finding_value(const struct finding *f, const char *name, double fallback)
-{
-	for (unsigned k = 0; k < f->nfigures; k++)
-		if (strcmp(f->figures[k].name, name) == 0)
-			return f->figures[k].value;
-	return fallback;
-}
-
-const struct finding *finding_find(const struct result *r, const char *key)
-{
-	for (unsigned i = 0; i < r->nfindings; i++)
-		if (strcmp(r->findings[i].key, key) == 0)
-			return &r->findings[i];
-	return NULL;
-}
 
 /* ---- the shape of the series -------------------------------------------- */
 
@@ -111,11 +74,11 @@ static void judge_sustained(const struct series *s, const struct options *opt, s
 }
 
 /* A drop in throughput while a disk got hot: thermal throttling. */
-static void judge_heat(const struct run_record *rec, bool dropped, struct result *r)
+static void judge_heat(const struct findings_view *v, bool dropped, struct result *r)
 {
 	struct heat h;
-	for (unsigned i = 0; i < rec->ntemps; i++) {
-		const struct temp_track *t = &rec->temps[i];
+	for (unsigned i = 0; i < v->ntemps; i++) {
+		const struct temp_track *t = &v->temps[i];
 		if (!detect_heat(t, dropped, &h))
 			continue;
 		char limit[64] = "";
@@ -134,45 +97,33 @@ static void judge_heat(const struct run_record *rec, bool dropped, struct result
 
 /* ---- limits around the device ------------------------------------------- */
 
-/* The name of the stack node with device number majmin, or "". */
-static const char *node_name(const struct devinfo *d, const char *majmin)
+/* The share of a cgroup limit that the run reached. */
+static double limit_reached(const struct findings_limit *l, const struct result *r)
 {
-	for (int i = 0; d && i < d->nstack; i++)
-		if (strcmp(d->stack[i].majmin, majmin) == 0)
-			return d->stack[i].name;
-	return "";
-}
-
-/* The share of a cgroup limit in the run's direction that the run reached. */
-static double limit_reached(const struct cgroup_limit *l, const struct result *r)
-{
-	bool write = r->dir == IO_WRITE;
-	uint64_t bps = l->value[write ? CG_WBPS : CG_RBPS], iops = l->value[write ? CG_WIOPS : CG_RIOPS];
 	double rate = r->seconds > 0 ? (double)r->bytes / r->seconds : 0;
 	double ios = r->seconds > 0 ? (double)r->ios / r->seconds : 0;
-	double reached = bps ? rate / (double)bps : 0;
-	if (iops && ios / (double)iops > reached)
-		reached = ios / (double)iops;
+	double reached = l->bytes_per_sec ? rate / (double)l->bytes_per_sec : 0;
+	if (l->iops && ios / (double)l->iops > reached)
+		reached = ios / (double)l->iops;
 	return reached;
 }
 
-static void judge_limit(const struct cgroup_limit *l, const struct devinfo *d, struct result *r)
+static void judge_limit(const struct findings_limit *l, struct result *r)
 {
 	bool write = r->dir == IO_WRITE;
-	uint64_t bps = l->value[write ? CG_WBPS : CG_RBPS], iops = l->value[write ? CG_WIOPS : CG_RIOPS];
 	double reached = limit_reached(l, r);
 	char what[96] = "", b[32];
 	unsigned maj = 0, min = 0;
-	if (bps) {
-		fmt_rate_si(b, sizeof(b), (double)bps);
+	if (l->bytes_per_sec) {
+		fmt_rate_si(b, sizeof(b), (double)l->bytes_per_sec);
 		snprintf(what, sizeof(what), "%s", b);
 	}
-	if (iops) {
+	if (l->iops) {
 		size_t used = strlen(what);
 		snprintf(what + used, sizeof(what) - used, "%s%llu IOPS", used ? " and " : "",
-			 (unsigned long long)iops);
+			 (unsigned long long)l->iops);
 	}
-	const char *name = node_name(d, l->majmin);
+	const char *name = l->name ? l->name : "";
 	warn(r, "this process is limited to %s %s on %s%s%s%s by its cgroup: %s", what,
 	     write ? "of writes" : "of reads", l->majmin, name[0] ? " (" : "", name, name[0] ? ")" : "",
 	     reached >= FINDINGS_LIMIT_REACHED ? "the figure is the limit, not the device"
@@ -182,22 +133,22 @@ static void judge_limit(const struct cgroup_limit *l, const struct devinfo *d, s
 	sscanf(l->majmin, "%u:%u", &maj, &min);
 	finding_figure(f, "major", maj, 0);
 	finding_figure(f, "minor", min, 0);
-	finding_figure(f, "bytes_per_sec", (double)bps, 0);
-	finding_figure(f, "iops", (double)iops, 0);
+	finding_figure(f, "bytes_per_sec", (double)l->bytes_per_sec, 0);
+	finding_figure(f, "iops", (double)l->iops, 0);
 	finding_figure(f, "reached", reached, 3);
 	finding_figure(f, "cgroup_version", l->version, 0);
 }
 
 /* Each limit the process's cgroups put on the devices under the target in
  * the run's direction; true when the run reached one. */
-static bool judge_cgroup(const struct run_record *rec, struct result *r)
+static bool judge_cgroup(const struct findings_view *v, struct result *r)
 {
-	bool write = r->dir == IO_WRITE, reached = false;
-	for (unsigned i = 0; i < rec->limits.n; i++) {
-		const struct cgroup_limit *l = &rec->limits.dev[i];
-		if (!l->value[write ? CG_WBPS : CG_RBPS] && !l->value[write ? CG_WIOPS : CG_RIOPS])
+	bool reached = false;
+	for (unsigned i = 0; i < v->nlimits; i++) {
+		const struct findings_limit *l = &v->limits[i];
+		if (!l->bytes_per_sec && !l->iops)
 			continue;
-		judge_limit(l, rec->device, r);
+		judge_limit(l, r);
 		reached |= limit_reached(l, r) >= FINDINGS_LIMIT_REACHED;
 	}
 	return reached;
@@ -270,63 +221,63 @@ static void judge_cpu(const struct options *opt, struct result *r)
 
 /* ---- the disks' own counters -------------------------------------------- */
 
-static void join_leaves(const struct devio *io, char *buf, size_t len)
+static void join_disks(const struct findings_view *v, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (unsigned i = 0; i < io->n && used < len; i++)
-		if (io->leaf[i].ok)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-						 io->leaf[i].name);
+	for (unsigned i = 0; i < v->ndisks && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+					 v->disks[i].name);
 }
 
-uint64_t findings_other_io(const struct result *r)
+static uint64_t disk_bytes(const struct findings_view *v, bool reads, bool writes)
 {
-	const struct run_record *rec = r->record;
-	if (!rec || !rec->close_ns || devio_count(&rec->devio) == 0)
-		return 0;
-	bool write = r->dir == IO_WRITE;
-	uint64_t total = devio_read_bytes(&rec->devio) + devio_write_bytes(&rec->devio);
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < v->ndisks; i++)
+		sum += (reads ? v->disks[i].read_bytes : 0) + (writes ? v->disks[i].write_bytes : 0);
+	return sum;
+}
+
+uint64_t findings_other_io(uint64_t disk_bytes, unsigned ndisks, uint64_t run_bytes, bool write)
+{
 	/* a write may reach the disks several times over (journal, parity) */
-	double times = write ? FINDINGS_DEVICE_WRITE_TIMES * devio_count(&rec->devio)
-			     : FINDINGS_DEVICE_OTHER_TIMES;
-	if ((double)total <= times * (double)r->bytes + FINDINGS_DEVICE_MIN_BYTES)
+	double times = write ? FINDINGS_DEVICE_WRITE_TIMES * ndisks : FINDINGS_DEVICE_OTHER_TIMES;
+	if (ndisks == 0 || (double)disk_bytes <= times * (double)run_bytes + FINDINGS_DEVICE_MIN_BYTES)
 		return 0;
-	return total > r->bytes ? total - r->bytes : 0;
+	return disk_bytes > run_bytes ? disk_bytes - run_bytes : 0;
 }
 
 /* The disks moved clearly more than the run did: other processes' I/O. */
-static bool judge_other_io(const struct devio *io, struct result *r)
+static bool judge_other_io(const struct findings_view *v, struct result *r)
 {
-	uint64_t other = findings_other_io(r);
-	char names[256], total[32], own[32];
-	if (other == 0)
+	uint64_t total = disk_bytes(v, true, true);
+	char names[256], moved[32], own[32];
+	if (findings_other_io(total, v->ndisks, r->bytes, r->dir == IO_WRITE) == 0)
 		return false;
-	join_leaves(io, names, sizeof(names));
-	fmt_bytes_si(total, sizeof(total), devio_read_bytes(io) + devio_write_bytes(io));
+	join_disks(v, names, sizeof(names));
+	fmt_bytes_si(moved, sizeof(moved), total);
 	fmt_bytes_si(own, sizeof(own), r->bytes);
 	warn(r, "%s moved %s during the run, diskbench %s: other I/O on the disk (another "
 	     "process, or writeback) shared it, so its busy share is not this run's alone and the "
-	     "figure may be lower than the disk alone gives", names, total, own);
+	     "figure may be lower than the disk alone gives", names, moved, own);
 	struct finding *f = finding_add(r, "device_other_io");
-	finding_figure(f, "device_read_bytes", (double)devio_read_bytes(io), 0);
-	finding_figure(f, "device_write_bytes", (double)devio_write_bytes(io), 0);
+	finding_figure(f, "device_read_bytes", (double)disk_bytes(v, true, false), 0);
+	finding_figure(f, "device_write_bytes", (double)disk_bytes(v, false, true), 0);
 	finding_figure(f, "bytes", (double)r->bytes, 0);
 	return true;
 }
 
 /* What the disks below saw against what diskbench moved: far less on a read
  * means a cache served it; far more on a write means amplification. */
-static void judge_device(const struct devio *io, struct result *r)
+static void judge_device(const struct findings_view *v, struct result *r)
 {
 	char names[256], moved[32], seen[32];
 	bool write = r->dir == IO_WRITE;
-	uint64_t dev = write ? devio_write_bytes(io) : devio_read_bytes(io);
+	uint64_t dev = disk_bytes(v, !write, write);
 	double ratio = r->bytes > 0 ? (double)dev / (double)r->bytes : 0;
-	unsigned leaves = devio_count(io);
-	if (leaves == 0 || r->bytes < FINDINGS_DEVICE_MIN_BYTES || judge_other_io(io, r))
+	if (v->ndisks == 0 || r->bytes < FINDINGS_DEVICE_MIN_BYTES || judge_other_io(v, r))
 		return;
-	join_leaves(io, names, sizeof(names));
+	join_disks(v, names, sizeof(names));
 	fmt_bytes_si(moved, sizeof(moved), r->bytes);
 	fmt_bytes_si(seen, sizeof(seen), dev);
 	if (!write && ratio < FINDINGS_DEVICE_READ_SHARE) {
@@ -337,7 +288,7 @@ static void judge_device(const struct devio *io, struct result *r)
 		finding_figure(f, "device_bytes", (double)dev, 0);
 		finding_figure(f, "bytes", (double)r->bytes, 0);
 		finding_figure(f, "share", ratio, 3);
-	} else if (write && ratio > FINDINGS_DEVICE_WRITE_TIMES * leaves) {
+	} else if (write && ratio > FINDINGS_DEVICE_WRITE_TIMES * v->ndisks) {
 		warn(r, "%s wrote %.1f times the bytes diskbench wrote (%s for %s): journaling, "
 		     "copy-on-write, RAID parity or other writers on the disk", names, ratio, seen,
 		     moved);
@@ -348,15 +299,13 @@ static void judge_device(const struct devio *io, struct result *r)
 	}
 }
 
-void findings_judge(const struct options *opt, struct result *r)
+void findings_judge(const struct options *opt, const struct findings_view *v, struct result *r)
 {
-	const struct run_record *rec = r->record;
+	const struct series *s = v->series;
 	struct cliff c;
 	double cv;
-	if (!rec || !rec->sampled || rec->close_ns == 0)
+	if (!s)
 		return;
-	const struct series *s = &rec->series;
-	snprintf(r->cpu_governor, sizeof(r->cpu_governor), "%s", rec->cpu_governor);
 	bool cliff = detect_cliff(s, &c);
 	if (cliff)
 		judge_cliff(&c, s, r);
@@ -364,12 +313,11 @@ void findings_judge(const struct options *opt, struct result *r)
 	unsigned from = cliff ? c.at : 0;
 	if (detect_unsteady(s, from, &cv))
 		judge_unsteady(s, from, cv, opt, r);
-	judge_heat(rec, cliff, r);
+	judge_heat(v, cliff, r);
 	if (opt->sustained)
 		judge_sustained(s, opt, r);
-	bool limited = judge_cgroup(rec, r);
+	bool limited = judge_cgroup(v, r);
 	judge_rate_cap(opt, s, limited, r);
 	judge_cpu(opt, r);
-	if (devio_count(&rec->devio) > 0)
-		judge_device(&rec->devio, r);
+	judge_device(v, r);
 }

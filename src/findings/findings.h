@@ -1,14 +1,21 @@
 /* What a measured run shows beyond its figures, said as warnings (words)
- * and findings (a key and figures by name, for machines): a cliff, an
+ * and findings (finding.h: a key and figures by name, for machines): a cliff, an
  * unsteady rate, a rate cap, a cgroup limit, heat, a CPU-bound thread, and
  * what the disks' own counters say.  Pure: each judgement reads only the
- * result and its run record (run_record.h), never a file or a clock, so unit
- * tests drive every one with figures whose truth they set.  A findings room;
- * the runner calls findings_judge once the run's record is closed. */
+ * result and the view of its run (below) that the runner makes from the
+ * run's record, never a file or a clock, so unit tests drive every one with
+ * figures whose truth they set.  A findings room; sampling.c calls
+ * findings_judge once the run's record is closed. */
 #ifndef FINDINGS_H
 #define FINDINGS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "detect.h"
 #include "diskbench.h"
+#include "finding.h"
+#include "series.h"
 
 /* A cgroup limit counts as the figure when the run reached this share of it. */
 #define FINDINGS_LIMIT_REACHED 0.8
@@ -26,23 +33,39 @@
  * FINDINGS_DEVICE_MIN_BYTES) on a read test: other processes' I/O. */
 #define FINDINGS_DEVICE_OTHER_TIMES 2.0
 
-/* Every judgement over r and r->record (series, counters, temperatures,
- * limits); each one that fires adds a warning and a finding to r.  Needs a
- * record that was opened and closed; says nothing without one. */
-void findings_judge(const struct options *opt, struct result *r);
+/* What a disk under the target did during the run, from its counters. */
+struct findings_disk {
+	const char *name;
+	uint64_t read_bytes, write_bytes;
+};
 
-/* The bytes the disks under the run moved beyond what the run itself did
- * (0 when they moved no more than FINDINGS_DEVICE_OTHER_TIMES its bytes,
- * or the counters were not read). */
-uint64_t findings_other_io(const struct result *r);
+/* A cgroup limit in the run's direction on a device of the target's stack
+ * (0: none of that kind). */
+struct findings_limit {
+	const char *majmin, *name; /* "7:0", and the stack's name for it or "" */
+	uint64_t bytes_per_sec, iops;
+	int version;               /* cgroup v1 or v2 */
+};
 
-/* A finding with key in r (NULL when r holds MAX_FINDINGS already), and a
- * figure added to it. */
-struct finding *finding_add(struct result *r, const char *key);
-void finding_figure(struct finding *f, const char *name, double value, int decimals);
-/* The figure called name in f, or fallback when f has none. */
-double finding_value(const struct finding *f, const char *name, double fallback);
-/* The finding called key in r, or NULL. */
-const struct finding *finding_find(const struct result *r, const char *key);
+/* What the run observed around itself, as the judgements need it. */
+struct findings_view {
+	const struct series *series;
+	const struct temp_track *temps;
+	unsigned ntemps;
+	const struct findings_disk *disks; /* those whose counters were read */
+	unsigned ndisks;
+	const struct findings_limit *limits;
+	unsigned nlimits;
+};
+
+/* Every judgement over r (figures, latencies, CPU share) and v; each one
+ * that fires adds a warning and a finding to r. */
+void findings_judge(const struct options *opt, const struct findings_view *v, struct result *r);
+
+/* The bytes ndisks disks moved (read and written) beyond the run's own
+ * bytes on a read (write: false) or write test: 0 when they moved no more
+ * than FINDINGS_DEVICE_OTHER_TIMES the run's bytes (a write test:
+ * FINDINGS_DEVICE_WRITE_TIMES per disk) plus FINDINGS_DEVICE_MIN_BYTES. */
+uint64_t findings_other_io(uint64_t disk_bytes, unsigned ndisks, uint64_t run_bytes, bool write);
 
 #endif

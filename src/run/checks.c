@@ -8,10 +8,10 @@
 
 #include "clock.h"
 #include "devinfo.h"
+#include "finding.h"
 #include "io.h"
 #include "platform.h"
 #include "rng.h"
-#include "findings.h"
 #include "units.h"
 #include "util.h"
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,11 +105,24 @@ static int shrink_to_layout(const struct target *t, const struct options *opt, d
 	return fail(r, EXIT_RUN, "could not lay out even %s of '%s' in %.0f s", bs, t->path, max_s);
 }
 
+/* Said before the layout, so that a run cut short while writing to memory
+ * still says where the data went. */
+static void warn_in_ram(struct target *t, struct result *r)
+{
+	if (!t->fs_known || !t->fs.in_ram || t->kind == TARGET_BLOCKDEV || t->ram_warned)
+		return;
+	warn(r, "'%s' is on %s: its data live in RAM, so the figure is memory speed, "
+	     "not a disk's", t->path, t->fs.type);
+	t->ram_warned = true;
+}
+
 int run_layout(struct target *t, const struct options *opt, double max_s, struct result *r,
 	       double *took_s)
 {
 	uint64_t written = 0;
 	int code = target_check_space(t, r->region, r);
+	if (code == EXIT_OK)
+		warn_in_ram(t, r);
 	if (code == EXIT_OK)
 		code = target_open(t, O_RDWR, false, r);
 	if (code != EXIT_OK)
@@ -131,12 +145,12 @@ int run_layout(struct target *t, const struct options *opt, double max_s, struct
 void run_warn_target(const struct target *t, const struct options *opt, bool write_test,
 		     struct result *r)
 {
-	if (t->fs_known && t->fs.in_ram && t->kind != TARGET_BLOCKDEV)
+	if (t->fs_known && t->fs.in_ram && t->kind != TARGET_BLOCKDEV && !t->ram_warned)
 		warn(r, "'%s' is on %s: its data live in RAM, so the figure is memory speed, "
 		     "not a disk's", t->path, t->fs.type);
 	if (t->kind == TARGET_BLOCKDEV && t->fd >= 0) {
-		const char *ram = plat_blockdev_in_ram(t->fd);
-		if (ram)
+		char ram[64];
+		if (devinfo_fd_in_ram(t->fd, ram, sizeof(ram)))
 			warn(r, "'%s' is a RAM-backed device (%s): the figure is memory speed, "
 			     "not a disk's", t->path, ram);
 	}
@@ -153,10 +167,19 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
  * false when that was asked and failed. */
 static bool evict_file(const struct target *t, const struct options *opt, struct result *r)
 {
-	if (opt->drop == DROP_NONE || plat_evict(t->fd, t->kind == TARGET_BLOCKDEV, r->region) == 0)
+	if (opt->drop == DROP_NONE)
 		return true;
-	warn(r, "could not evict '%s' from the page cache:", t->path);
-	return false;
+	bool blockdev = t->kind == TARGET_BLOCKDEV, done = true;
+	if (plat_evict(t->fd, blockdev, r->region) != 0) {
+		warn(r, "could not evict '%s' from the page cache:", t->path);
+		done = false;
+	}
+	/* a loop device's reads may be served from its backing file's pages */
+	char backing[PATH_MAX];
+	bool direct_io;
+	if (blockdev && devinfo_fd_loop_backing(t->fd, backing, sizeof(backing), &direct_io) == 0)
+		plat_evict_path(backing);
+	return done;
 }
 
 double run_evict_again(const struct target *t, const struct options *opt, struct result *r)

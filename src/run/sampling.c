@@ -64,16 +64,52 @@ const struct bench_sampler *sampling_begin(struct sampling *sm, const struct opt
 	return &sm->sampler;
 }
 
+/* The name of the stack node with device number majmin, or "". */
+static const char *node_name(const struct devinfo *d, const char *majmin)
+{
+	for (int i = 0; d && i < d->nstack; i++)
+		if (strcmp(d->stack[i].majmin, majmin) == 0)
+			return d->stack[i].name;
+	return "";
+}
+
+/* The record as the judgements see it: the disks read, the limits in the
+ * run's direction; disks and limits are the caller's arrays. */
+static void view_of(const struct run_record *rec, bool write, struct findings_view *v,
+		    struct findings_disk disks[DEVINFO_MAX_NODES],
+		    struct findings_limit limits[CGROUP_MAX_DEVICES])
+{
+	*v = (struct findings_view){ .series = &rec->series, .temps = rec->temps,
+				     .ntemps = rec->ntemps, .disks = disks, .limits = limits };
+	for (unsigned i = 0; i < rec->devio.n; i++) {
+		const struct devio_leaf *l = &rec->devio.leaf[i];
+		if (l->ok)
+			disks[v->ndisks++] = (struct findings_disk){
+				l->name, l->delta.read_sectors * 512, l->delta.write_sectors * 512 };
+	}
+	for (unsigned i = 0; i < rec->limits.n && i < CGROUP_MAX_DEVICES; i++) {
+		const struct cgroup_limit *l = &rec->limits.dev[i];
+		limits[v->nlimits++] = (struct findings_limit){
+			l->majmin, node_name(rec->device, l->majmin), l->value[write ? CG_WBPS : CG_RBPS],
+			l->value[write ? CG_WIOPS : CG_RIOPS], l->version };
+	}
+}
+
 void sampling_finish(const struct options *opt, struct result *r, double sampler_lead_s)
 {
 	/* the run's clock starts at the first counted I/O, sampler_lead_s after the
 	 * sampler's; the slack covers the threads' own start-up */
 	static const double slack_s = 0.005;
+	struct findings_disk disks[DEVINFO_MAX_NODES];
+	struct findings_limit limits[CGROUP_MAX_DEVICES];
+	struct findings_view view;
 	struct run_record *rec = r->record;
-	if (!rec || !rec->sampled)
+	if (!rec || !rec->sampled || !rec->close_ns)
 		return;
 	series_trim(&rec->series, sampler_lead_s + r->seconds + slack_s);
 	if (devio_count(&rec->devio) > 0)
 		r->device_io = &rec->devio;
-	findings_judge(opt, r);
+	snprintf(r->cpu_governor, sizeof(r->cpu_governor), "%s", rec->cpu_governor);
+	view_of(rec, r->dir == IO_WRITE, &view, disks, limits);
+	findings_judge(opt, &view, r);
 }

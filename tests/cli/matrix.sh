@@ -31,36 +31,8 @@ trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
 NOISE=${NOISE:-3}
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
 
-# run EXPECTED_EXIT ARGS...: runs diskbench, stdout in $S/out, stderr in $S/err, wall time in $wall_ms
-run() {
-	local want=$1; shift
-	local t0
-	t0=$(date +%s%N)
-	timeout 120 "$DB" "$@" >"$S/out" 2>"$S/err"
-	rc=$?
-	wall_ms=$((($(date +%s%N) - t0) / 1000000))
-	[ "$rc" = "$want" ]
-}
-check() {
-	local name=$1; shift
-	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c 600 "$S/err")"; fi
-}
-# py NAME CODE [FILE]: a python3 check of FILE (default $S/out)
-py() {
-	local name=$1 code=$2 file=${3:-$S/out} msg
-	if msg=$(OUT="$file" WALL_MS="${wall_ms:-0}" python3 -c "import csv, json, os, sys
-out = open(os.environ['OUT']).read()
-wall = int(os.environ['WALL_MS']) / 1000
-$code" 2>&1); then ok "$name"; else not_ok "$name" "$msg" "stdout: $(head -c 300 "$file")"; fi
-}
-no_leftovers() {
-	if [ -z "$(find "$1" -name '.diskbench-*' 2>/dev/null)" ]; then ok "$2"; else not_ok "$2" "left: $(find "$1" -name '.diskbench-*')"; fi
-}
 
 D="$S/dir"; mkdir -p "$D"
 GRID=(--file-sizes 4M,16M --block-sizes 4k,64k,1M)
@@ -89,12 +61,15 @@ for c in cells:
     assert c["whole_file"] == (c["bytes"] == c["region"]), c
 assert d["params"]["block_size"] is None and d["params"]["direct"] is True
 '
-py "the budget holds: elapsed <= budget + 2 s (wall), cell time limits within it" '
+# elapsed_s is the program's own clock from its first layout to its last
+# cell; the wall clock adds process start, probing and removal, which a busy
+# machine stretches, so it only bounds what elapsed_s can have left out
+py "the budget holds: elapsed <= budget + 0.5 s, wall <= budget + 5 s, cell time limits within it" '
 d = json.loads(out)
 r = d["result"]
 assert r["budget_s"] == 10, r["budget_s"]
 assert r["elapsed_s"] <= 10.5, r["elapsed_s"]
-assert wall <= 12, wall
+assert wall <= 15, wall
 assert sum(c["seconds"] for c in r["cells"]) <= 10, "cells alone exceed the budget"
 '
 no_leftovers "$D" "matrix removes its test files"
@@ -106,23 +81,34 @@ for c in json.load(open(sys.argv[1]))["result"]["cells"]:
     if c["op"] in ("read", "randread") and not c["too_short"]:
         print(c["op"], c["block_size"], c["file_size"], "%.3f" % c["time_limit_s"], c["bytes_per_sec"])
 EOF
-compared=0 off=""
+# Two timed runs compared: other work on the machine can slow either, so a
+# point outside NOISE is measured once more, as a one-cell matrix and a
+# single run, before it counts (and the message says so).
+compared=0 off="" retried=""
 while read -r op bs size limit rate; do
 	single=seqread; [ "$op" = randread ] && single=randread
-	if ! run 0 "$single" -b "$bs" -s "$size" -t "$limit" --json "$D"; then
-		off="$off $op/$bs/$size:exit-$rc"
-		continue
-	fi
-	single_rate=$(sed -n 's/.*"result": {[^{}]*"bytes_per_sec": \([0-9.]*\).*/\1/p' "$S/out")
-	verdict=$(awk -v c="$rate" -v s="${single_rate:-0}" -v k="$NOISE" 'BEGIN {
-		r = c > 0 ? s / c : 0
-		if (r >= 1 / k && r <= k) print "ok"
-		else printf "off %.2fx (cell %.1f MB/s, single %.1f MB/s)\n", r, c / 1e6, s / 1e6 }')
+	for try in 1 2; do
+		if [ $try = 2 ]; then
+			run 0 matrix --file-sizes "$size" --block-sizes "$bs" --ops "$op" --budget 5 --json "$D" &&
+				rate=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["cells"][0]["bytes_per_sec"])' "$S/out")
+		fi
+		if ! run 0 "$single" -b "$bs" -s "$size" -t "$limit" --json "$D"; then
+			verdict="exit-$rc"
+			continue
+		fi
+		single_rate=$(sed -n 's/.*"result": {[^{}]*"bytes_per_sec": \([0-9.]*\).*/\1/p' "$S/out")
+		verdict=$(awk -v c="$rate" -v s="${single_rate:-0}" -v k="$NOISE" 'BEGIN {
+			r = c > 0 ? s / c : 0
+			if (r >= 1 / k && r <= k) print "ok"
+			else printf "off %.2fx (cell %.1f MB/s, single %.1f MB/s)\n", r, c / 1e6, s / 1e6 }')
+		[ "$verdict" = ok ] && break
+	done
+	[ "$try" = 2 ] && [ "$verdict" = ok ] && retried="$retried $op/bs=$bs/size=$size"
 	[ "$verdict" = ok ] || off="$off $op/bs=$bs/size=$size:$verdict"
 	compared=$((compared + 1))
 done <"$S/points"
 if [ "$compared" -ge 2 ] && [ -z "$off" ]; then
-	ok "each of $compared read/randread cells within ${NOISE}x of a single seqread/randread at its point"
+	ok "each of $compared read/randread cells within ${NOISE}x of a single seqread/randread at its point${retried:+ (second single run for$retried)}"
 else
 	not_ok "each read/randread cell within ${NOISE}x of a single run at its point" "compared $compared;$off"
 fi
@@ -249,5 +235,4 @@ else
 	skip "the refused run leaves no file" "needs root to mount a small tmpfs"
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

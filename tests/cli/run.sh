@@ -366,14 +366,17 @@ sys.exit(main())
 PYEOF
 
 # ---- the harness -----------------------------------------------------------------
-N=0; PASSED=0; FAILED=0; SKIPPED=0
+# tap.sh's counters and lines; this file's cases are built of several steps
+# (check starts one, fail and expect_* add to it, the next case reports it),
+# so run, check and skip are its own.
+. "$(dirname "$0")/tap.sh"
 T_ACTIVE=""; T_NAME=""; T_CMD=""; T_FAIL=()
 OUT=""; ERR=""; RC=0; RUNID=0
 
 # Runs a command (with a time limit), its stdout in $OUT, stderr in $ERR, exit
 # code in $RC.  Does not start a case.
 run() {
-	RUNID=$((RUNID + 1)); local id=$((N + 1))_$RUNID
+	RUNID=$((RUNID + 1)); local id=$((n + 1))_$RUNID
 	OUT="$S/log/$id.out"; ERR="$S/log/$id.err"
 	timeout --foreground -k 5 "$TMO" "$@" >"$OUT" 2>"$ERR" </dev/null
 	RC=$?
@@ -409,28 +412,23 @@ fail() { T_FAIL+=("$*"); }
 # from the log alone.
 finish() {
 	[ -n "$T_ACTIVE" ] || return 0
-	N=$((N + 1))
 	if [ ${#T_FAIL[@]} -eq 0 ]; then
-		echo "ok $N - $T_NAME"
+		ok "$T_NAME"
 		if [ "$VERBOSE" = 2 ] && [ -s "$ERR" ]; then head -n 20 "$ERR" | sed 's/^/#   stderr: /'; fi
-		PASSED=$((PASSED + 1))
 	else
-		echo "not ok $N - $T_NAME"
-		local r lines=6
+		local lines=6 details=("${T_FAIL[@]}")
 		[ "$VERBOSE" = 1 ] && lines=1000
-		for r in "${T_FAIL[@]}"; do echo "#   $r"; done
-		[ -n "$T_CMD" ] && echo "#   command: $T_CMD  (exit $RC)"
-		if [ -s "$OUT" ]; then head -n "$lines" "$OUT" | sed 's/^/#   stdout: /'; fi
-		if [ -s "$ERR" ]; then head -n "$lines" "$ERR" | sed 's/^/#   stderr: /'; fi
-		FAILED=$((FAILED + 1))
+		[ -n "$T_CMD" ] && details+=("command: $T_CMD  (exit $RC)")
+		if [ -s "$OUT" ]; then mapfile -t -O "${#details[@]}" details < <(head -n "$lines" "$OUT" | sed 's/^/stdout: /'); fi
+		if [ -s "$ERR" ]; then mapfile -t -O "${#details[@]}" details < <(head -n "$lines" "$ERR" | sed 's/^/stderr: /'); fi
+		not_ok "$T_NAME" "${details[@]}"
 	fi
 	T_ACTIVE=""
 }
 
 skip() {
 	finish
-	N=$((N + 1)); SKIPPED=$((SKIPPED + 1))
-	echo "ok $N - $1 # SKIP $2"
+	tap_skip "$1" "$2"
 }
 
 expect_err() { grep -Eq -- "$1" "$ERR" || fail "stderr does not match /$1/"; }
@@ -506,7 +504,7 @@ detach_loop() {
 # Starts diskbench in the background (signal cases): sets BGPID, OUT, ERR.
 BGPID=""
 start_bg() {
-	RUNID=$((RUNID + 1)); local id=$((N + 1))_$RUNID
+	RUNID=$((RUNID + 1)); local id=$((n + 1))_$RUNID
 	OUT="$S/log/$id.out"; ERR="$S/log/$id.err"
 	"${DEFSIG[@]}" "$DB" "$@" >"$OUT" 2>"$ERR" </dev/null &
 	BGPID=$!
@@ -1478,8 +1476,18 @@ t_eviction() {
 		fail "resident_before_pct = $rp, expected 100"
 	local ratio
 	ratio=$(python3 "$PY" ratio "$OUT" "$buf_json" result.bytes_per_sec 2>/dev/null)
+	# two timed runs compared: on a busy machine one pair may come out close,
+	# so one more pair is measured before the case counts as failed
+	if ! python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 2 else 1)' "${ratio:-0}" 2>/dev/null; then
+		echo "# cached/buffered = ${ratio:-?} on the first try; measuring the pair once more"
+		run "$DB" --json buffered -t 3 "$f"
+		cp "$OUT" "$buf_json"
+		cat "$f" >/dev/null
+		run "$DB" --json cached -t 1 "$f"
+		ratio=$(python3 "$PY" ratio "$OUT" "$buf_json" result.bytes_per_sec 2>/dev/null)
+	fi
 	python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 2 else 1)' "${ratio:-0}" 2>/dev/null ||
-		fail "cached/buffered = $ratio, expected > 2"
+		fail "cached/buffered = $ratio on the second try too, expected > 2"
 
 	check "cached on a file: text result line" 0 -- "$DB" cached -t 0.5 "$f"
 	expect_result_line cached
@@ -1690,18 +1698,22 @@ t_edge_inuse() {
 	else
 		skip "a device with a mounted partition" "no sfdisk or mkfs.ext4"
 	fi
-	# an active swap device
+	# an active swap device.  The kernel's own swap-outs write to it, so the
+	# swap area is only its first MiB (mkswap's size, in KiB): the kernel never
+	# writes past it, and the rest, which -s 8M covers, changes only if
+	# diskbench writes.
 	if command -v mkswap >/dev/null 2>&1 && command -v swapon >/dev/null 2>&1; then
 		randfile "$img" 16
-		if attach_loop "$img" && mkswap "$LOOP" >/dev/null 2>&1 && swapon "$LOOP" 2>/dev/null; then
-			L=$LOOP; before=$(sha "$img")
+		if attach_loop "$img" && mkswap "$LOOP" 1024 >/dev/null 2>&1 && swapon "$LOOP" 2>/dev/null; then
+			L=$LOOP; before=$(tail -c +$((MiB + 1)) "$img" | sha1sum)
 			for t in "seqwrite -t 1" "randwrite -t 1" "sweep --write 50 --budget 2 --point-time 0.5"; do
 				# shellcheck disable=SC2086
 				check "${t%% *} --force on an active swap device: refused" "1|3" -- "$DB" $t --force -s 8M "$L"
 				expect_msg 'in use|busy'
 			done
 			swapoff "$L"; sync
-			[ "$(sha "$img")" = "$before" ] || fail "the swap device changed"
+			[ "$(tail -c +$((MiB + 1)) "$img" | sha1sum)" = "$before" ] ||
+				fail "the swap device changed beyond its swap area"
 			detach_loop "$L"
 		else
 			skip "an active swap device" "cannot mkswap/swapon a loop device"
@@ -1925,7 +1937,6 @@ main() {
 		t_edge_signal_while_printing
 	fi
 	finish
-	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
-	[ "$FAILED" -eq 0 ]
+	tap_done
 }
 main

@@ -27,6 +27,7 @@ src/run/target.o:tree_armed     a tree to remove on a signal: the handler reads 
 src/run/target.o:tree_remove_self  a tree to remove on a signal: the handler reads it
 src/run/target.o:keep_files     --keep, set once from the command line
 src/run/target.o:ids            scratch of one check of several targets, rewritten each call
+src/run/target.o:d              scratch of one check of overlapping devices, rewritten each call
 src/lib/units.o:range           the text fmt_ returns, rewritten each call
 src/platform/platform_linux.o:name  the name plat_blockdev_in_ram returns, rewritten each call
 src/output/output_svg.o:tc      drawing scratch, rewritten by each picture

@@ -5,8 +5,7 @@
  * (+-30 % per interval) is unsteady, not capped and not a cliff; another
  * process on the disk is named as other I/O, not counted as the run's; a
  * short run (under 1 s, under 5 intervals) says nothing; a merged series
- * keeps its verdicts.  And the run record: the disks' counters are divided
- * by the window between its two instants. */
+ * keeps its verdicts. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,14 +16,19 @@
 
 #include <cmocka.h>
 
-#include "fake_root.h"
 #include "findings.h"
 #include "rng.h"
-#include "run_record.h"
 
 static struct result r;
-static struct run_record rec;
 static struct options opt;
+/* what the run observed: its series, a sensor, the disks, the limits */
+static struct series series;
+static struct temp_track temps[1];
+static unsigned ntemps;
+static struct findings_disk disks[1];
+static unsigned ndisks;
+static struct findings_limit limits[1];
+static unsigned nlimits;
 static struct rng g;
 /* the interval being built: cumulative figures and coarse latency counts */
 static uint64_t bytes, ios, coarse[STATS_COARSE_N];
@@ -36,11 +40,9 @@ static void begin(double interval_s)
 {
 	memset(&r, 0, sizeof(r));
 	memset(&opt, 0, sizeof(opt));
-	run_record_prepare(&rec, NULL, true, interval_s);
-	rec.open_ns = 1, rec.close_ns = 2; /* closed: the judgements run */
-	rec.armed = false;
+	series_init(&series, interval_s);
+	ntemps = ndisks = nlimits = 0;
 	stats_init(&r.lat);
-	r.record = &rec;
 	r.opt = &opt;
 	r.dir = IO_READ;
 	r.resident_before_pct = -1;
@@ -73,7 +75,7 @@ static void io(uint64_t n, uint64_t ns)
 static void tick(void)
 {
 	now_s += tick_s;
-	series_add_cumulative_lat(&rec.series, now_s, bytes, ios, coarse);
+	series_add_cumulative_lat(&series, now_s, bytes, ios, coarse);
 }
 
 static void finish(void)
@@ -81,7 +83,8 @@ static void finish(void)
 	r.bytes = bytes;
 	r.ios = ios;
 	r.seconds = now_s;
-	findings_judge(&opt, &r);
+	struct findings_view v = { &series, temps, ntemps, disks, ndisks, limits, nlimits };
+	findings_judge(&opt, &v, &r);
 }
 
 static bool said(const char *words)
@@ -200,10 +203,8 @@ static void test_cgroup_limit_confirms_the_cap(void **state)
 	(void)state;
 	begin(1.0);
 	paced(20, 150);
-	rec.limits.n = 1;
-	snprintf(rec.limits.dev[0].majmin, sizeof(rec.limits.dev[0].majmin), "253:0");
-	rec.limits.dev[0].value[CG_RIOPS] = 150;
-	rec.limits.dev[0].version = 2;
+	limits[0] = (struct findings_limit){ "253:0", "dm-0", 0, 150, 2 };
+	nlimits = 1;
 	finish();
 	const struct finding *cg = finding_find(&r, "cgroup_limit");
 	assert_non_null(cg);
@@ -215,17 +216,16 @@ static void test_cgroup_limit_confirms_the_cap(void **state)
 	/* a limit in the other direction only: nothing said of it */
 	begin(1.0);
 	paced(20, 137);
-	rec.limits.n = 1;
-	snprintf(rec.limits.dev[0].majmin, sizeof(rec.limits.dev[0].majmin), "253:0");
-	rec.limits.dev[0].value[CG_WIOPS] = 150;
+	/* (sampling.c gives the limits in the run's direction: none here) */
+	limits[0] = (struct findings_limit){ "253:0", "dm-0", 0, 0, 2 };
+	nlimits = 1;
 	finish();
 	assert_null(finding_find(&r, "cgroup_limit"));
 	/* a read limit far above the run: named, but not as the figure */
 	begin(1.0);
 	paced(20, 137);
-	rec.limits.n = 1;
-	snprintf(rec.limits.dev[0].majmin, sizeof(rec.limits.dev[0].majmin), "253:0");
-	rec.limits.dev[0].value[CG_RIOPS] = 5000;
+	limits[0] = (struct findings_limit){ "253:0", "dm-0", 0, 5000, 2 };
+	nlimits = 1;
 	finish();
 	assert_non_null(finding_find(&r, "cgroup_limit"));
 	assert_true(said("the run stayed below it"));
@@ -283,7 +283,7 @@ static void test_merged_series_keeps_its_verdicts(void **state)
 		tick();
 	}
 	finish();
-	assert_true(rec.series.merged);
+	assert_true(series.merged);
 	assert_int_equal(r.nfindings, 0);
 	/* the same with a step down to a third two thirds in: a cliff, and
 	 * the variation the step explains is not called unsteady */
@@ -293,7 +293,7 @@ static void test_merged_series_keeps_its_verdicts(void **state)
 		tick();
 	}
 	finish();
-	assert_true(rec.series.merged);
+	assert_true(series.merged);
 	const struct finding *c = finding_find(&r, "cliff");
 	assert_non_null(c);
 	assert_true(finding_value(c, "at_s", 0) > 78 && finding_value(c, "at_s", 0) < 84);
@@ -304,14 +304,8 @@ static void test_merged_series_keeps_its_verdicts(void **state)
 /* The disks' counters: one leaf, its deltas as given. */
 static void disk(uint64_t read_bytes, uint64_t write_bytes)
 {
-	rec.devio.n = 1;
-	rec.devio.seconds = now_s;
-	snprintf(rec.devio.leaf[0].name, sizeof(rec.devio.leaf[0].name), "vda");
-	rec.devio.leaf[0].ok = true;
-	rec.devio.leaf[0].delta.read_sectors = read_bytes / 512;
-	rec.devio.leaf[0].delta.reads = read_bytes / BS;
-	rec.devio.leaf[0].delta.write_sectors = write_bytes / 512;
-	rec.devio.leaf[0].delta.writes = write_bytes / BS;
+	disks[0] = (struct findings_disk){ "vda", read_bytes, write_bytes };
+	ndisks = 1;
 }
 
 static void steady_read(void)
@@ -334,7 +328,7 @@ static void test_other_process_on_the_disk(void **state)
 	assert_non_null(f);
 	assert_true(finding_value(f, "device_read_bytes", 0) == (double)(1800ull << 20));
 	assert_true(said("other I/O on the disk"));
-	assert_true(findings_other_io(&r) == (2000ull << 20) - r.bytes);
+	assert_true(findings_other_io(2000ull << 20, 1, r.bytes, false) == (2000ull << 20) - r.bytes);
 	assert_null(finding_find(&r, "device_saw_less"));
 	/* the disk read what the run read (and a little metadata): no other I/O */
 	begin(1.0);
@@ -342,7 +336,7 @@ static void test_other_process_on_the_disk(void **state)
 	disk(r.bytes + (130ull << 20), 1 << 20);
 	finish();
 	assert_null(finding_find(&r, "device_other_io"));
-	assert_int_equal(findings_other_io(&r), 0);
+	assert_int_equal(findings_other_io(r.bytes + (131ull << 20), 1, r.bytes, false), 0);
 	assert_int_equal(r.nwarnings, 0);
 	/* a cache served the run: less, not other */
 	begin(1.0);
@@ -392,52 +386,17 @@ static void test_heat_only_with_a_drop(void **state)
 	(void)state;
 	for (int drop = 0; drop <= 1; drop++) {
 		begin(1.0);
-		rec.ntemps = 1;
-		temp_track_init(&rec.temps[0], "nvme0n1", 70, 85);
+		ntemps = 1;
+		temp_track_init(&temps[0], "nvme0n1", 70, 85);
 		for (unsigned t = 0; t < 20; t++) {
 			io(drop && t >= 12 ? 1000 : 3000, 100000);
 			tick();
-			temp_track_add(&rec.temps[0], now_s, 45 + 1.5 * t);
+			temp_track_add(&temps[0], now_s, 45 + 1.5 * t);
 		}
 		finish();
 		assert_true((finding_find(&r, "heat") != NULL) == drop);
 		assert_true((finding_find(&r, "cliff") != NULL) == drop);
 	}
-}
-
-/* The record: the disks' counters divided by the window between its two
- * instants, read from a fake sysfs whose counters the test moves. */
-static void test_record_window(void **state)
-{
-	(void)state;
-	static struct devinfo d;
-	struct timespec pause = { 0, 50000000 };
-	assert_int_equal(fake_root_make("record"), 0);
-	memset(&d, 0, sizeof(d));
-	d.nstack = 1, d.nleaves = 1, d.leaves[0] = 0;
-	snprintf(d.stack[0].name, sizeof(d.stack[0].name), "vdz");
-	put("class/block/vdz/stat", "100 0 800 10 0 0 0 0 0 1000 1000\n");
-	run_record_prepare(&rec, &d, true, 1.0);
-	rec.sysfs = root;
-	run_record_close(&rec); /* never opened: nothing taken */
-	assert_int_equal(rec.close_ns, 0);
-	run_record_open(&rec);
-	put("class/block/vdz/stat", "200 0 1600 20 0 0 0 0 0 1040 1040\n");
-	nanosleep(&pause, NULL);
-	run_record_close(&rec);
-	double window = run_record_window_s(&rec);
-	assert_true(window >= 0.05 && window < 5);
-	assert_true(rec.devio.seconds == window);
-	assert_int_equal(rec.devio.leaf[0].delta.reads, 100);
-	assert_int_equal(rec.devio.leaf[0].delta.busy_ms, 40);
-	/* 40 ms busy over the window, not over any longer span */
-	assert_true(devio_util_pct(&rec.devio, 0) > 40.0 / (window * 1000) * 100 - 0.01);
-	assert_true(devio_util_pct(&rec.devio, 0) < 40.0 / (window * 1000) * 100 + 0.01);
-	/* a second run in the same record starts afresh */
-	run_record_prepare(&rec, &d, true, 1.0);
-	assert_int_equal(rec.open_ns, 0);
-	assert_int_equal(rec.devio.n, 0);
-	fake_root_remove();
 }
 
 int main(void)
@@ -454,7 +413,6 @@ int main(void)
 		cmocka_unit_test(test_other_process_on_the_disk),
 		cmocka_unit_test(test_cpu_bound_never_over_all),
 		cmocka_unit_test(test_heat_only_with_a_drop),
-		cmocka_unit_test(test_record_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
