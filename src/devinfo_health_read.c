@@ -73,11 +73,13 @@ static int read_scsi(int fd, const struct health_ops *ops, struct health *h)
 	return 0;
 }
 
-/* The reason a disk has no reader, or NULL when it has one. */
-static const char *no_reader(const struct dev_node *n)
+/* The reason a disk has no reader (in buf), or NULL when it has one. */
+static const char *no_reader(const struct dev_node *n, char *buf, size_t len)
 {
-	if (n->kind && !is(n->kind, "disk"))
-		return "a device of this kind keeps no health log of its own";
+	if (n->kind && !is(n->kind, "disk")) {
+		snprintf(buf, len, "a %s device keeps no health log of its own", n->kind);
+		return buf;
+	}
 	const char *t = n->transport;
 	if (is(t, "virtio") || is(t, "xen"))
 		return "a virtual disk: the hypervisor passes no SMART or health log through";
@@ -91,9 +93,9 @@ static const char *no_reader(const struct dev_node *n)
 void health_read(const struct dev_node *n, const char *devdir, const struct health_ops *ops,
 		 struct health *h)
 {
-	char path[512];
+	char path[512], reason[96];
 	health_init(h, n->name);
-	const char *none = no_reader(n);
+	const char *none = no_reader(n, reason, sizeof(reason));
 	if (none) {
 		snprintf(h->why, sizeof(h->why), "%s", none);
 		return;

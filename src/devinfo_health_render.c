@@ -138,7 +138,7 @@ void health_json(struct json *j, const struct health_run *run)
 		json_object_end(j);
 	}
 	json_array_end(j);
-	if (run && run->after_taken) {
+	if (run && run->after_taken && why == NULL) {
 		struct health_delta t;
 		health_run_totals(run, &t);
 		json_key(j, "run_bytes"), json_uint(j, run->run_bytes);
