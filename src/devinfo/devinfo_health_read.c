@@ -81,6 +81,9 @@ static const char *no_reader(const struct dev_node *n, char *buf, size_t len)
 		return buf;
 	}
 	const char *t = n->transport;
+	/* a SCSI disk on virtio-scsi may pass LOG SENSE to a real one */
+	if (is(t, "virtio") && strncmp(n->name, "sd", 2) == 0)
+		return NULL;
 	if (is(t, "virtio") || is(t, "xen"))
 		return "a virtual disk: the hypervisor passes no SMART or health log through";
 	if (is(t, "mmc"))
@@ -102,7 +105,7 @@ void health_read(const struct dev_node *n, const char *devdir, const struct heal
 	}
 	const char *t = n->transport;
 	bool nvme = is(t, "nvme"), ata = is(t, "sata") || is(t, "ata"), usb = is(t, "usb");
-	bool scsi = usb || is(t, "sas") || is(t, "scsi") || is(t, "fc") || is(t, "iscsi") ||
+	bool scsi = usb || is(t, "virtio") || is(t, "sas") || is(t, "scsi") || is(t, "fc") || is(t, "iscsi") ||
 		    is(t, "spi");
 	if (!nvme && !ata && !scsi) {
 		snprintf(h->why, sizeof(h->why), "no health reader for transport %s", t);

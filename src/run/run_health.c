@@ -48,8 +48,18 @@ void run_health_after(struct result *r)
 		return;
 	struct health_run *run = &pool[r->health - pool];
 	run_health_read(run, r->device, NULL, health_ioctl_ops(), true);
-	run->run_bytes = r->bytes;
+	run->run_bytes = run_health_bytes(r);
 	run->run_wrote = r->dir == IO_WRITE;
+}
+
+uint64_t run_health_bytes(const struct result *r)
+{
+	/* the disks read are the first target's: their bytes are not the
+	 * run's when it spans several */
+	if (r->ntargets > 1 || !r->opt)
+		return 0;
+	uint64_t warmup = (uint64_t)r->warmup_ios * r->opt->threads * r->opt->bs;
+	return r->bytes + (warmup < r->region ? warmup : r->region);
 }
 
 static void report_alarm(const struct health *h, struct result *r)

@@ -15,6 +15,10 @@ void run_health_before(struct result *r);
 /* Reads them again after the run and records the run's bytes and
  * direction; nothing when run_health_before found no disk. */
 void run_health_after(struct result *r);
+/* What the disks saw of the run: its counted bytes and its warm-up I/O
+ * (untimed, but written or read all the same); 0 for a run over several
+ * targets, whose disks are not all read. */
+uint64_t run_health_bytes(const struct result *r);
 /* A warning and a "health_warning" finding for each disk whose latest
  * reading is an alarm (health_alarm). */
 void run_health_check(struct result *r);

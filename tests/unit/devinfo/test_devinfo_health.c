@@ -442,6 +442,12 @@ static void test_reader_kinds(void **state)
 	assert_true(h.available);
 	assert_string_equal(h.source, "scsi");
 	assert_int_equal(h.temperature_c, 33);
+	/* a SCSI disk on virtio-scsi: its LOG SENSE is asked (it may reach a real disk) */
+	put("sdb", "");
+	disk(&n, "sdb", "virtio");
+	health_read(&n, root, &fakes, &h);
+	assert_true(h.available);
+	assert_int_equal(h.temperature_c, 33);
 	/* disks that have no log to ask, and nothing is sent to them */
 	fake_calls = 0;
 	disk(&n, "vda", "virtio");
@@ -489,6 +495,26 @@ static void test_run_warning(void **state)
 					       "read-only)"));
 }
 
+/* the bytes the disks saw: counted ones and the untimed warm-up */
+static void test_run_bytes(void **state)
+{
+	(void)state;
+	static struct result r;
+	struct options o = { .threads = 2, .bs = 1u << 20 };
+	memset(&r, 0, sizeof(r));
+	r.opt = &o;
+	r.bytes = 8u << 20;
+	r.region = 64u << 20;
+	r.warmup_ios = 1;
+	assert_int_equal(run_health_bytes(&r), 10u << 20);
+	r.region = 1u << 20; /* a warm-up cannot exceed the region */
+	assert_int_equal(run_health_bytes(&r), 9u << 20);
+	r.warmup_ios = 0;
+	assert_int_equal(run_health_bytes(&r), 8u << 20);
+	r.ntargets = 2; /* several targets: the disks read are only the first's */
+	assert_int_equal(run_health_bytes(&r), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +529,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_kinds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_warning, setup, teardown),
+		cmocka_unit_test(test_run_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
