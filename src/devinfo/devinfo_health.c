@@ -20,7 +20,7 @@ void health_init(struct health *h, const char *name)
 {
 	memset(h, 0, sizeof(*h));
 	snprintf(h->name, sizeof(h->name), "%s", name ? name : "");
-	h->temperature_c = -1;
+	h->temperature_c = HEALTH_NO_TEMP;
 	h->critical_warning = h->available_spare_pct = h->spare_threshold_pct = -1;
 	h->percentage_used = -1;
 	h->media_errors = h->host_read_bytes = h->host_written_bytes = -1;
@@ -77,7 +77,7 @@ int health_decode_nvme(const uint8_t page[HEALTH_PAGE], struct health *h)
 	unsigned kelvin = (unsigned)le(page + 1, 2);
 	h->critical_warning = page[0];
 	/* 0 K means the controller does not report it */
-	h->temperature_c = kelvin ? (int64_t)kelvin - 273 : -1;
+	h->temperature_c = kelvin ? (int64_t)kelvin - 273 : HEALTH_NO_TEMP;
 	h->available_spare_pct = page[3];
 	h->spare_threshold_pct = page[4];
 	h->percentage_used = page[5];
@@ -140,7 +140,7 @@ static void ata_attribute(int id, uint64_t raw, struct health *h)
 	case 5: h->reallocated_sectors = (int64_t)raw; break;
 	case 9: h->power_on_hours = (int64_t)(raw & 0xffffff); break;
 	case 190: /* airflow temperature: only where 194 is absent */
-		if (h->temperature_c < 0)
+		if (h->temperature_c == HEALTH_NO_TEMP)
 			h->temperature_c = (int64_t)(raw & 0xff);
 		break;
 	case 194: h->temperature_c = (int64_t)(raw & 0xff); break;
@@ -221,7 +221,7 @@ int health_decode_scsi_temperature(const uint8_t *page, size_t len, struct healt
 {
 	if (scsi_params(page, len, 0x0d, h, temperature_param) != 0)
 		return -1;
-	if (h->temperature_c < 0)
+	if (h->temperature_c == HEALTH_NO_TEMP)
 		return not_valid(h, "the temperature page holds no current temperature");
 	h->source = "scsi";
 	h->available = true;

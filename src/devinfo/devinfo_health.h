@@ -23,6 +23,7 @@
 #define HEALTH_PAGE 512         /* NVMe log pages 02h and C0h, ATA SMART data */
 #define HEALTH_NVME_UNIT 512000 /* an NVMe data unit: 1000 x 512 bytes */
 #define HEALTH_MAX_DISKS 8      /* leaves read per target */
+#define HEALTH_NO_TEMP INT64_MIN /* temperature_c unknown */
 
 /* NVMe critical warning bits (NVMe base spec, SMART / Health log byte 0). */
 enum {
@@ -41,7 +42,7 @@ struct health {
 	bool available;
 	char why[192];             /* not available: why ("needs root (CAP_SYS_ADMIN)") */
 	const char *source;        /* "nvme", "ata", "scsi"; NULL when not available */
-	int64_t temperature_c;
+	int64_t temperature_c;     /* HEALTH_NO_TEMP unknown: a drive may be below 0 C */
 	int critical_warning;      /* NVMe bits above */
 	int available_spare_pct, spare_threshold_pct, percentage_used;
 	int64_t media_errors;      /* NVMe media and data integrity errors */

@@ -50,7 +50,11 @@ static void json_reading(struct json *j, const struct health *h)
 		return;
 	}
 	json_key(j, "source"), json_string(j, h->source);
-	j_int(j, "temperature_c", h->temperature_c);
+	json_key(j, "temperature_c");
+	if (h->temperature_c == HEALTH_NO_TEMP)
+		json_null(j);
+	else
+		json_double(j, (double)h->temperature_c, 0);
 	j_int(j, "critical_warning", h->critical_warning);
 	j_int(j, "available_spare_pct", h->available_spare_pct);
 	j_int(j, "spare_threshold_pct", h->spare_threshold_pct);
@@ -190,7 +194,7 @@ static void text_reading(FILE *f, const struct health *h)
 		if (src && strcmp(src, source_names[i][0]) == 0)
 			src = source_names[i][1];
 	put(&l, "health: %s (%s)", h->name, src ? src : "?");
-	if (h->temperature_c >= 0)
+	if (h->temperature_c != HEALTH_NO_TEMP)
 		put(&l, ": %lld C", (long long)h->temperature_c);
 	if (h->critical_warning >= 0) {
 		char w[256];
@@ -239,7 +243,7 @@ static void text_change(FILE *f, const struct health_run *run, unsigned i)
 	if (d.thermal_transitions > 0)
 		put(&l, ", %lld thermal throttling transitions (%lld s)",
 		    (long long)d.thermal_transitions, (long long)d.thermal_seconds);
-	if (b->temperature_c >= 0 && a->temperature_c >= 0)
+	if (b->temperature_c != HEALTH_NO_TEMP && a->temperature_c != HEALTH_NO_TEMP)
 		put(&l, ", %lld -> %lld C", (long long)b->temperature_c, (long long)a->temperature_c);
 	fprintf(f, "%s\n", l.buf);
 }

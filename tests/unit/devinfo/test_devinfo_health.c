@@ -85,10 +85,14 @@ static void test_nvme(void **state)
 	p[48 + 8] = 1;
 	assert_int_equal(health_decode_nvme(p, &h), 0);
 	assert_int_equal(h.host_written_bytes, INT64_MAX);
+	/* 263 K: below freezing is a temperature, not "unknown" */
+	put_le(p + 1, 2, 263);
+	health_decode_nvme(p, &h);
+	assert_int_equal(h.temperature_c, -10);
 	/* 0 K: no temperature reported */
 	put_le(p + 1, 2, 0);
 	health_decode_nvme(p, &h);
-	assert_int_equal(h.temperature_c, -1);
+	assert_true(h.temperature_c == HEALTH_NO_TEMP);
 }
 
 static void test_nvme_warning(void **state)
@@ -273,7 +277,7 @@ static void test_scsi(void **state)
 	uint8_t cut[] = { 0x0d, 0, 0, 6, 0, 0, 0x03, 200, 0, 41 };
 	health_init(&h, "sdc");
 	assert_int_equal(health_decode_scsi_temperature(cut, sizeof(cut), &h), -1);
-	assert_int_equal(h.temperature_c, -1);
+	assert_true(h.temperature_c == HEALTH_NO_TEMP);
 }
 
 static void reading(struct health *h, int64_t host_written, int64_t nand)
@@ -416,7 +420,7 @@ static void test_reader(void **state)
 	health_read(&n, root, &fakes, &h);
 	assert_false(h.available);
 	assert_string_equal(h.why, "NVMe log page 02h: not permitted (run as root)");
-	assert_int_equal(h.temperature_c, -1);
+	assert_true(h.temperature_c == HEALTH_NO_TEMP);
 	fake_errno = EPERM;
 	disk(&n, "sda", "sata");
 	health_read(&n, root, &fakes, &h);
