@@ -370,8 +370,10 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	code = rc != 0 ? run_failure(failed, job, out, opt, r) : EXIT_OK;
 	double sampler_lead_s = out->sampler_lead_s;
 	free(out);
-	if (code != EXIT_OK)
+	if (code != EXIT_OK) {
+		run_health_check(r); /* a drive that says it is failing may be why */
 		return code;
+	}
 	if (r->interrupted && r->fleet && r->fleet->start_wanted && !r->fleet->timed)
 		return fail(r, EXIT_SIGINT, "while waiting for --start-at");
 	if (r->interrupted)
