@@ -1,7 +1,7 @@
 /* Rendering of `info`: the identity lines and the health lines, the devinfo
  * JSON object with "health" as the result, and CSV with one row per device
  * of the stack. */
-#include "cmd.h"
+#include "render.h"
 #include "devinfo.h"
 #include "devinfo_health.h"
 #include "json.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "devinfo.h"
-#include "sampling.h"
+#include "finding.h"
 #include "util.h"
 
 /* Each measured part of a process (quick's steps) keeps its own readings,
