@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "devinfo_health.h"
 
+#include "platform.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -148,4 +150,10 @@ void health_read(const struct dev_node *n, const char *devdir, const struct heal
 	} else
 		read_scsi(fd, ops, h);
 	close(fd);
+}
+
+const struct health_ops *health_ioctl_ops(void)
+{
+	static const struct health_ops ops = { plat_nvme_log, plat_ata_smart, plat_scsi_log_sense };
+	return &ops;
 }
