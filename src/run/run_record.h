@@ -15,6 +15,7 @@
 #include "detect.h"
 #include "devinfo.h"
 #include "devinfo_cgroup.h"
+#include "devinfo_health.h"
 #include "devinfo_host.h"
 #include "devinfo_stat.h"
 #include "series.h"
@@ -35,6 +36,7 @@ struct run_record {
 	unsigned ntemps;
 	struct cgroup_limits limits;  /* on the disks under the target, at the close */
 	char cpu_governor[32];        /* cpu0's at the close; "" unknown */
+	struct health_run health;     /* what the disks said of themselves (run_health.c) */
 };
 
 /* Empties rec for a run on the disks of d (NULL: none known); with sampled,
