@@ -27,6 +27,7 @@ enum opt_id {
 	ID_JSONL, ID_HOST_LABEL, ID_RUN_ID, ID_START_AT,
 	ID_FILES, ID_FILE_SIZE, ID_DIR,
 	ID_SVG,
+	ID_BUFFERS, ID_BATCH, ID_ONCE, /* issue 19 */
 };
 
 struct optdef {
@@ -122,6 +123,13 @@ static const struct optdef optdefs[] = {
 	/* svg (issue 14) */
 	{ "svg", 0, "FILE", OPT_SVG, ID_SVG,
 	  "also draw the result as a self-contained SVG picture in FILE" },
+	/* the factors that move a figure (issue 19) */
+	{ "buffers", 0, "KIND", OPT_BUFFERS, ID_BUFFERS,
+	  "huge (huge pages: one segment per request; default) or pages (4 KiB pages, as dd and fio)" },
+	{ "batch", 0, "N", OPT_QD, ID_BATCH,
+	  "at most N requests per submit call (default: all that are free; 1: as fio does)" },
+	{ "once", 0, NULL, OPT_ONCE, ID_ONCE,
+	  "end after one pass over the region (-s), not at -t (fio without time_based)" },
 };
 #define NOPTDEFS (sizeof(optdefs) / sizeof(optdefs[0]))
 
@@ -283,6 +291,11 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 	case ID_THREADS: rc = parse_count(v, 1, OPT_MAX_THREADS, &o->threads, &reason); break;
 	case ID_QD: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->qd, &reason); break;
 	case ID_WARMUP: rc = parse_count(v, 0, 1000000, &o->warmup_ios, &reason); break;
+	case ID_BATCH: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->batch, &reason); break;
+	case ID_BUFFERS:
+		if (buffer_mode_parse(v, &o->buffers) != 0)
+			return usage_error(why, len, "--buffers '%s': use huge or pages", v);
+		return EXIT_OK;
 	case ID_SEED: rc = parse_uint(v, 0, UINT64_MAX, &o->seed, &reason); break;
 	case ID_SYNC:
 		if (sync_mode_parse(v, &o->sync) != 0)
@@ -416,6 +429,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_GROW: o->grow = true; break;
 	case ID_SERIES: o->series_rows = true; break;
 	case ID_SUSTAINED: o->sustained = true; break;
+	case ID_ONCE: o->once = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_JSONL: o->format = OUT_JSONL; break;
@@ -745,6 +759,7 @@ const char *cli_option_value(const char *name, size_t k)
 	case ID_DROP: return drop_mode_name((enum drop_mode)k);
 	case ID_RUN: return sweep_run_name((enum sweep_run)k);
 	case ID_ENGINE: return k == 0 ? "auto" : engine_name_at(k - 1);
+	case ID_BUFFERS: return buffer_mode_name((enum buffer_mode)k);
 	default: return NULL;
 	}
 }
