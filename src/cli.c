@@ -41,8 +41,9 @@ struct optdef {
 
 static const struct optdef optdefs[] = {
 	{ "bs", 'b', "SIZE", OPT_BS, ID_BS, "block size of each I/O" },
-	{ "size", 's', "SIZE", OPT_SIZE, ID_SIZE, "bytes to move, and size of the test file" },
-	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME, "time limit, decimals allowed (0: none)" },
+	{ "size", 's', "SIZE", OPT_SIZE, ID_SIZE,
+	  "the region, and size of the test file (gone round for -t; --once: once)" },
+	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME, "duration, decimals allowed (0: none)" },
 	{ "sync", 0, "MODE", OPT_SYNC, ID_SYNC,
 	  "dsync: O_DSYNC on each write; fsync: one timed fsync at the end; none: neither" },
 	{ "no-direct", 0, NULL, OPT_NODIRECT, ID_NODIRECT, "do not use O_DIRECT" },
