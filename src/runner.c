@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checks.h"
@@ -294,6 +295,21 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->ended = end_name(out->ended);
 }
 
+/* The end of the file inside the region: where the file ends now (a read
+ * wholly past it knows only that it is at or before its offset). */
+static int eof_failure(const struct target *t, const struct bench_job *job,
+		       const struct bench_outcome *out, struct result *r)
+{
+	struct stat st;
+	uint64_t end = out->failed_offset;
+	if (fstat(t->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < end)
+		end = (uint64_t)st.st_size;
+	uint64_t region = job->ntargets > 1 ? job->regions[out->failed_target] : job->region;
+	return fail(r, EXIT_RUN, "%s '%s': the file ends at offset %llu, inside the %llu bytes the "
+		    "run was to cover: it shrank during the run", out->failed_op, t->path,
+		    (unsigned long long)end, (unsigned long long)region);
+}
+
 /* The failure of a run, named for what a user can act on. */
 static int run_failure(const struct target *t, const struct bench_job *job,
 		       const struct bench_outcome *out, const struct options *opt, struct result *r)
@@ -303,11 +319,7 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 	fmt_size_exact(bs, sizeof(bs), job->bs);
 	errno = out->error ? out->error : ENOMEM;
 	if (out->eof)
-		return fail(r, EXIT_RUN, "%s '%s': the file ends at offset %llu, inside the %llu bytes "
-			    "the run was to cover: it shrank during the run", op, t->path,
-			    (unsigned long long)out->failed_offset,
-			    (unsigned long long)(job->ntargets > 1 ? job->regions[out->failed_target]
-								   : job->region));
+		return eof_failure(t, job, out, r);
 	if (!op || strcmp(op, "allocate") == 0)
 		return fail(r, EXIT_RUN, "cannot allocate the I/O buffers (%u x %s):", job->threads, bs);
 	if (strcmp(op, "start thread") == 0)

@@ -914,6 +914,13 @@ t_tests_on_dir() {
 	expect_json seqread params.size=1073741824 result.bytes=$((16 * MiB))
 	check "SIZE suffixes: -s 1GB means 10^9 bytes" 0 -- "$DB" --json randread -s 1GB -t 0.2 "$S/sixteen"
 	expect_json randread params.size=1000000000
+	# issue 19: a file that shrinks during the run ends it with an error naming
+	# where the file ended, never a short success (the runs above are the
+	# negative case: a whole file goes round for -t and exits 0)
+	check "a file truncated to 1 MiB during randread: exit 1, names where it ended" 1 -- bash -c \
+		'( sleep 0.5; truncate -s 1M "$2" ) & exec "$1" randread -s 16M -t 4 "$2"' _ "$DB" "$S/sixteen"
+	expect_msg "the file ends at offset 1048576, inside the 16777216 bytes"
+	expect_no_out
 	rm -f -- "$S/sixteen"
 	check "-t with decimals stops the run: -t 0.3 on 32 MiB of 4 KiB dsync writes" 0 -- "$DB" --json randwrite -s 32M -t 0.3 "$d"
 	expect_json randwrite params.time_limit_s=0.3
