@@ -207,6 +207,11 @@ static int lane_submit(struct worker *w, struct lane *l, struct engine_io **ios,
 		return -1;
 	}
 	l->inflight += n;
+	/* --batch: these n in a system call of their own, as fio commits them */
+	if (w->job->batch && l->ops->flush && (rc = l->ops->flush(l->eng)) < 0) {
+		record_failure(w, ios[0]->write ? "write" : "read", ios[0]->offset, -rc);
+		return -1;
+	}
 	if (w->recording) {
 		w->submit_calls++;
 		w->submitted += n;
