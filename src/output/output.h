@@ -1,0 +1,92 @@
+/* Building blocks for rendering a filled struct result: the result line, the
+ * latency line, the histogram, the JSON test object and its pieces, the CSV
+ * row; and the single-test renderers made of them, which every command uses
+ * unless its row names its own (cmd.h, struct renderers).  Calls nothing
+ * above it: no command, no measuring. */
+#ifndef OUTPUT_H
+#define OUTPUT_H
+
+#include <stdio.h>
+
+#include "diskbench.h"
+
+struct json;
+
+/* Derived figures, shared by all formats. */
+double result_rate(const struct result *r);
+double result_iops(const struct result *r);
+/* Requests per submit call, measured (the mean); 0 when nothing was submitted. */
+double result_requests_per_submit(const struct result *r);
+
+/* ---- text ---- */
+/* "seqread: 1073741824 bytes (…) in 0.934 s = …, … IOPS [bs=1 MiB, O_DIRECT]" */
+void out_text_result_line(FILE *f, const struct result *r);
+void out_text_latency_line(FILE *f, const struct stats *lat);
+/* "cache: cold, 0.0 % resident before the run (evicted: file)", if measured */
+void out_text_cache_line(FILE *f, const struct result *r);
+/* Several targets: a line for each, "  TARGET (DEVICE, STATE): bytes in s
+ * = rate, IOPS, p50, p99"; nothing for one. */
+void out_text_targets(FILE *f, const struct result *r);
+/* The latency histogram as a terminal bar chart in log2 buckets. */
+void out_histogram(FILE *f, const struct stats *lat);
+/* The same chart from log2 counts (stats_log2_counts) of total values. */
+void out_histogram_counts(FILE *f, const uint64_t counts[STATS_LOG2_BUCKETS], uint64_t total);
+
+/* ---- JSON ---- */
+/* A whole document: envelope, "test", "target", the keys body writes, then
+ * "warnings", "interrupted" and "error". */
+typedef void (*out_json_body_fn)(struct json *j, const struct result *r);
+void out_json_document(FILE *f, const struct result *r, out_json_body_fn body);
+/* The same on one line with the fleet keys after the envelope (host,
+ * run_id, started_at, ended_at, launcher, clock, start_at), from r->fleet:
+ * --jsonl, one record per host that `diskbench report` merges. */
+void out_json_line(FILE *f, const struct result *r, out_json_body_fn body);
+/* The fleet keys of one record (src/output/output_fleet.c). */
+struct fleet_record;
+void out_json_fleet(struct json *j, const struct fleet_record *f);
+/* The schema/tool/version keys. */
+void out_json_envelope(struct json *j);
+/* One single test as an object (for documents holding several tests). */
+void out_json_test(struct json *j, const struct result *r);
+/* "file" and, when known, "device". */
+void out_json_file_device(struct json *j, const struct result *r);
+/* Several targets: "targets": [{target, file, file_state, device, region,
+ * threads, resident_before_pct, bytes, ios, seconds, bytes_per_sec, iops,
+ * lat_ns, lat_hist}], each target's part of the result; nothing for one. */
+void out_json_targets(struct json *j, const struct result *r);
+/* "params"; keys flagged here are null because the command sets them per
+ * part of its run rather than once. */
+enum { PARAMS_NO_TIME_LIMIT = 1, PARAMS_NO_THREADS = 2, PARAMS_NO_QD = 4,
+       PARAMS_NO_SIZES = 8 /* block_size, size, region: per part (matrix) */ };
+void out_json_params(struct json *j, const struct result *r, unsigned flags);
+/* "cache": {evicted, resident_before_pct}. */
+void out_json_cache(struct json *j, const struct result *r);
+/* "lat_ns": {min, mean, max, stdev, p50, p90, p99, p99_9} and
+ * "lat_hist": [{le_ns, count}], for every document that carries latency. */
+void out_json_lat(struct json *j, const struct stats_summary *s);
+void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS]);
+/* "lat_buckets": {"scheme": "log-linear-7", "pairs": [[index, count], ...]}:
+ * every non-empty bucket of lat by stats_bucket_index(), in increasing
+ * order, so that histograms from many hosts add up exactly. */
+void out_json_lat_buckets(struct json *j, const struct stats *lat);
+/* "qd_hist": {"1": n, "2-3": n, …, "64+": n}: counted requests by how many
+ * were in flight when each was submitted (fio's "IO depths"). */
+void out_json_qd_hist(struct json *j, const uint64_t hist[RESULT_QD_BUCKETS]);
+/* result's buffer, requests_per_submit, engine, in_flight, ended, passes, wrapped */
+void out_json_factors(struct json *j, const struct result *r);
+
+/* ---- CSV ---- (several targets: out_csv writes a row per target, then
+ * one for the total, whose target is "total") */
+/* One field, quoted where it must be; NULL writes nothing. */
+void out_csv_field(FILE *f, const char *s);
+void out_csv_header(FILE *f);
+void out_csv_row(FILE *f, const struct result *r);
+
+/* ---- the single-test renderers ---- */
+void out_text(FILE *f, const struct result *r, bool quiet, bool histogram);
+void out_json_single_body(struct json *j, const struct result *r);
+void out_json(FILE *f, const struct result *r);
+/* A CSV header and the row of r. */
+void out_csv(FILE *f, const struct result *r);
+
+#endif

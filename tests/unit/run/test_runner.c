@@ -1,0 +1,132 @@
+/* LDFLAGS: -Wl,--wrap=pread */
+/* Unit tests of src/run/runner.c's judgements that need no real device: the
+ * warnings about the target (a filesystem that ignores O_DIRECT), and how a
+ * failed run is named (O_DIRECT's EINVAL becomes the alignment message, not
+ * "Invalid argument at offset 0").  pread is wrapped so a run can fail on
+ * demand; everything else is real, in a mkdtemp directory. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "runner.h"
+
+static int pread_errno; /* 0: the real pread */
+
+ssize_t __real_pread(int fd, void *buf, size_t n, off_t off);
+ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
+{
+	if (pread_errno) {
+		errno = pread_errno;
+		return -1;
+	}
+	return __real_pread(fd, buf, n, off);
+}
+
+static bool has_warning(const struct result *r, const char *needle)
+{
+	for (unsigned i = 0; i < r->nwarnings; i++)
+		if (strstr(r->warnings[i], needle))
+			return true;
+	return false;
+}
+
+static void test_zfs_warning(void **state)
+{
+	(void)state;
+	static struct target t;
+	static struct result r;
+	struct options opt = { .direct = true, .bs = 4096 };
+	memset(&t, 0, sizeof(t));
+	t.fd = -1;
+	t.kind = TARGET_FILE;
+	t.fs_known = true;
+	snprintf(t.fs.type, sizeof(t.fs.type), "zfs");
+	snprintf(t.path, sizeof(t.path), "/tank/f");
+	run_warn_target(&t, &opt, false, &r);
+	assert_true(has_warning(&r, "zfs"));
+	assert_true(has_warning(&r, "ARC"));
+
+	memset(&r, 0, sizeof(r));
+	opt.direct = false; /* through the page cache anyway: nothing to add */
+	run_warn_target(&t, &opt, false, &r);
+	assert_false(has_warning(&r, "zfs"));
+	snprintf(t.fs.type, sizeof(t.fs.type), "ext4");
+	opt.direct = true;
+	run_warn_target(&t, &opt, false, &r);
+	assert_int_equal(r.nwarnings, 0);
+}
+
+static void run_failing_read(int err, bool direct, unsigned accepts, struct result *r)
+{
+	char dir[] = "/tmp/diskbench-test-runner-XXXXXX", path[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	int fd = open(path, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	char block[4096] = { 1 };
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(write(fd, block, sizeof(block)), (ssize_t)sizeof(block));
+	static struct target t;
+	memset(&t, 0, sizeof(t));
+	t.fd = fd;
+	t.kind = TARGET_FILE;
+	snprintf(t.path, sizeof(t.path), "%s", path);
+	/* the sync engine: the wrapped pread is the one it calls */
+	struct options opt = { .bs = 4096, .size = 16384, .threads = 1, .direct = direct,
+			       .accepts = accepts, .engine = "sync", .qd = 1 };
+	struct bench_job job;
+	memset(r, 0, sizeof(*r));
+	r->opt = &opt;
+	run_describe_job(&job, IO_READ, PAT_SEQ, &opt, 16384);
+	pread_errno = err;
+	int code = run_measure(&t, &job, &opt, r);
+	pread_errno = 0;
+	assert_int_equal(code, EXIT_RUN);
+	assert_false(r->measured);
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_einval_is_alignment(void **state)
+{
+	(void)state;
+	static struct result r;
+	run_failing_read(EINVAL, true, OPT_NODIRECT, &r);
+	assert_non_null(strstr(r.error, "O_DIRECT"));
+	assert_non_null(strstr(r.error, "alignment"));
+	assert_non_null(strstr(r.error, "--no-direct"));
+	/* a command without --no-direct is not told to use it */
+	run_failing_read(EINVAL, true, 0, &r);
+	assert_non_null(strstr(r.error, "alignment"));
+	assert_null(strstr(r.error, "--no-direct"));
+	/* without O_DIRECT, EINVAL is what it is */
+	run_failing_read(EINVAL, false, OPT_NODIRECT, &r);
+	assert_null(strstr(r.error, "O_DIRECT"));
+	assert_non_null(strstr(r.error, "Invalid argument"));
+	/* other errors name the op and offset */
+	run_failing_read(EIO, true, OPT_NODIRECT, &r);
+	assert_non_null(strstr(r.error, "read '"));
+	assert_non_null(strstr(r.error, "at offset 0"));
+	assert_non_null(strstr(r.error, "Input/output error"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zfs_warning),
+		cmocka_unit_test(test_einval_is_alignment),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
