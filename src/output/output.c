@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "devinfo.h"
+#include "devinfo_health.h"
 #include "json.h"
 #include "names.h"
 #include "output_series.h"
@@ -209,6 +210,7 @@ void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 	if (r->lat.count > 0)
 		out_text_latency_line(f, &r->lat);
 	out_text_series(f, r);
+	health_text(f, r->health, true);
 	out_text_cache_line(f, r);
 	if (histogram)
 		out_histogram(f, &r->lat);
@@ -353,6 +355,10 @@ static void json_result(struct json *j, const struct result *r)
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
 	out_json_factors(j, r);
+	if (r->health) { /* the commands that read it around their run */
+		json_key(j, "health");
+		health_json(j, r->health);
+	}
 	json_object_end(j);
 }
 
