@@ -5,12 +5,14 @@
 #include "fleetreport.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonparse.h"
 #include "stats.h"
+#include "utctime.h"
 
 void fleet_set_init(struct fleet_set *s)
 {
@@ -73,57 +75,13 @@ const char *fleet_json_start(const char *line, size_t len, char *label, size_t l
 	return brace;
 }
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
- * (Howard Hinnant's days_from_civil). */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	unsigned yoe = (unsigned)(y - era * 400);
-	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
-/* n digits at *p as a number, or -1. */
-static long digits(const char **p, int n)
-{
-	long v = 0;
-	for (int i = 0; i < n; i++, (*p)++) {
-		if (**p < '0' || **p > '9')
-			return -1;
-		v = v * 10 + (**p - '0');
-	}
-	return v;
-}
-
 int fleet_parse_time(const char *text, int64_t *us)
 {
-	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	const char *p = text;
-	long y = digits(&p, 4), mo = *p == '-' ? (p++, digits(&p, 2)) : -1;
-	long d = *p == '-' ? (p++, digits(&p, 2)) : -1;
-	long h = *p == 'T' ? (p++, digits(&p, 2)) : -1;
-	long mi = *p == ':' ? (p++, digits(&p, 2)) : -1;
-	long s = *p == ':' ? (p++, digits(&p, 2)) : -1;
-	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > (long)mdays[mo - 1] || h < 0 || h > 23 ||
-	    mi < 0 || mi > 59 || s < 0 || s > 60)
+	int64_t ns;
+	const char *why;
+	if (utc_parse(text, &ns, &why) != 0)
 		return -1;
-	long frac = 0;
-	if (*p == '.') {
-		int n = 0;
-		for (p++; *p >= '0' && *p <= '9'; p++, n++)
-			if (n < 6)
-				frac = frac * 10 + (*p - '0');
-		if (n == 0)
-			return -1;
-		for (; n < 6; n++)
-			frac *= 10;
-	}
-	if (strcmp(p, "Z") != 0)
-		return -1;
-	int64_t days = days_from_civil(y, (unsigned)mo, (unsigned)d);
-	*us = ((days * 24 + h) * 3600 + mi * 60 + s) * 1000000 + frac;
+	*us = ns / 1000;
 	return 0;
 }
 
@@ -258,6 +216,13 @@ static int take_times(struct reading *rd, const struct jp_value *root, struct fl
 		r->end_us = measured;
 	if (r->end_us < r->start_us) {
 		rd->why = "ended_at is before started_at";
+		return 1;
+	}
+	/* both times are cut to the µs: beyond that (and a generous 1 ms + 0.1 %)
+	 * the record contradicts itself, and which of the two to trust is unknown */
+	double gap_us = fabs((double)(r->end_us - measured));
+	if (gap_us > 1000 + r->seconds * 1000) {
+		rd->why = "ended_at - started_at disagrees with result.seconds (by more than 1 ms + 0.1 %)";
 		return 1;
 	}
 	r->timed = true;

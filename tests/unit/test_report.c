@@ -163,10 +163,38 @@ static void test_times(void **state)
 		"2026-11-30T12:00:00", "2026-11-30 12:00:00Z", "2026-13-01T00:00:00Z",
 		"2026-02-30T00:00:00Z", "2026-11-30T24:00:00Z", "2026-11-30T12:00:00.Z",
 		"2026-11-30T12:00:00+01:00", "26-11-30T12:00:00Z", "", "2026-11-30T12:00:00ZZ",
+		"2016-12-31T23:59:60Z", "2026-02-29T00:00:00Z",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (fleet_parse_time(bad[i], &us) == 0)
 			fail_msg("'%s' accepted", bad[i]);
+	/* the same parser as --start-at's (utctime.h): lowercase z is UTC too */
+	assert_int_equal(fleet_parse_time("2026-11-30t12:00:00z", &us), 0);
+	assert_true(us == 1796040000000000ll);
+}
+
+/* ended_at - started_at must be result.seconds, to the µs and a margin */
+static void test_times_agree(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		/* 20 s apart, 10 s measured: refused */
+		"{\"test\":\"randread\",\"started_at\":\"2026-11-30T12:00:00Z\",\"ended_at\":"
+		"\"2026-11-30T12:00:20Z\",\"result\":{\"bytes\":1,\"ios\":1,\"seconds\":10,"
+		"\"bytes_per_sec\":0.1,\"iops\":0.1}}",
+		/* 10.0005 s apart: within 1 ms + 0.1 % of 10 s, taken */
+		"{\"test\":\"randread\",\"started_at\":\"2026-11-30T12:00:00Z\",\"ended_at\":"
+		"\"2026-11-30T12:00:10.0005Z\",\"result\":{\"bytes\":1,\"ios\":1,\"seconds\":10,"
+		"\"bytes_per_sec\":0.1,\"iops\":0.1}}",
+	};
+	struct fleet_set s;
+	fleet_set_init(&s);
+	assert_int_equal(fleet_add_line(&s, lines[0], strlen(lines[0]), "a:1"), 0);
+	assert_int_equal(s.skipped, 1);
+	assert_non_null(strstr(s.first_skipped, "disagrees with result.seconds"));
+	assert_int_equal(fleet_add_line(&s, lines[1], strlen(lines[1]), "a:2"), 1);
+	assert_true(s.rec[0].end_us - s.rec[0].start_us == 10000500);
+	fleet_set_free(&s);
 }
 
 /* Lines counted: blank ones not at all, garbage and non-records skipped with
@@ -683,6 +711,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_times_agree),
 		cmocka_unit_test(test_lines_counted),
 		cmocka_unit_test(test_bucket_shapes),
 		cmocka_unit_test(test_merge_exact),
