@@ -58,13 +58,19 @@ struct fleet_record {
 	double late_us;        /* start_at.late_us */
 	int clock_synced;      /* clock.synchronised: 1, 0, or -1 when not known */
 	unsigned nwarnings;
+	char *error;           /* a failed run's "error" (it has no figures), or NULL */
 };
 
-/* The records read so far and what was not one. */
+/* The records read so far and what was not one.  Every string taken from
+ * a line (and the FILE of "FILE:LINE") is stored with its control characters
+ * (C0, DEL, C1) and bidi controls escaped (fleet_escape), so that no output
+ * of report lets an input rewrite a terminal or reorder a line. */
 struct fleet_set {
 	struct fleet_record *rec;
 	unsigned n, cap;
-	unsigned lines, skipped, failed;
+	struct fleet_record *frec;     /* the failed runs: host, run, test and error */
+	unsigned fcap;                 /* (their number is failed) */
+	unsigned lines, skipped, failed, too_long;
 	char first_skipped[FLEET_MSG]; /* "FILE:LINE: why" of the first line skipped */
 	char first_failed[FLEET_MSG];  /* "host (FILE:LINE): error" of the first failed run */
 };
@@ -76,6 +82,11 @@ void fleet_set_init(struct fleet_set *s);
 int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where);
 void fleet_set_free(struct fleet_set *s);
 
+/* s[0..n) with C0 controls, DEL, C1 controls (U+0080-U+009F), the bidi
+ * controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and bytes
+ * that are not UTF-8 written as \xNN or \uNNNN: malloc'd, or NULL (ENOMEM). */
+char *fleet_escape(const char *s, size_t n);
+
 /* Where a line's JSON starts, past a launcher's prefix ("node1: " from pdsh or
  * clush, "0: " from srun --label): its first '{', or NULL.  label gets the
  * prefix as a name ("node1", "0") when it looks like one, else "". */
@@ -85,8 +96,12 @@ int fleet_parse_time(const char *text, int64_t *us);
 /* params keys that differ per host by nature and so are not compared. */
 bool fleet_param_ignored(const char *key);
 
+enum fleet_status { ROW_OK, ROW_FAILED, ROW_DUPLICATE };
+
 struct fleet_row {
 	const struct fleet_record *rec;
+	enum fleet_status status; /* ROW_OK in rows[], else in others[] */
+	const struct fleet_record *same_as; /* ROW_DUPLICATE: the record it repeats */
 	char *label;           /* the host, made unique within its group */
 	double start_offset_ms; /* from the group's first start; NAN when not known */
 	double deviation_pct;  /* from the fleet median of the group's metric; NAN */
@@ -110,21 +125,33 @@ struct fleet_totals {
 struct fleet_group {
 	const char *run_id, *test;
 	bool by_iops;          /* random tests: IOPS is the metric, else MB/s */
-	struct fleet_row *rows; /* sorted by label, in natural order (node2 < node10) */
+	struct fleet_row *rows; /* the hosts that ran, sorted by label in natural order
+				 * (node2 < node10); their figures make the totals */
 	unsigned n;
+	struct fleet_row *others; /* failed runs, then records given twice (input order) */
+	unsigned nothers, nfailed;
+	bool timed;            /* every row has started_at */
+	int64_t first_start_us, last_end_us; /* when timed */
 	struct fleet_totals t;
 };
 
 struct fleet_report {
 	struct fleet_group *groups; /* in the order of their first record */
 	unsigned n;
-	unsigned duplicates;   /* records of a host already in their group */
+	unsigned duplicates;   /* records identical to one before: counted once */
 	char first_duplicate[FLEET_MSG];
+	unsigned failed;       /* hosts whose run failed, over all groups */
+	unsigned overlaps;     /* runs of one test on different hosts that overlap in time */
+	char first_overlap[FLEET_MSG];
 };
 
-/* Groups s's records by run_id + test and computes each group.  Returns 0;
- * -1 with why when params differ within a group (naming the key and two
- * hosts' values), or with errno ENOMEM. */
+/* Groups s's records (and failed runs) by run_id + test and computes each
+ * group, in time linear in the records.  A record identical to an earlier
+ * one (same run, test, host, rank, start and figures; or the same failure)
+ * is counted once and listed as a duplicate.  Returns 0; -1 with why when
+ * params differ within a group (naming the key and two hosts' values), when
+ * a host (and rank) has two different records in one run (naming both
+ * places), or with errno ENOMEM. */
 int fleet_report_build(const struct fleet_set *s, struct fleet_report *rep, char *why, size_t len);
 void fleet_report_free(struct fleet_report *rep);
 

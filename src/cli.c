@@ -27,6 +27,7 @@ enum opt_id {
 	ID_JSONL, ID_HOST_LABEL, ID_RUN_ID, ID_START_AT,
 	ID_FILES, ID_FILE_SIZE, ID_DIR,
 	ID_SVG,
+	ID_ALLOW_MISSING, /* report (issue 21) */
 };
 
 struct optdef {
@@ -94,6 +95,8 @@ static const struct optdef optdefs[] = {
 	  "compare with the records in OLD (\"-\": stdin); exit 4 when a figure got worse" },
 	{ "threshold", 0, "PCT", OPT_REPORT, ID_THRESHOLD,
 	  "with --baseline: worse by more than PCT % is a regression (default 10%)" },
+	{ "allow-missing", 0, NULL, OPT_REPORT, ID_ALLOW_MISSING,
+	  "exit 0, not 5, when a host's run failed or a host of the baseline has no record" },
 	/* matrix (issue 15); --budget has a row of its own, with matrix's meaning */
 	{ "block-sizes", 0, "LIST", OPT_MATRIX, ID_BLOCK_SIZES,
 	  "block sizes: a list (4k,64k,1M) or a range by powers of 4 (4k-16M; 4k-16M:2 by 2)" },
@@ -420,6 +423,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_JSONL: o->format = OUT_JSONL; break;
 	case ID_QUIET: o->quiet = true; break;
+	case ID_ALLOW_MISSING: o->allow_missing = true; break;
 	case ID_HELP: c->help = true; break;
 	case ID_VERSION: c->version = true; break;
 	default: break;

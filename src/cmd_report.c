@@ -49,8 +49,19 @@ static void input_warnings(const struct fleet_set *set, const char *what, struct
 		warn(r, "%s: skipped %u of %u lines that hold no diskbench record (first: %s)", what,
 		     set->skipped, set->lines, set->first_skipped);
 	if (set->failed)
-		warn(r, "%s: %u runs failed and are left out (first: %s)", what, set->failed,
-		     set->first_failed);
+		warn(r, "%s: %u hosts' runs failed: listed, left out of the figures (first: %s)", what,
+		     set->failed, set->first_failed);
+}
+
+static void report_warnings(const struct fleet_report *rep, const char *what, struct result *r)
+{
+	if (rep->duplicates)
+		warn(r, "%s: %u records repeat another exactly and are counted once (first: %s)", what,
+		     rep->duplicates, rep->first_duplicate);
+	if (rep->overlaps)
+		warn(r, "%s: %u runs of one test overlap in time on different hosts under different run "
+		     "ids (first: %s): one launch split in two? give every host the same --run-id or an "
+		     "absolute --start-at", what, rep->overlaps, rep->first_overlap);
 }
 
 /* The groups of set, or exit 2 when there are none or they mix params. */
@@ -59,15 +70,13 @@ static int build(struct fleet_set *set, struct fleet_report *rep, const char *wh
 {
 	char why[MSG_LEN];
 	input_warnings(set, what, r);
-	if (set->n == 0)
+	if (set->n == 0 && set->failed == 0)
 		return fail(r, EXIT_USAGE, "%s: no diskbench record in %u lines%s%.320s%s", what,
 			    set->lines, set->skipped ? " (first skipped: " : "", set->first_skipped,
 			    set->skipped ? ")" : "");
 	if (fleet_report_build(set, rep, why, sizeof(why)) != 0)
 		return fail(r, errno == ENOMEM ? EXIT_RUN : EXIT_USAGE, "%s: %.400s", what, why);
-	if (rep->duplicates)
-		warn(r, "%s: %u records repeat a host of their run (first: %s)", what, rep->duplicates,
-		     rep->first_duplicate);
+	report_warnings(rep, what, r);
 	return EXIT_OK;
 }
 
@@ -86,6 +95,20 @@ static int compare(struct report_detail *d, const struct options *opt, struct re
 	warn(r, "%u of %u figures regressed beyond %g %% of the baseline", d->base.nregressed,
 	     d->base.nchanges, opt->threshold_pct);
 	return EXIT_REGRESSED;
+}
+
+/* Hosts of the baseline with no record in the new run: a warning each run. */
+static unsigned missing_hosts(const struct fleet_baseline *b, struct result *r)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < b->n; i++) {
+		const struct fleet_pairing *p = &b->pairs[i];
+		if (p->new && p->n_only_old)
+			warn(r, "%s: %u hosts of the baseline have no record in run '%s' (first: %s)",
+			     p->new->test, p->n_only_old, p->new->run_id, p->only_old[0]);
+		n += p->new ? p->n_only_old : 0;
+	}
+	return n;
 }
 
 static struct report_detail detail;
@@ -123,10 +146,19 @@ int cmd_run_report(const struct command *cmd, const struct options *opt, struct 
 		return code;
 	d->built = true;
 	r->measured = true;
-	if (!opt->baseline)
-		return EXIT_OK;
-	code = read_input(opt->baseline, &d->old_set, r);
-	if (code == EXIT_OK)
-		code = build(&d->old_set, &d->old_rep, "baseline", r);
-	return code == EXIT_OK ? compare(d, opt, r) : code;
+	bool incomplete = d->rep.failed > 0;
+	if (opt->baseline) {
+		code = read_input(opt->baseline, &d->old_set, r);
+		if (code == EXIT_OK)
+			code = build(&d->old_set, &d->old_rep, "baseline", r);
+		if (code == EXIT_OK)
+			code = compare(d, opt, r);
+		if (code != EXIT_OK && code != EXIT_REGRESSED)
+			return code;
+		incomplete |= missing_hosts(&d->base, r) > 0;
+	}
+	/* a regression is the stronger news; a host unaccounted for comes next */
+	if (code == EXIT_OK && incomplete && !opt->allow_missing)
+		code = EXIT_INCOMPLETE;
+	return code;
 }

@@ -34,6 +34,7 @@ static void record_free(struct fleet_record *r)
 	free(r->buckets);
 	free(r->series_end_s);
 	free(r->series_bytes);
+	free(r->error);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -41,8 +42,68 @@ void fleet_set_free(struct fleet_set *s)
 {
 	for (unsigned i = 0; i < s->n; i++)
 		record_free(&s->rec[i]);
+	for (unsigned i = 0; i < s->failed; i++)
+		record_free(&s->frec[i]);
 	free(s->rec);
+	free(s->frec);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ---- strings from a file are data ---- */
+
+/* The length of the UTF-8 sequence at s (at most n bytes) and its code
+ * point, or 0 when s does not start a well-formed one. */
+static size_t utf8_char(const unsigned char *s, size_t n, unsigned long *cp)
+{
+	size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3 :
+		     s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	*cp = len == 1 ? s[0] : s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	static const unsigned long least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Characters that rewrite a terminal or reorder the text around them. */
+static bool unsafe_char(unsigned long cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x61c || cp == 0x200e ||
+	       cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+char *fleet_escape(const char *s, size_t n)
+{
+	char *out = malloc(6 * n + 1), *o = out; /* "\u202E" is the longest: 6 per byte at most */
+	if (!out)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		unsigned long cp;
+		size_t len = utf8_char(p + i, n - i, &cp);
+		if (len == 0)
+			o += sprintf(o, "\\x%02X", p[i]), len = 1;
+		else if (unsafe_char(cp) && cp < 0x80)
+			o += sprintf(o, "\\x%02lX", cp);
+		else if (unsafe_char(cp))
+			o += sprintf(o, "\\u%04lX", cp);
+		else
+			memcpy(o, p + i, len), o += len;
+		i += len;
+	}
+	*o = '\0';
+	return out;
+}
+
+static char *escape_str(const char *s)
+{
+	return fleet_escape(s, strlen(s));
 }
 
 /* A launcher's prefix names a host or a rank: a short word of these. */
@@ -104,16 +165,6 @@ struct reading {
 	const char *why;   /* why the line is not a record */
 };
 
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 static int take_params(struct reading *rd, const struct jp_value *params, struct fleet_record *r)
 {
 	if (!params)
@@ -127,8 +178,8 @@ static int take_params(struct reading *rd, const struct jp_value *params, struct
 		return -1;
 	for (const struct jp_value *m = params->first; m; m = m->next) {
 		struct fleet_param *p = &r->params[r->nparams++];
-		p->key = dup_n(m->key, m->key_len);
-		p->text = dup_n(rd->text + m->pos, m->end - m->pos);
+		p->key = fleet_escape(m->key, m->key_len);
+		p->text = fleet_escape(rd->text + m->pos, m->end - m->pos);
 		if (!p->key || !p->text)
 			return -1;
 		p->is_number = jp_double(m, &p->number) == 0;
@@ -237,7 +288,7 @@ static int take_rank(const struct jp_value *launcher, struct fleet_record *r)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *v = jp_str(jp_get(launcher, keys[i]));
 		if (v) {
-			r->rank = strdup(v);
+			r->rank = escape_str(v);
 			return r->rank ? 0 : -1;
 		}
 	}
@@ -280,10 +331,10 @@ static int take_names(const struct jp_value *root, const char *label, const char
 {
 	const char *host = jp_str(jp_get(root, "host"));
 	const char *run_id = jp_str(jp_get(root, "run_id"));
-	r->where = strdup(where);
-	r->host = strdup(host ? host : label[0] ? label : where);
-	r->run_id = strdup(run_id ? run_id : "");
-	r->test = strdup(jp_str(jp_get(root, "test")));
+	r->where = strdup(where); /* escaped by the caller */
+	r->host = host ? escape_str(host) : strdup(label[0] ? label : where);
+	r->run_id = escape_str(run_id ? run_id : "");
+	r->test = escape_str(jp_str(jp_get(root, "test")));
 	return r->where && r->host && r->run_id && r->test ? 0 : -1;
 }
 
@@ -299,33 +350,32 @@ static int take_record(struct reading *rd, const struct jp_value *root, const ch
 		rd->why = "a document of several tests (quick, sweep): report reads single tests";
 		return 1;
 	}
-	if (take_names(root, label, where, r) != 0)
+	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
 		return -1;
 	const char *error = jp_str(jp_get(root, "error"));
 	if (error) {
-		rd->why = error;
-		return 2;
+		r->error = escape_str(error);
+		return r->error ? 2 : -1;
 	}
 	int rc = take_result(rd, root, r);
 	if (rc == 0)
 		rc = take_times(rd, root, r);
 	if (rc == 0)
 		rc = take_params(rd, jp_get(root, "params"), r);
-	if (rc == 0)
-		rc = take_rank(jp_get(root, "launcher"), r);
 	return rc;
 }
 
-static int grow(struct fleet_set *s)
+/* Room for one more in *rec (n used of *cap). */
+static int grow(struct fleet_record **rec, unsigned n, unsigned *cap)
 {
-	if (s->n < s->cap)
+	if (n < *cap)
 		return 0;
-	unsigned cap = s->cap ? 2 * s->cap : 16;
-	struct fleet_record *rec = realloc(s->rec, cap * sizeof(*rec));
-	if (!rec)
+	unsigned more = *cap ? 2 * *cap : 16;
+	struct fleet_record *bigger = realloc(*rec, more * sizeof(*bigger));
+	if (!bigger)
 		return -1;
-	s->rec = rec;
-	s->cap = cap;
+	*rec = bigger;
+	*cap = more;
 	return 0;
 }
 
@@ -348,43 +398,58 @@ static void skipped(struct fleet_set *s, const char *where, const char *why, siz
 		snprintf(s->first_skipped, sizeof(s->first_skipped), "%s: %s", where, why);
 }
 
-int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where)
+/* The line's JSON parsed and taken: 1 a record, 2 a failed run (in
+ * s->frec), 0 not one, -1 ENOMEM. */
+static int take_line(struct fleet_set *s, const char *json, size_t len, size_t offset,
+		     const char *label, const char *where)
 {
-	char label[64];
-	s->lines++;
-	if (blank(line, len))
-		return 0;
-	const char *json = fleet_json_start(line, len, label, sizeof(label));
-	if (!json || len > FLEET_MAX_LINE) {
-		skipped(s, where, json ? "line longer than 64 MiB" : "no JSON on the line", 0);
-		return 0;
-	}
 	struct jp_doc doc;
 	const char *why = NULL;
-	size_t pos = 0, offset = (size_t)(json - line);
-	if (jp_parse(&doc, json, len - offset, &why, &pos) != 0) {
+	size_t pos = 0;
+	if (jp_parse(&doc, json, len, &why, &pos) != 0) {
 		jp_free(&doc);
 		if (errno == ENOMEM)
 			return -1;
 		skipped(s, where, why, offset + pos + 1);
 		return 0;
 	}
-	if (grow(s) != 0) {
-		jp_free(&doc);
-		return -1;
-	}
-	struct fleet_record *r = &s->rec[s->n];
+	struct fleet_record r;
 	struct reading rd = { .text = json };
-	memset(r, 0, sizeof(*r));
-	int rc = take_record(&rd, doc.root, label, where, r);
-	if (rc == 2 && s->failed++ == 0)
-		snprintf(s->first_failed, sizeof(s->first_failed), "%s (%s): %s", r->host, where, rd.why);
-	else if (rc == 1)
-		skipped(s, where, rd.why, 0);
+	memset(&r, 0, sizeof(r));
+	int rc = take_record(&rd, doc.root, label, where, &r);
 	jp_free(&doc);
-	if (rc == 0)
-		s->n++;
+	if (rc == 1)
+		skipped(s, where, rd.why, 0);
+	if (rc == 0 && grow(&s->rec, s->n, &s->cap) == 0) {
+		s->rec[s->n++] = r;
+		return 1;
+	}
+	if (rc == 2 && grow(&s->frec, s->failed, &s->fcap) == 0) {
+		if (s->failed++ == 0)
+			snprintf(s->first_failed, sizeof(s->first_failed), "%.100s (%.100s): %.100s",
+				 r.host, where, r.error);
+		s->frec[s->failed - 1] = r;
+		return 2;
+	}
+	record_free(&r);
+	return rc == 1 ? 0 : -1;
+}
+
+int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where)
+{
+	char label[64];
+	s->lines++;
+	if (blank(line, len))
+		return 0;
+	char *place = escape_str(where);
+	if (!place)
+		return -1;
+	const char *json = fleet_json_start(line, len, label, sizeof(label));
+	int rc = 0;
+	if (!json)
+		skipped(s, place, "no JSON on the line", 0);
 	else
-		record_free(r);
-	return rc < 0 ? -1 : rc == 0;
+		rc = take_line(s, json, len - (size_t)(json - line), (size_t)(json - line), label, place);
+	free(place);
+	return rc < 0 ? -1 : rc == 1;
 }

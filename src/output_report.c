@@ -95,25 +95,49 @@ static void text_totals(FILE *f, const struct fleet_group *g)
 	text_latency(f, t);
 }
 
+/* A host that is in the run but not in its figures, and why. */
+static void text_other(FILE *f, const struct fleet_row *row)
+{
+	if (row->status == ROW_FAILED)
+		fprintf(f, "  %-16s FAILED: %s (%s)\n", row->label, row->rec->error, row->rec->where);
+	else
+		fprintf(f, "  %-16s duplicate: %s repeats %s, counted once\n", row->label,
+			row->rec->where, row->same_as->where);
+}
+
+/* "3 hosts", "3 hosts, 1 failed" */
+static void hosts_text(char *buf, size_t len, const struct fleet_group *g)
+{
+	int used = snprintf(buf, len, "%u hosts", g->n);
+	if (g->nfailed && used > 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, ", %u failed", g->nfailed);
+}
+
 static void text_group(FILE *f, const struct fleet_group *g, bool quiet)
 {
-	char name[160], rate[32], iops[16], p99[24] = "-";
+	char name[160], rate[32], iops[16], p99[24] = "-", hosts[48];
 	run_name(name, sizeof(name), g);
+	hosts_text(hosts, sizeof(hosts), g);
 	if (quiet) {
 		fmt_rate_si(rate, sizeof(rate), g->t.sum_bytes_per_sec);
 		fmt_count(iops, sizeof(iops), g->t.sum_iops);
 		if (g->t.has_lat)
 			fmt_ns(p99, sizeof(p99), (double)g->t.p99);
-		fprintf(f, "%s: %u hosts, %s, %s IOPS, fleet p99 %s\n", name, g->n, rate, iops, p99);
+		fprintf(f, "%s: %s, %s, %s IOPS, fleet p99 %s\n", name, hosts, rate, iops, p99);
 		return;
 	}
-	fprintf(f, "%s: %u hosts (deviation of %s from their median)\n", name, g->n,
+	fprintf(f, "%s: %s (deviation of %s from their median)\n", name, hosts,
 		g->by_iops ? "IOPS" : "MB/s");
 	fprintf(f, "  %-16s %10s %8s %10s %10s %10s %10s %9s  %s\n", "host", "start ms", "seconds",
 		"MB/s", "IOPS", "p50", "p99", "vs median", "flags");
 	for (unsigned i = 0; i < g->n; i++)
 		text_row(f, &g->rows[i]);
-	text_totals(f, g);
+	for (unsigned i = 0; i < g->nothers; i++)
+		text_other(f, &g->others[i]);
+	if (g->n)
+		text_totals(f, g);
+	else
+		fprintf(f, "  fleet: no figures: no host's run succeeded\n");
 }
 
 static void figure_text(char *buf, size_t len, enum fleet_figure fig, double v)
@@ -210,6 +234,7 @@ static void json_row(struct json *j, const struct fleet_row *row)
 	json_object_begin(j);
 	json_key(j, "host"), json_string(j, row->label);
 	json_key(j, "where"), json_string(j, r->where);
+	json_key(j, "status"), json_string(j, "ok");
 	json_num(j, "start_offset_ms", row->start_offset_ms, 3);
 	json_num(j, "seconds", r->seconds, 6);
 	json_key(j, "bytes"), json_uint(j, r->bytes);
@@ -284,6 +309,23 @@ static void json_fleet(struct json *j, const struct fleet_group *g)
 	json_object_end(j);
 }
 
+static void json_others(struct json *j, const struct fleet_group *g)
+{
+	json_key(j, "not_counted");
+	json_array_begin(j);
+	for (unsigned i = 0; i < g->nothers; i++) {
+		const struct fleet_row *row = &g->others[i];
+		json_object_begin(j);
+		json_key(j, "host"), json_string(j, row->label);
+		json_key(j, "where"), json_string(j, row->rec->where);
+		json_key(j, "status"), json_string(j, row->status == ROW_FAILED ? "failed" : "duplicate");
+		json_key(j, "error"), json_string(j, row->rec->error);
+		json_key(j, "repeats"), json_string(j, row->same_as ? row->same_as->where : NULL);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 static void json_group(struct json *j, const struct fleet_group *g)
 {
 	json_object_begin(j);
@@ -296,7 +338,13 @@ static void json_group(struct json *j, const struct fleet_group *g)
 	for (unsigned i = 0; i < g->n; i++)
 		json_row(j, &g->rows[i]);
 	json_array_end(j);
-	json_fleet(j, g);
+	json_others(j, g);
+	if (g->n) {
+		json_fleet(j, g);
+	} else {
+		json_key(j, "fleet");
+		json_null(j);
+	}
 	json_object_end(j);
 }
 
@@ -408,7 +456,21 @@ static void csv_row(FILE *f, const struct fleet_group *g, const struct fleet_row
 	csv_num(f, r->has_lat ? (double)r->p99 : NAN, 0);
 	csv_num(f, row->deviation_pct, 2);
 	flags_text(flags, sizeof(flags), row->flags, " ");
-	fprintf(f, ",%s,,,,,\n", flags);
+	fprintf(f, ",%s,,,,,,ok,\n", flags);
+}
+
+/* A failed run or a repeated record: its names, no figures, why. */
+static void csv_other(FILE *f, const struct fleet_group *g, const struct fleet_row *row)
+{
+	out_csv_field(f, g->run_id);
+	fputc(',', f);
+	out_csv_field(f, g->test);
+	fputc(',', f);
+	out_csv_field(f, row->label);
+	fputs(",,,,,,,,,,,,,,,,", f);
+	fputs(row->status == ROW_FAILED ? "failed," : "duplicate,", f);
+	out_csv_field(f, row->status == ROW_FAILED ? row->rec->error : row->same_as->where);
+	fputc('\n', f);
 }
 
 static void csv_fleet(FILE *f, const struct fleet_group *g)
@@ -429,7 +491,7 @@ static void csv_fleet(FILE *f, const struct fleet_group *g)
 	csv_num(f, t->timed ? t->start_skew_ms : NAN, 3);
 	csv_num(f, t->has_lat ? (double)t->p90 : NAN, 0);
 	csv_num(f, t->has_lat ? (double)t->p99_9 : NAN, 0);
-	fputc('\n', f);
+	fputs(",,\n", f);
 }
 
 static void csv_baseline_head(FILE *f, const struct fleet_pairing *p, const char *host)
@@ -479,12 +541,15 @@ static void report_csv(FILE *f, const struct result *r)
 	}
 	fputs("run_id,test,host,start_offset_ms,seconds,bytes,ios,bytes_per_sec,iops,lat_p50_ns,"
 	      "lat_p99_ns,deviation_pct,flags,span_bytes_per_sec,window_bytes_per_sec,"
-	      "start_skew_ms,lat_p90_ns,lat_p99_9_ns\n", f);
+	      "start_skew_ms,lat_p90_ns,lat_p99_9_ns,status,error\n", f);
 	for (unsigned i = 0; d && d->built && i < d->rep.n; i++) {
 		const struct fleet_group *g = &d->rep.groups[i];
 		for (unsigned k = 0; k < g->n; k++)
 			csv_row(f, g, &g->rows[k]);
-		csv_fleet(f, g);
+		for (unsigned k = 0; k < g->nothers; k++)
+			csv_other(f, g, &g->others[k]);
+		if (g->n)
+			csv_fleet(f, g);
 	}
 }
 

@@ -325,7 +325,8 @@ assert run["only_in_old"] == ["node4"] and run["only_in_new"] == [], run'
 	else
 		not_ok "baseline: the regression is a warning on stderr" "$(cat "$S/err")"
 	fi
-	check "baseline: a threshold above the change: exit 0" 0 --baseline "$S/old.jsonl" --threshold 60% "$S/pdsh.txt"
+	check "baseline: a threshold above the change, a host missing: exit 5" 5 --baseline "$S/old.jsonl" --threshold 60% "$S/pdsh.txt"
+	check "baseline: a threshold above the change, --allow-missing: exit 0" 0 --allow-missing --baseline "$S/old.jsonl" --threshold 60% "$S/pdsh.txt"
 	check "baseline text: exit 4" 4 --baseline "$S/old.jsonl" "$S/pdsh.txt"
 	if grep -q '^  node2  *IOPS .* -50.0 %  REGRESSED$' "$S/out" &&
 		grep -q '^  only in the baseline: node4$' "$S/out" && grep -q '^regressed: ' "$S/out"; then

@@ -380,7 +380,8 @@ static void test_grouping_and_refusal(void **state)
 }
 
 /* Two tasks on one host (srun -n 2 on one node) by their rank; the same
- * record twice by its order, counted as a duplicate. */
+ * record twice (a merged file beside the per-node ones) counted once and
+ * listed as a duplicate; a failed run listed, not counted. */
 static void test_labels(void **state)
 {
 	(void)state;
@@ -388,21 +389,42 @@ static void test_labels(void **state)
 	fleet_set_init(&s);
 	struct spec r1 = { .host = "n1", .start_s = 0, .extra = ",\"launcher\":{\"SLURM_PROCID\":\"1\"}" };
 	struct spec r0 = { .host = "n1", .start_s = 0, .extra = ",\"launcher\":{\"SLURM_PROCID\":\"0\"}" };
-	struct spec x = { .host = "n2", .start_s = 0 };
+	struct spec x = { .host = "n2", .start_s = 0, .bytes = 8192000 };
 	add_spec(&s, &r1, "a:1");
 	add_spec(&s, &r0, "a:2");
 	add_spec(&s, &x, "a:3");
-	add_spec(&s, &x, "a:4");
+	add_spec(&s, &x, "b:1");
+	static const char failed[] = "{\"test\":\"randread\",\"host\":\"n3\",\"run_id\":\"r1\","
+				     "\"error\":\"open '/x': No such file\"}";
+	assert_int_equal(fleet_add_line(&s, failed, strlen(failed), "c:1"), 0);
 	struct fleet_report rep;
 	build_ok(&s, &rep);
+	assert_int_equal(rep.n, 1);
 	const struct fleet_group *g = &rep.groups[0];
-	assert_int_equal(g->n, 4);
+	assert_int_equal(g->n, 3);
 	assert_string_equal(g->rows[0].label, "n1[0]");
 	assert_string_equal(g->rows[1].label, "n1[1]");
 	assert_string_equal(g->rows[2].label, "n2");
-	assert_string_equal(g->rows[3].label, "n2#2");
+	/* 4096000 + 4096000 + 8192000, n2 once */
+	assert_true(g->t.bytes == 16384000);
 	assert_int_equal(rep.duplicates, 1);
-	assert_non_null(strstr(rep.first_duplicate, "n2 has two records"));
+	assert_string_equal(rep.first_duplicate, "n2 in b:1 repeats a:3");
+	assert_int_equal(g->nothers, 2);
+	assert_int_equal(g->nfailed, 1);
+	assert_int_equal(rep.failed, 1);
+	assert_int_equal(g->others[0].status, ROW_DUPLICATE);
+	assert_string_equal(g->others[0].same_as->where, "a:3");
+	assert_int_equal(g->others[1].status, ROW_FAILED);
+	assert_string_equal(g->others[1].label, "n3");
+	assert_string_equal(g->others[1].rec->error, "open '/x': No such file");
+	fleet_report_free(&rep);
+
+	/* the same host with other figures in the same run: refused, both named */
+	struct spec y = { .host = "n2", .start_s = 0, .bytes = 4096 };
+	add_spec(&s, &y, "d:7");
+	char why[512];
+	assert_int_equal(fleet_report_build(&s, &rep, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "n2 has two different records of run 'r1' randread: a:3 and d:7"));
 	fleet_report_free(&rep);
 	fleet_set_free(&s);
 }
