@@ -86,10 +86,6 @@ static int compare(struct report_detail *d, const struct options *opt, struct re
 	if (fleet_compare(&d->old_rep, &d->rep, opt->threshold_pct, &d->base, why, sizeof(why)) != 0)
 		return fail(r, errno == ENOMEM ? EXIT_RUN : EXIT_USAGE, "baseline: %.400s", why);
 	d->compared = true;
-	for (unsigned i = 0; i < d->base.n; i++)
-		if (d->base.pairs[i].note[0])
-			warn(r, "%s: compared despite different params: %s",
-			     d->base.pairs[i].new->test, d->base.pairs[i].note);
 	if (d->base.nregressed == 0)
 		return EXIT_OK;
 	warn(r, "%u of %u figures regressed beyond %g %% of the baseline", d->base.nregressed,

@@ -34,6 +34,9 @@ static void record_free(struct fleet_record *r)
 	free(r->buckets);
 	free(r->series_end_s);
 	free(r->series_bytes);
+	free(r->series_ios);
+	free(r->series_p50);
+	free(r->series_p99);
 	free(r->error);
 	memset(r, 0, sizeof(*r));
 }
@@ -224,6 +227,26 @@ static int take_buckets(struct reading *rd, const struct jp_value *lb, struct fl
 	return 0;
 }
 
+/* series[key], when it is an array of n whole numbers, into *out; else
+ * *out stays NULL (the figure's per-interval spread is then unknown). */
+static int take_samples(const struct jp_value *series, const char *key, unsigned n, uint64_t **out)
+{
+	const struct jp_value *a = jp_get(series, key);
+	if (!a || a->type != JP_ARRAY || a->count != n)
+		return 0;
+	uint64_t *v = calloc(n, sizeof(*v));
+	if (!v)
+		return -1;
+	unsigned i = 0;
+	for (const struct jp_value *e = a->first; e; e = e->next, i++)
+		if (jp_uint(e, &v[i]) != 0) {
+			free(v);
+			return 0;
+		}
+	*out = v;
+	return 0;
+}
+
 static int take_series(struct reading *rd, const struct jp_value *series, struct fleet_record *r)
 {
 	const struct jp_value *t = jp_get(series, "t_s"), *b = jp_get(series, "bytes");
@@ -249,6 +272,10 @@ static int take_series(struct reading *rd, const struct jp_value *series, struct
 			return 1;
 		}
 	}
+	if (take_samples(series, "ios", r->nseries, &r->series_ios) != 0 ||
+	    take_samples(series, "p50_ns", r->nseries, &r->series_p50) != 0 ||
+	    take_samples(series, "p99_ns", r->nseries, &r->series_p99) != 0)
+		return -1;
 	return 0;
 }
 

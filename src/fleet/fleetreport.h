@@ -53,6 +53,7 @@ struct fleet_record {
 	const char *no_buckets; /* why it has no usable lat_buckets, or NULL */
 	double *series_end_s;  /* result.series: each sample's end, s since the start */
 	uint64_t *series_bytes;
+	uint64_t *series_ios, *series_p50, *series_p99; /* each per sample, or NULL */
 	unsigned nseries;
 	bool has_late;
 	double late_us;        /* start_at.late_us */
@@ -168,21 +169,31 @@ void fleet_params_note(const struct fleet_record *a, const struct fleet_record *
 /* ---- the baseline ---- */
 enum fleet_figure { FIG_MBPS, FIG_IOPS, FIG_P50, FIG_P99, FIG_COUNT };
 
+/* A figure regresses when it is worse by more than the threshold plus its
+ * noise: FLEET_NOISE_SE standard errors of the old-to-new difference, from
+ * the spread of its per-interval values (result.series) in both runs, or
+ * the range of the baseline's repeated runs when that is wider. */
+#define FLEET_NOISE_SE 3.0
+#define FLEET_NOISE_MIN_SAMPLES 3 /* fewer per-interval samples: spread unknown */
+
 struct fleet_change {
 	const char *host;      /* a row's label, or FLEET_FLEET_ROW */
 	enum fleet_figure figure;
 	double old_value, new_value, change_pct; /* change_pct NAN when old is 0 */
+	double noise_pct;      /* the figure's noise in % of the old value; NAN: unknown */
 	bool regressed;
 };
 
-/* One NEW group against the OLD group of the same test. */
+/* One NEW group against the OLD runs of the same test and params. */
 struct fleet_pairing {
 	const struct fleet_group *old, *new; /* either NULL: that side has no such run */
-	char note[FLEET_MSG];  /* params that differ between the two, or "" */
+	const struct fleet_group **repeats;  /* the old runs compared (old is the first) */
+	unsigned nrepeats;
 	struct fleet_change *changes;
 	unsigned n;
 	const char **only_old, **only_new; /* hosts on one side only */
 	unsigned n_only_old, n_only_new;
+	unsigned n_common;     /* hosts on both sides: the fleet row sums these only */
 };
 
 struct fleet_baseline {
@@ -192,10 +203,12 @@ struct fleet_baseline {
 	unsigned nregressed, nchanges;
 };
 
-/* Compares each group of cur with the group of the same test in old (the
- * one with the same params when old holds several).  Returns 0; -1 with
- * why when old holds several runs of a test that cur cannot tell apart, or
- * with errno ENOMEM. */
+/* Compares each group of cur with the groups of old of the same test and
+ * params (several: repeated runs, their mean and range used), per host of
+ * the same label and for the fleet over the hosts on both sides.  Returns
+ * 0; -1 with why when old's runs of a test all differ from cur's in params
+ * (naming the difference: like is compared with like only), when no figure
+ * at all could be compared (saying why), or with errno ENOMEM. */
 int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur,
 		  double threshold_pct, struct fleet_baseline *out, char *why, size_t len);
 void fleet_baseline_free(struct fleet_baseline *b);

@@ -171,19 +171,25 @@ static void text_pairing(FILE *f, const struct fleet_pairing *p)
 		fprintf(f, "baseline: %s: %s\n", p->old ? old_name : new_name,
 			p->old ? "only in the baseline" : "no run of this test in the baseline");
 	} else {
-		fprintf(f, "baseline: %s (old) against %s (new)\n", old_name, new_name);
-		fprintf(f, "  %-16s %-7s %12s %12s %9s\n", "host", "figure", "old", "new", "change");
+		fprintf(f, "baseline: %s (old%s) against %s (new)\n", old_name,
+			p->nrepeats > 1 ? ", with its repeats: means" : "", new_name);
+		fprintf(f, "  %-16s %-7s %12s %12s %9s %9s\n", "host", "figure", "old", "new", "change",
+			"noise");
 	}
 	for (unsigned i = 0; i < p->n; i++) {
 		const struct fleet_change *c = &p->changes[i];
-		char a[24], b[24], change[24] = "-";
+		char a[24], b[24], change[24] = "-", noise[24] = "-";
 		figure_text(a, sizeof(a), c->figure, c->old_value);
 		figure_text(b, sizeof(b), c->figure, c->new_value);
 		if (!isnan(c->change_pct))
 			snprintf(change, sizeof(change), "%+.1f %%", c->change_pct);
-		fprintf(f, "  %-16s %-7s %12s %12s %9s%s\n", c->host, fleet_figure_label(c->figure), a, b,
-			change, c->regressed ? "  REGRESSED" : "");
+		if (!isnan(c->noise_pct))
+			snprintf(noise, sizeof(noise), "%.1f %%", c->noise_pct);
+		fprintf(f, "  %-16s %-7s %12s %12s %9s %9s%s\n", c->host, fleet_figure_label(c->figure), a,
+			b, change, noise, c->regressed ? "  REGRESSED" : "");
 	}
+	if (p->old && p->new)
+		fprintf(f, "  (fleet) is the %u hosts in both\n", p->n_common);
 	text_hosts(f, "only in the baseline", p->only_old, p->n_only_old);
 	text_hosts(f, "only in the new records", p->only_new, p->n_only_new);
 }
@@ -197,11 +203,11 @@ void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 			if (!quiet || d->base.pairs[i].n)
 				text_pairing(f, &d->base.pairs[i]);
 		if (d->base.nregressed)
-			fprintf(f, "regressed: %u of %u figures worse by more than %g %%\n",
-				d->base.nregressed, d->base.nchanges, d->base.threshold_pct);
+			fprintf(f, "regressed: %u of %u figures worse by more than %g %% and their "
+				"noise\n", d->base.nregressed, d->base.nchanges, d->base.threshold_pct);
 		else
-			fprintf(f, "no regression: none of %u figures worse by more than %g %%\n",
-				d->base.nchanges, d->base.threshold_pct);
+			fprintf(f, "no regression: none of %u figures worse by more than %g %% and "
+				"their noise\n", d->base.nchanges, d->base.threshold_pct);
 		return;
 	}
 	for (unsigned i = 0; i < d->rep.n; i++) {
@@ -375,7 +381,9 @@ static void json_pairing(struct json *j, const struct fleet_pairing *p)
 	json_key(j, "test"), json_string(j, g->test);
 	json_key(j, "old_run_id"), json_string(j, p->old ? p->old->run_id : NULL);
 	json_key(j, "new_run_id"), json_string(j, p->new ? p->new->run_id : NULL);
-	json_key(j, "params_differ"), json_string(j, p->note[0] ? p->note : NULL);
+	json_key(j, "params_differ"), json_null(j); /* refused since issue 21: like with like */
+	json_key(j, "repeats"), json_uint(j, p->nrepeats);
+	json_key(j, "common_hosts"), json_uint(j, p->n_common);
 	json_key(j, "changes");
 	json_array_begin(j);
 	for (unsigned i = 0; i < p->n; i++) {
@@ -387,6 +395,7 @@ static void json_pairing(struct json *j, const struct fleet_pairing *p)
 		json_num(j, "old", c->old_value, decimals);
 		json_num(j, "new", c->new_value, decimals);
 		json_num(j, "change_pct", c->change_pct, 2);
+		json_num(j, "noise_pct", c->noise_pct, 2);
 		json_key(j, "regressed"), json_bool(j, c->regressed);
 		json_object_end(j);
 	}
@@ -508,7 +517,7 @@ static void csv_baseline_head(FILE *f, const struct fleet_pairing *p, const char
 
 static void csv_baseline(FILE *f, const struct fleet_baseline *b)
 {
-	fputs("test,old_run_id,new_run_id,host,figure,old,new,change_pct,status\n", f);
+	fputs("test,old_run_id,new_run_id,host,figure,old,new,change_pct,status,noise_pct\n", f);
 	for (unsigned i = 0; i < b->n; i++) {
 		const struct fleet_pairing *p = &b->pairs[i];
 		for (unsigned k = 0; k < p->n; k++) {
@@ -519,15 +528,17 @@ static void csv_baseline(FILE *f, const struct fleet_baseline *b)
 			csv_num(f, c->old_value, decimals);
 			csv_num(f, c->new_value, decimals);
 			csv_num(f, c->change_pct, 2);
-			fprintf(f, ",%s\n", c->regressed ? "regressed" : "ok");
+			fprintf(f, ",%s", c->regressed ? "regressed" : "ok");
+			csv_num(f, c->noise_pct, 2);
+			fputc('\n', f);
 		}
 		for (unsigned k = 0; k < p->n_only_old; k++) {
 			csv_baseline_head(f, p, p->only_old[k]);
-			fputs(",,,,,only_in_old\n", f);
+			fputs(",,,,,only_in_old,\n", f);
 		}
 		for (unsigned k = 0; k < p->n_only_new; k++) {
 			csv_baseline_head(f, p, p->only_new[k]);
-			fputs(",,,,,only_in_new\n", f);
+			fputs(",,,,,only_in_new,\n", f);
 		}
 	}
 }
