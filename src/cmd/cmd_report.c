@@ -6,14 +6,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "fleetreport.h"
 #include "report.h"
 #include "util.h"
 
-/* Feeds every line of path ("-": stdin) to set. */
+/* One line of f into buf (cap bytes, the newline kept when it fits): 1 with
+ * *len; 0 at the end of the file (or an error: ferror says); 2 when the
+ * line is longer than cap, read to its end (*len its length so far) without
+ * holding more than cap bytes, or to FLEET_GIVE_UP_LINE bytes. */
+static int read_line(FILE *f, char *buf, size_t cap, size_t *len)
+{
+	int c = EOF;
+	*len = 0;
+	while (*len < cap && (c = getc(f)) != EOF) {
+		buf[(*len)++] = (char)c;
+		if (c == '\n')
+			return 1;
+	}
+	if (*len < cap)
+		return *len > 0;
+	while (*len < FLEET_GIVE_UP_LINE && (c = getc(f)) != EOF && c != '\n')
+		(*len)++;
+	return 2;
+}
+
+/* Feeds every line of path ("-": stdin) to set; lines over FLEET_MAX_LINE
+ * are skipped, a line without end stops the input. */
 static int read_input(const char *path, struct fleet_set *set, struct result *r)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
@@ -22,18 +45,21 @@ static int read_input(const char *path, struct fleet_set *set, struct result *r)
 	if (!f)
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN, "open '%s':",
 			    path);
-	char *line = NULL, where[4200];
-	size_t cap = 0;
-	ssize_t n;
+	char *line = malloc(FLEET_MAX_LINE), where[4200];
+	size_t n;
 	unsigned long lineno = 0;
-	int code = EXIT_OK;
+	int code = line ? EXIT_OK : fail(r, EXIT_RUN, "read '%s': out of memory", name), got;
 	errno = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
+	while (code == EXIT_OK && (got = read_line(f, line, FLEET_MAX_LINE, &n)) > 0) {
 		snprintf(where, sizeof(where), "%.4096s:%lu", name, ++lineno);
-		if (fleet_add_line(set, line, (size_t)n, where) < 0) {
+		if (got == 2 && n >= FLEET_GIVE_UP_LINE)
+			code = fail(r, EXIT_USAGE, "read '%s': line %lu runs past %u MiB without a "
+				    "newline: not JSON Lines", name, lineno, FLEET_GIVE_UP_LINE >> 20);
+		else if (got == 2)
+			fleet_skip_line(set, where, "longer than " FLEET_MAX_LINE_TEXT
+					" (no diskbench record is)");
+		else if (fleet_add_line(set, line, n, where) < 0)
 			code = fail(r, EXIT_RUN, "read '%s': out of memory", name);
-			break;
-		}
 	}
 	if (code == EXIT_OK && ferror(f))
 		code = fail(r, errno == EISDIR ? EXIT_USAGE : EXIT_RUN, "read '%s':", name);
@@ -107,6 +133,30 @@ static unsigned missing_hosts(const struct fleet_baseline *b, struct result *r)
 	return n;
 }
 
+/* Whether path names the same file as input ("-": stdin): device and inode. */
+static bool same_file(const struct stat *picture, const char *input)
+{
+	struct stat st;
+	int rc = strcmp(input, "-") == 0 ? fstat(STDIN_FILENO, &st) : stat(input, &st);
+	return rc == 0 && st.st_dev == picture->st_dev && st.st_ino == picture->st_ino;
+}
+
+/* --svg must not overwrite what report reads: refused before reading. */
+static int check_svg(const struct options *opt, struct result *r)
+{
+	struct stat picture;
+	if (!opt->svg_path || stat(opt->svg_path, &picture) != 0 || !S_ISREG(picture.st_mode))
+		return EXIT_OK;
+	for (unsigned i = 0; i < opt->ninputs; i++)
+		if (same_file(&picture, opt->inputs[i]))
+			return fail(r, EXIT_USAGE, "--svg '%s' is the input '%s': it would be overwritten",
+				    opt->svg_path, opt->inputs[i]);
+	if (opt->baseline && same_file(&picture, opt->baseline))
+		return fail(r, EXIT_USAGE, "--svg '%s' is the baseline '%s': it would be overwritten",
+			    opt->svg_path, opt->baseline);
+	return EXIT_OK;
+}
+
 static struct report_detail detail;
 
 /* The figures are rendered after the command returns: freed at exit, so
@@ -132,6 +182,9 @@ int cmd_run_report(const struct command *cmd, const struct options *opt, struct 
 	for (unsigned i = 0; i < opt->ninputs; i++)
 		if (strcmp(opt->inputs[i], "-") == 0 && opt->baseline && strcmp(opt->baseline, "-") == 0)
 			return fail(r, EXIT_USAGE, "stdin cannot hold both the baseline and the new records");
+	int checked = check_svg(opt, r);
+	if (checked != EXIT_OK)
+		return checked;
 	for (unsigned i = 0; i < opt->ninputs; i++, d->files++) {
 		int code = read_input(opt->inputs[i], &d->set, r);
 		if (code != EXIT_OK)

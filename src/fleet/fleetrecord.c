@@ -433,7 +433,7 @@ static int take_line(struct fleet_set *s, const char *json, size_t len, size_t o
 	struct jp_doc doc;
 	const char *why = NULL;
 	size_t pos = 0;
-	if (jp_parse(&doc, json, len, &why, &pos) != 0) {
+	if (jp_parse_capped(&doc, json, len, FLEET_MAX_VALUES, &why, &pos) != 0) {
 		jp_free(&doc);
 		if (errno == ENOMEM)
 			return -1;
@@ -462,6 +462,14 @@ static int take_line(struct fleet_set *s, const char *json, size_t len, size_t o
 	return rc == 1 ? 0 : -1;
 }
 
+void fleet_skip_line(struct fleet_set *s, const char *where, const char *why)
+{
+	char *place = escape_str(where);
+	s->lines++;
+	skipped(s, place ? place : "?", why, 0);
+	free(place);
+}
+
 int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where)
 {
 	char label[64];
@@ -473,7 +481,9 @@ int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char
 		return -1;
 	const char *json = fleet_json_start(line, len, label, sizeof(label));
 	int rc = 0;
-	if (!json)
+	if (len > FLEET_MAX_LINE)
+		skipped(s, place, "longer than " FLEET_MAX_LINE_TEXT " (no diskbench record is)", 0);
+	else if (!json)
 		skipped(s, place, "no JSON on the line", 0);
 	else
 		rc = take_line(s, json, len - (size_t)(json - line), (size_t)(json - line), label, place);

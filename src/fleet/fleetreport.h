@@ -16,7 +16,16 @@
 #define FLEET_LATE_US 10000.0       /* "late": woke this much after --start-at ... */
 #define FLEET_LATE_SHARE_PCT 1.0    /* ... or started this share of its run after the first */
 #define FLEET_MSG 320
-#define FLEET_MAX_LINE (64u << 20)  /* longer lines are skipped, not parsed */
+/* A record's line is at most this long: the largest real ones (a 512-sample
+ * series, some 3000 latency buckets, a deep device stack) are ~70 KB;
+ * longer lines are skipped, never held whole. */
+#define FLEET_MAX_LINE (256u << 10)
+#define FLEET_MAX_LINE_TEXT "256 KiB"
+/* and hold at most this many JSON values (each costs a parsed node) */
+#define FLEET_MAX_VALUES 65536u
+/* A "line" this long without a newline is no JSON Lines (/dev/zero): the
+ * input is refused rather than read for ever. */
+#define FLEET_GIVE_UP_LINE (64u << 20)
 #define FLEET_FLEET_ROW "(fleet)"   /* the host name of the fleet's row in a baseline */
 
 enum fleet_flag { FLAG_LATE = 1, FLAG_OUTLIER = 2, FLAG_CLOCK = 4, FLAG_WARN = 8 };
@@ -71,7 +80,7 @@ struct fleet_set {
 	unsigned n, cap;
 	struct fleet_record *frec;     /* the failed runs: host, run, test and error */
 	unsigned fcap;                 /* (their number is failed) */
-	unsigned lines, skipped, failed, too_long;
+	unsigned lines, skipped, failed;
 	char first_skipped[FLEET_MSG]; /* "FILE:LINE: why" of the first line skipped */
 	char first_failed[FLEET_MSG];  /* "host (FILE:LINE): error" of the first failed run */
 };
@@ -81,6 +90,9 @@ void fleet_set_init(struct fleet_set *s);
  * record, 0 when it was blank, skipped (counted, the first reason kept) or a
  * failed run (counted likewise), -1 with errno ENOMEM. */
 int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where);
+/* A line the reader could not hold (longer than FLEET_MAX_LINE): counted as
+ * skipped, why kept when it is the first. */
+void fleet_skip_line(struct fleet_set *s, const char *where, const char *why);
 void fleet_set_free(struct fleet_set *s);
 
 /* s[0..n) with C0 controls, DEL, C1 controls (U+0080-U+009F), the bidi
