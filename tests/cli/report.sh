@@ -110,6 +110,36 @@ def to_fleet(doc, host, run_id, start):
     doc.setdefault("start_at", None)
     return doc
 
+def make(host, run_id="r21", test="randread", start=1796040000.0, seconds=2.0, iops=1000.0,
+         bs=4096, lat=(100000, 200000, 300000), params=None, series=None):
+    """A --jsonl record whose every figure is set here: iops I/Os per second of
+    bs bytes for seconds, latencies cycling through lat."""
+    ios = int(iops * seconds)
+    counts = {}
+    for k in range(ios):
+        i = bucket_index(lat[k % len(lat)])
+        counts[i] = counts.get(i, 0) + 1
+    p = {"block_size": bs, "size": 8388608, "time_limit_s": seconds, "direct": True,
+         "sync": "none", "threads": 1, "drop_caches": "file", "data": "random", "seed": 1}
+    p.update(params or {})
+    res = {"bytes": ios * bs, "ios": ios, "seconds": seconds, "bytes_per_sec": ios * bs / seconds,
+           "iops": ios / seconds,
+           "lat_ns": {"min": min(lat), "mean": sum(lat) // len(lat), "max": max(lat), "stdev": 0,
+                      "p50": sorted(lat)[len(lat) // 2], "p90": max(lat), "p99": max(lat),
+                      "p99_9": max(lat)},
+           "lat_buckets": {"scheme": "log-linear-7", "pairs": [[i, c] for i, c in sorted(counts.items())]}}
+    if series:
+        res["series"] = series
+    return {"schema": 1, "tool": "diskbench", "version": "0.1.0", "host": host, "run_id": run_id,
+            "started_at": iso(start), "ended_at": iso(start + seconds), "launcher": {},
+            "clock": {"synchronised": True, "maxerror_us": 100}, "start_at": None,
+            "test": test, "target": "/data", "params": p, "result": res, "warnings": []}
+
+def write(path, recs):
+    with open(path, "w") as f:
+        for r in recs:
+            f.write(json.dumps(r) + "\n")
+
 def load(path):
     return [json.loads(l) for l in open(path) if l.strip()]
 
@@ -397,10 +427,219 @@ t_manual() {
 	fi
 }
 
+# ---- issue 21: a report that cannot mislead (each case failed before it) ----------
+# Records made by python with every figure set by hand (fleet.py's make), so
+# that the expected sums come from the records, never from report's output.
+t_accounted() {
+	python3 - "$S" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from fleet import *
+S = sys.argv[1]
+write(S + "/n1.jsonl", [make("n1", iops=1000)])
+write(S + "/n2.jsonl", [make("n2", iops=3000, start=1796040000.002)])
+fail = make("n3")
+for k in ("result", "params", "started_at", "ended_at"):
+    del fail[k]
+fail["error"] = "open '/data': No such file or directory"
+write(S + "/n3.jsonl", [fail])
+write(S + "/n2b.jsonl", [make("n2", iops=2000, start=1796040000.002)])
+EOF
+	check "a failed host: exit 5" 5 "$S/n1.jsonl" "$S/n2.jsonl" "$S/n3.jsonl"
+	if grep -q "^randread, run r21: 2 hosts, 1 failed " "$S/out" &&
+		grep -q "^  n3  *FAILED: open '/data': No such file or directory ($S/n3.jsonl:1)$" "$S/out"; then
+		ok "a failed host: listed with its error in the table"
+	else
+		not_ok "a failed host: listed with its error in the table" "$(cat "$S/out")"
+	fi
+	check "a failed host, --allow-missing: exit 0" 0 --allow-missing --json "$S/n1.jsonl" "$S/n2.jsonl" "$S/n3.jsonl"
+	py "a failed host, JSON: status failed, its error, the fleet of the two that ran" '
+g = json.loads(out)["groups"][0]
+assert [(h["host"], h["status"]) for h in g["hosts"]] == [("n1", "ok"), ("n2", "ok")], g["hosts"]
+assert g["not_counted"] == [{"host": "n3", "where": sys.argv[1] + "/n3.jsonl:1", "status": "failed",
+    "error": "open \u0027/data\u0027: No such file or directory", "repeats": None}], g["not_counted"]
+assert g["fleet"]["sum_iops"] == 4000 and g["fleet"]["hosts"] == 2, g["fleet"]'
+	check "a failed host, CSV: exit 5" 5 --csv "$S/n1.jsonl" "$S/n2.jsonl" "$S/n3.jsonl"
+	py "a failed host, CSV: a row with status failed and the error" '
+import csv, io
+rows = list(csv.DictReader(io.StringIO(out)))
+assert [(r["host"], r["status"]) for r in rows] == [("n1", "ok"), ("n2", "ok"), ("n3", "failed"), ("(fleet)", "")], rows
+assert rows[2]["error"] == "open \u0027/data\u0027: No such file or directory" and rows[2]["bytes"] == "", rows[2]'
+
+	# the same file twice (a merged file beside the per-node ones): counted once
+	check "a record given twice: exit 0" 0 --json "$S/n1.jsonl" "$S/n2.jsonl" "$S/n1.jsonl"
+	py "a record given twice: two hosts, sums and merged percentiles of two" '
+recs = load(sys.argv[1] + "/n1.jsonl") + load(sys.argv[1] + "/n2.jsonl")
+g = json.loads(out)["groups"][0]
+f = g["fleet"]
+assert f["hosts"] == 2 and f["bytes"] == sum(r["result"]["bytes"] for r in recs), f
+assert f["sum_bytes_per_sec"] == sum(r["result"]["bytes_per_sec"] for r in recs), f
+want, n = fleet_percentiles(recs)
+assert f["lat_ns"]["count"] == n == 8000, (f["lat_ns"], n)
+for k, v in want.items():
+    assert f["lat_ns"][k] == v, (k, f["lat_ns"][k], v)
+assert g["not_counted"][0]["status"] == "duplicate" and g["not_counted"][0]["repeats"].endswith("/n1.jsonl:1"), g'
+	check "one host, two different records of one run: exit 2" 2 "$S/n1.jsonl" "$S/n2.jsonl" "$S/n2b.jsonl"
+	if grep -q "diskbench: input: n2 has two different records of run 'r21' randread: $S/n2.jsonl:1 and $S/n2b.jsonl:1" "$S/err"; then
+		ok "two different records of one host: both places named"
+	else
+		not_ok "two different records of one host: both places named" "$(cat "$S/err")"
+	fi
+}
+
+t_one_launch() {
+	python3 - "$S" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from fleet import *
+S = sys.argv[1]
+# one launch that chose two run ids (hosts across a --start-at boundary)
+write(S + "/split.jsonl", [make("n1", run_id="at-1796136762", start=1796136762.0),
+                           make("n2", run_id="at-1796136763", start=1796136763.0)])
+# two runs a day apart: no warning
+write(S + "/apart.jsonl", [make("n1", run_id="monday", start=1796136762.0),
+                           make("n2", run_id="tuesday", start=1796223162.0)])
+bad = make("n1")
+bad["ended_at"] = iso(1796040000.0 + 20)
+write(S + "/times.jsonl", [bad, make("n2")])
+EOF
+	check "runs overlapping on different hosts: read" 0 "$S/split.jsonl"
+	if grep -q "warning: input: 1 runs of one test overlap in time on different hosts under different run ids (first: runs 'at-1796136762' (n1) and 'at-1796136763' (n2) of randread)" "$S/err"; then
+		ok "runs overlapping on different hosts: a warning names them"
+	else
+		not_ok "runs overlapping on different hosts: a warning names them" "$(cat "$S/err")"
+	fi
+	check "runs a day apart: read" 0 "$S/apart.jsonl"
+	if grep -q "overlap" "$S/err"; then not_ok "runs a day apart: no overlap warning" "$(cat "$S/err")"; else ok "runs a day apart: no overlap warning"; fi
+	check "ended_at - started_at against seconds: the other record read" 0 --json "$S/times.jsonl"
+	py "ended_at - started_at 20 s for a 2 s run: skipped, said why" '
+d = json.loads(out)
+assert d["inputs"]["records"] == 1 and d["inputs"]["skipped"] == 1, d["inputs"]
+assert any("disagrees with result.seconds" in w for w in d["warnings"]), d["warnings"]'
+}
+
+t_like_with_like() {
+	python3 - "$S" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from fleet import *
+S = sys.argv[1]
+write(S + "/rr.jsonl", [make("n1", run_id="old"), make("n2", run_id="old")])
+write(S + "/sr.jsonl", [make("n1", run_id="new", test="seqread"), make("n2", run_id="new", test="seqread")])
+write(S + "/bs64.jsonl", [make("n1", run_id="new", bs=65536, iops=250), make("n2", run_id="new", bs=65536, iops=250)])
+EOF
+	check "a randread baseline against a seqread run: exit 2" 2 --baseline "$S/rr.jsonl" "$S/sr.jsonl"
+	if grep -q "diskbench: baseline: no figure to compare: the baseline holds no run of the new records' test (new: seqread; baseline: randread)" "$S/err"; then
+		ok "nothing comparable: said why"
+	else
+		not_ok "nothing comparable: said why" "$(cat "$S/err")"
+	fi
+	check "a 4 KiB baseline against 64 KiB blocks: exit 2" 2 --baseline "$S/rr.jsonl" "$S/bs64.jsonl"
+	if grep -q "params.block_size is 4096 on n1 ($S/rr.jsonl:1) and 65536 on n1 ($S/bs64.jsonl:1); compare like with like" "$S/err"; then
+		ok "different block sizes: the difference named"
+	else
+		not_ok "different block sizes: the difference named" "$(cat "$S/err")"
+	fi
+}
+
+t_untrusted() {
+	python3 - "$S" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from fleet import *
+S = sys.argv[1]
+evil = make("\u001b]0;pwned\u0007\u001b[2J\r\nfake\u0085\u202e\u2066x\u007f", run_id="r\u202e21")
+write(S + "/evil.jsonl", [evil, make("n2", run_id="r\u202e21")])
+EOF
+	local fmt unsafe
+	for fmt in --quiet --csv --verbose; do
+		[ "$fmt" = --verbose ] && fmt=""
+		check "control characters in a record ${fmt:-text}: read" 0 $fmt "$S/evil.jsonl"
+		# ESC, BEL, CR, DEL, C1 NEL, RLO, LRI as bytes, on stdout or stderr
+		unsafe=$(cat "$S/out" "$S/err" | LC_ALL=C grep -c -P '\x1b|\x07|\r|\x7f|\xc2\x85|\xe2\x80\xae|\xe2\x81\xa6')
+		if [ "$unsafe" = 0 ] && { [ "$fmt" = --quiet ] || grep -q 'x1B]0;pwned' "$S/out"; } &&
+			grep -q 'r\\u202E21' "$S/out"; then
+			ok "control characters ${fmt:-text}: escaped, on stdout and stderr"
+		else
+			not_ok "control characters ${fmt:-text}: escaped, on stdout and stderr" "$(cat -v "$S/out" | head -5)"
+		fi
+	done
+	cp "$S/n1.jsonl" "$S/victim.jsonl"
+	check "--svg naming an input: exit 2" 2 --svg "$S/victim.jsonl" "$S/victim.jsonl"
+	if cmp -s "$S/n1.jsonl" "$S/victim.jsonl"; then ok "--svg naming an input: the input intact"; else not_ok "--svg naming an input: the input intact"; fi
+	ln -f "$S/victim.jsonl" "$S/hardlink.svg"
+	check "--svg naming the baseline by a hard link: exit 2" 2 --svg "$S/hardlink.svg" --baseline "$S/victim.jsonl" "$S/n2.jsonl"
+	python3 - "$S" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from fleet import *
+S = sys.argv[1]
+write(S + "/fast.jsonl", [make("n1", run_id="old", iops=2000)])
+write(S + "/slow.jsonl", [make("n1", run_id="new", iops=1000)])
+EOF
+	rm -f "$S/regressed.svg"
+	check "--svg with a regression: exit 4" 4 --svg "$S/regressed.svg" --baseline "$S/fast.jsonl" "$S/slow.jsonl"
+	if [ -s "$S/regressed.svg" ] && grep -q '</svg>' "$S/regressed.svg"; then ok "--svg with a regression: the picture drawn"; else not_ok "--svg with a regression: the picture drawn"; fi
+}
+
+# ASan reserves terabytes of address space: ulimit -v means something only without it
+sanitized() { ldd "$DB" 2>/dev/null | grep -q 'libasan\|libubsan' || nm "$DB" 2>/dev/null | grep -q __asan_init; }
+
+t_bounded() {
+	if sanitized; then
+		ok "# SKIP /dev/zero under a memory limit: the binary is built with ASan"
+	else
+		if (ulimit -v 300000; exec timeout 60 "$DB" report /dev/zero) >"$S/out" 2>"$S/err"; then rc=0; else rc=$?; fi
+		if [ "$rc" = 2 ] && grep -q "line 1 runs past 64 MiB without a newline" "$S/err"; then
+			ok "/dev/zero under a 300 MB limit: refused, exit 2"
+		else
+			not_ok "/dev/zero under a 300 MB limit: refused, exit 2" "exit $rc" "$(head -c 300 "$S/err")"
+		fi
+	fi
+	python3 - "$S" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from fleet import *
+S = sys.argv[1]
+rec = make("n1")
+with open(S + "/long.jsonl", "w") as f:
+    f.write(json.dumps(rec) + "\n")
+    f.write("x" * 300000 + "\n")
+    rec["host"] = "n2"
+    f.write(json.dumps(rec) + "\n")
+# 50,000 runs of one host each, each its own group
+with open(S + "/groups.jsonl", "w") as f:
+    for i in range(50000):
+        f.write('{"test":"randread","host":"h%d","run_id":"run%d","result":{"bytes":4096,"ios":1,'
+                '"seconds":1,"bytes_per_sec":4096,"iops":1}}\n' % (i, i))
+EOF
+	check "a line over 256 KiB: skipped, the others read" 0 --json "$S/long.jsonl"
+	py "a line over 256 KiB: counted and said" '
+d = json.loads(out)
+assert d["inputs"]["records"] == 2 and d["inputs"]["skipped"] == 1, d["inputs"]
+assert any(":2: longer than 256 KiB" in w for w in d["warnings"]), d["warnings"]'
+	if sanitized; then
+		check "50,000 groups (no memory limit under ASan)" 0 -q "$S/groups.jsonl"
+	else
+		if (ulimit -v 250000; exec timeout 120 "$DB" report -q "$S/groups.jsonl") >"$S/out" 2>"$S/err"; then rc=0; else rc=$?; fi
+		if [ "$rc" = 0 ]; then ok "50,000 groups under a 250 MB limit"; else not_ok "50,000 groups under a 250 MB limit" "exit $rc" "$(head -c 300 "$S/err")"; fi
+	fi
+	py "50,000 groups: one line each, in input order" '
+lines = out.splitlines()
+assert len(lines) == 50000, len(lines)
+assert lines[0].startswith("randread, no") or lines[0].startswith("randread, run run0: 1 hosts, "), lines[0]
+assert lines[-1].startswith("randread, run run49999: 1 hosts, "), lines[-1]'
+}
+
 t_manual
 t_launchers
 t_formats
 t_baseline
 t_refusals
+t_accounted
+t_one_launch
+t_like_with_like
+t_untrusted
+t_bounded
 echo "report: $pass passed, $failed failed"
 [ "$failed" = 0 ]
