@@ -59,20 +59,40 @@ static double sample_value(const struct fleet_record *r, enum fleet_figure f, un
 	}
 }
 
+static int double_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+static double median_sorted(const double *v, unsigned n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* The standard error of the run's figure relative to it, from its
- * per-interval values: stdev / mean / sqrt(k); NAN when unknown. */
+ * per-interval values: a robust spread (1.4826 × the median absolute
+ * deviation, the stdev of normal samples, not moved by one odd interval such
+ * as a start-up burst) / the median / sqrt(k); NAN when unknown. */
 static double series_rel_se(const struct fleet_record *r, enum fleet_figure f)
 {
-	double sum = 0, sq = 0;
 	unsigned k = r->nseries;
 	if (k < FLEET_NOISE_MIN_SAMPLES || sample_value(r, f, 0) < 0)
 		return NAN;
+	double *v = malloc(k * sizeof(*v)), rel = NAN;
+	if (!v)
+		return NAN; /* unknown, as without a series */
 	for (unsigned i = 0; i < k; i++)
-		sum += sample_value(r, f, i);
-	double mean = sum / k;
+		v[i] = sample_value(r, f, i);
+	qsort(v, k, sizeof(*v), double_cmp);
+	double median = median_sorted(v, k);
 	for (unsigned i = 0; i < k; i++)
-		sq += (sample_value(r, f, i) - mean) * (sample_value(r, f, i) - mean);
-	return mean > 0 ? sqrt(sq / (k - 1)) / mean / sqrt((double)k) : NAN;
+		v[i] = fabs(v[i] - median);
+	qsort(v, k, sizeof(*v), double_cmp);
+	if (median > 0)
+		rel = 1.4826 * median_sorted(v, k) / median / sqrt((double)k);
+	free(v);
+	return rel;
 }
 
 /* FLEET_NOISE_SE standard errors of the difference between two runs, in %. */

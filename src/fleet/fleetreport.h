@@ -183,8 +183,9 @@ enum fleet_figure { FIG_MBPS, FIG_IOPS, FIG_P50, FIG_P99, FIG_COUNT };
 
 /* A figure regresses when it is worse by more than the threshold plus its
  * noise: FLEET_NOISE_SE standard errors of the old-to-new difference, from
- * the spread of its per-interval values (result.series) in both runs, or
- * the range of the baseline's repeated runs when that is wider. */
+ * the robust spread (median absolute deviation) of its per-interval values
+ * (result.series) in both runs, or the range of the baseline's repeated runs
+ * when that is wider. */
 #define FLEET_NOISE_SE 3.0
 #define FLEET_NOISE_MIN_SAMPLES 3 /* fewer per-interval samples: spread unknown */
 

@@ -29,7 +29,12 @@ fi
 DB=$(realpath -- "$1") || exit 2
 command -v python3 >/dev/null 2>&1 || { echo "report.sh: needs python3" >&2; exit 2; }
 S=$(mktemp -d -p /var/tmp diskbench-report.XXXXXX) || exit 2
-cleanup() { rm -rf -- "$S"; }
+LOOP="" CG=""
+cleanup() {
+	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -rf -- "$S"
+}
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
@@ -631,6 +636,46 @@ assert lines[0].startswith("randread, no") or lines[0].startswith("randread, run
 assert lines[-1].startswith("randread, run run49999: 1 hosts, "), lines[-1]'
 }
 
+# Two identical runs never regress, a real 30 % drop always does: seqread
+# on a loop device of our own, read at a rate set by a cgroup v1 blkio
+# throttle (20 MiB/s, then the same, then 14 MiB/s).  Root, losetup and
+# /sys/fs/cgroup/blkio needed; skipped, saying which is missing, without.
+t_throttled() {
+	local why="" blkio=/sys/fs/cgroup/blkio
+	[ "$(id -u)" = 0 ] || why="not root"
+	[ -n "$why" ] || command -v losetup >/dev/null 2>&1 || why="no losetup"
+	[ -n "$why" ] || [ -e "$blkio/blkio.throttle.read_bps_device" ] || why="no cgroup v1 blkio throttle at $blkio"
+	if [ -z "$why" ]; then
+		head -c 48M /dev/urandom >"$S/loop.img"
+		LOOP=$(losetup -f --show "$S/loop.img" 2>/dev/null) || { LOOP=""; why="losetup failed (no loop devices here?)"; }
+	fi
+	if [ -z "$why" ]; then
+		CG="$blkio/diskbench-report-$$"
+		mkdir "$CG" 2>/dev/null || { CG=""; why="cannot make a blkio cgroup"; }
+	fi
+	if [ -n "$why" ]; then
+		ok "# SKIP throttled loop device: $why"
+		return
+	fi
+	local majmin name rate
+	majmin=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
+	for name in base same slow; do
+		rate=20971520
+		[ $name = slow ] && rate=14680064 # 70 %
+		echo "$majmin $rate" >"$CG/blkio.throttle.read_bps_device"
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
+			"$DB" seqread --jsonl --host-label loop1 --run-id "$name" -b 64k -s 48M -t 1.6 \
+			--interval 0.2 "$LOOP" >"$S/$name.jsonl" 2>"$S/$name.err" ||
+			{ not_ok "throttled seqread $name" "$(cat "$S/$name.err")"; return; }
+	done
+	check "throttled loop device: the same rate again: exit 0" 0 --baseline "$S/base.jsonl" "$S/same.jsonl"
+	check "throttled loop device: 30 % slower: exit 4" 4 --json --baseline "$S/base.jsonl" "$S/slow.jsonl"
+	py "throttled loop device: MB/s down by 30 % (cgroup blkio counters), flagged" '
+b = json.loads(out)["baseline"]
+c = [c for c in b["runs"][0]["changes"] if c["host"] == "loop1" and c["figure"] == "bytes_per_sec"][0]
+assert c["regressed"] and -36 < c["change_pct"] < -24, c'
+}
+
 t_manual
 t_launchers
 t_formats
@@ -641,5 +686,6 @@ t_one_launch
 t_like_with_like
 t_untrusted
 t_bounded
+t_throttled
 echo "report: $pass passed, $failed failed"
 [ "$failed" = 0 ]
