@@ -38,22 +38,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-pass=0 failed=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. "$(dirname "$0")/tap.sh"
+TAP_NAME=report TAP_TIMEOUT=60
 
-# run EXPECTED_EXIT ARGS...: diskbench report with stdout in $S/out, stderr in $S/err
-run() {
-	local want=$1; shift
-	timeout 60 "$DB" report "$@" >"$S/out" 2>"$S/err" <"${STDIN:-/dev/null}"
-	rc=$?
-	[ "$rc" = "$want" ]
-}
-# check NAME EXPECTED_EXIT ARGS...
-check() {
-	local name=$1; shift
-	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c 600 "$S/err")"; fi
-}
+# run EXPECTED_EXIT ARGS...: diskbench report, stdin from $STDIN
+run() { tap_run "$1" report "${@:2}"; }
 # py NAME CODE: a python3 check of $S/out with the records' helpers at hand
 py() {
 	local name=$1 code=$2 msg
@@ -191,7 +180,7 @@ runs_ok=1
 for i in 0 1 2; do wait "${pids[i]}" || runs_ok=0; done
 if [ $runs_ok = 0 ]; then
 	not_ok "three randread runs" "$(cat "$S"/run*.err)"
-	echo "report: $pass passed, $failed failed"
+	tap_done
 	exit 1
 fi
 echo "# records from $([ $JSONL = 1 ] && echo "--jsonl" || echo "--json plus python's fleet keys")"
@@ -592,7 +581,7 @@ sanitized() { ldd "$DB" 2>/dev/null | grep -q 'libasan\|libubsan' || nm "$DB" 2>
 
 t_bounded() {
 	if sanitized; then
-		ok "# SKIP /dev/zero under a memory limit: the binary is built with ASan"
+		tap_skip "/dev/zero under a memory limit" "the binary is built with ASan"
 	else
 		if (ulimit -v 300000; exec timeout 60 "$DB" report /dev/zero) >"$S/out" 2>"$S/err"; then rc=0; else rc=$?; fi
 		if [ "$rc" = 2 ] && grep -q "line 1 runs past 64 MiB without a newline" "$S/err"; then
@@ -654,7 +643,7 @@ t_throttled() {
 		mkdir "$CG" 2>/dev/null || { CG=""; why="cannot make a blkio cgroup"; }
 	fi
 	if [ -n "$why" ]; then
-		ok "# SKIP throttled loop device: $why"
+		tap_skip "throttled loop device" "$why"
 		return
 	fi
 	local majmin name rate
@@ -687,5 +676,4 @@ t_like_with_like
 t_untrusted
 t_bounded
 t_throttled
-echo "report: $pass passed, $failed failed"
-[ "$failed" = 0 ]
+tap_done
