@@ -71,19 +71,24 @@ static double median_sorted(const double *v, unsigned n)
 }
 
 /* The standard error of the run's figure relative to it, from its
- * per-interval values: a robust spread (1.4826 × the median absolute
- * deviation, the stdev of normal samples, not moved by one odd interval such
- * as a start-up burst) / the median / sqrt(k); NAN when unknown. */
+ * per-interval values.  Neighbouring intervals are not independent (a
+ * throttle or a device cache that releases work in slices makes them
+ * alternate high and low), so the values are first averaged in batches of
+ * floor(sqrt(k)) (the batch-means method); the spread of the batch means is
+ * a robust one: 1.4826 × their median absolute deviation (the stdev of
+ * normal samples, not moved by one odd batch such as a start-up burst),
+ * over their median and the square root of their number.  NAN when there
+ * are fewer than FLEET_NOISE_MIN_SAMPLES batches or no such series. */
 static double series_rel_se(const struct fleet_record *r, enum fleet_figure f)
 {
-	unsigned k = r->nseries;
+	unsigned batch = (unsigned)sqrt((double)r->nseries), k = batch ? r->nseries / batch : 0;
 	if (k < FLEET_NOISE_MIN_SAMPLES || sample_value(r, f, 0) < 0)
 		return NAN;
-	double *v = malloc(k * sizeof(*v)), rel = NAN;
+	double *v = calloc(k, sizeof(*v)), rel = NAN;
 	if (!v)
 		return NAN; /* unknown, as without a series */
-	for (unsigned i = 0; i < k; i++)
-		v[i] = sample_value(r, f, i);
+	for (unsigned i = 0; i < k * batch; i++)
+		v[i / batch] += sample_value(r, f, i) / batch;
 	qsort(v, k, sizeof(*v), double_cmp);
 	double median = median_sorted(v, k);
 	for (unsigned i = 0; i < k; i++)

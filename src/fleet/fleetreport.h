@@ -184,10 +184,10 @@ enum fleet_figure { FIG_MBPS, FIG_IOPS, FIG_P50, FIG_P99, FIG_COUNT };
 /* A figure regresses when it is worse by more than the threshold plus its
  * noise: FLEET_NOISE_SE standard errors of the old-to-new difference, from
  * the robust spread (median absolute deviation) of its per-interval values
- * (result.series) in both runs, or the range of the baseline's repeated runs
+ * (result.series, averaged in batches) in both runs, or the range of the baseline's repeated runs
  * when that is wider. */
 #define FLEET_NOISE_SE 3.0
-#define FLEET_NOISE_MIN_SAMPLES 3 /* fewer per-interval samples: spread unknown */
+#define FLEET_NOISE_MIN_SAMPLES 3 /* fewer batches of per-interval samples: spread unknown */
 
 struct fleet_change {
 	const char *host;      /* a row's label, or FLEET_FLEET_ROW */

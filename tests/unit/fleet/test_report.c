@@ -708,12 +708,12 @@ static void test_baseline_nothing_comparable(void **state)
 	fleet_set_free(&so);
 }
 
-/* One host's run with a 4-sample series of these bytes per second. */
+/* One host's run of 9 s with a series of these bytes per second. */
 static void one_run(struct fleet_report *rep, struct fleet_set *s, const char *run_id,
 		    const char *series, double bps)
 {
 	fleet_set_init(s);
-	struct spec sp = { .host = "h1", .run_id = run_id, .start_s = 0, .seconds = 4,
+	struct spec sp = { .host = "h1", .run_id = run_id, .start_s = 0, .seconds = 9,
 			   .bps = bps, .iops = bps / 4096, .series = series };
 	add_spec(s, &sp, run_id);
 	build_ok(s, rep);
@@ -721,18 +721,25 @@ static void one_run(struct fleet_report *rep, struct fleet_set *s, const char *r
 
 /* Each figure judged against its own spread: a 30 % drop of a steady rate
  * regresses; of a rate whose intervals swing ±50 %, it is within the noise.
- * The noise by hand: samples 50,150,50,150 have a median of 100 and every
- * one is 50 from it: a robust stdev of 1.4826 × 50 = 74.13, 74.13 % of the
- * median, so a standard error of 74.13 / sqrt(4) = 37.065 %; the difference
- * of two such runs, 3 standard errors: 3 × sqrt(2) × 37.065 % = 157.2535 %.
- * One odd sample (a start-up burst: 400,100,100,100) moves none of it. */
+ * The noise by hand: 9 samples are averaged in batches of sqrt(9) = 3;
+ * samples 50,50,50,100,100,100,150,150,150 give batch means 50, 100 and 150,
+ * whose median is 100 and median absolute deviation 50: a robust stdev of
+ * 1.4826 × 50 = 74.13 % of the median, a standard error of 74.13 / sqrt(3) =
+ * 42.799 %; the difference of two such runs, 3 standard errors: 3 × sqrt(2)
+ * × 42.799 % = 181.5807 %.  An odd first batch (a start-up burst) moves none
+ * of it; samples that alternate (25,39,25,39: a throttle's slices) average
+ * out in their batches. */
 static void test_baseline_noise(void **state)
 {
 	(void)state;
-	static const char steady_old[] = "{\"t_s\":[1,2,3,4],\"bytes\":[100,100,100,100]}";
-	static const char steady_new[] = "{\"t_s\":[1,2,3,4],\"bytes\":[280,70,70,70]}";
-	static const char swing_old[] = "{\"t_s\":[1,2,3,4],\"bytes\":[50,150,50,150]}";
-	static const char swing_new[] = "{\"t_s\":[1,2,3,4],\"bytes\":[35,105,35,105]}";
+	static const char steady_old[] = "{\"t_s\":[1,2,3,4,5,6,7,8,9],"
+					 "\"bytes\":[25,39,25,39,25,39,25,39,25]}";
+	static const char steady_new[] = "{\"t_s\":[1,2,3,4,5,6,7,8,9],"
+					 "\"bytes\":[280,70,70,70,70,70,70,70,70]}";
+	static const char swing_old[] = "{\"t_s\":[1,2,3,4,5,6,7,8,9],"
+					"\"bytes\":[50,50,50,100,100,100,150,150,150]}";
+	static const char swing_new[] = "{\"t_s\":[1,2,3,4,5,6,7,8,9],"
+					"\"bytes\":[35,35,35,70,70,70,105,105,105]}";
 	struct fleet_set so, sn;
 	struct fleet_report ro, rn;
 	struct fleet_baseline b;
@@ -754,7 +761,7 @@ static void test_baseline_noise(void **state)
 	one_run(&rn, &sn, "new", swing_new, 70);
 	assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
 	c = change_of(&b.pairs[0], "h1", FIG_MBPS);
-	if (fabs(c->noise_pct - 157.2535) > 0.001)
+	if (fabs(c->noise_pct - 181.5807) > 0.001)
 		fail_msg("noise %f", c->noise_pct);
 	assert_false(c->regressed);
 	assert_false(change_of(&b.pairs[0], FLEET_FLEET_ROW, FIG_MBPS)->regressed);
