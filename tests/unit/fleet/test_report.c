@@ -173,6 +173,34 @@ static void test_times(void **state)
 	assert_true(us == 1796040000000000ll);
 }
 
+/* Strings from a file are data: each unsafe character escaped, by hand. */
+static void test_escape(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *out;
+	} cases[] = {
+		{ "node1", 5, "node1" },
+		{ "caf\xc3\xa9 \xe2\x82\xac", 9, "caf\xc3\xa9 \xe2\x82\xac" }, /* é €: kept */
+		{ "\x1b]0;x\x07", 6, "\\x1B]0;x\\x07" },
+		{ "a\r\nb\x7f", 5, "a\\x0D\\x0Ab\\x7F" },
+		{ "a\0b", 3, "a\\x00b" },
+		{ "\xc2\x85\xc2\x9f\xc2\xa0", 6, "\\u0085\\u009F\xc2\xa0" }, /* C1; NBSP kept */
+		{ "\xe2\x80\xae" "abc\xe2\x81\xa6\xe2\x80\x8f\xd8\x9c", 14, "\\u202Eabc\\u2066\\u200F\\u061C" },
+		{ "\xff\xc3(\xe2\x80", 5, "\\xFF\\xC3(\\xE2\\x80" }, /* not UTF-8 */
+		{ "\xc0\xaf", 2, "\\xC0\\xAF" },                    /* overlong '/' */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out = fleet_escape(cases[i].in, cases[i].len);
+		assert_non_null(out);
+		if (strcmp(out, cases[i].out) != 0)
+			fail_msg("case %zu: '%s', wanted '%s'", i, out, cases[i].out);
+		free(out);
+	}
+}
+
 /* ended_at - started_at must be result.seconds, to the µs and a margin */
 static void test_times_agree(void **state)
 {
@@ -877,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_times_agree),
+		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_lines_counted),
 		cmocka_unit_test(test_bucket_shapes),
 		cmocka_unit_test(test_merge_exact),
