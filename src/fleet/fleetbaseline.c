@@ -70,44 +70,59 @@ static double median_sorted(const double *v, unsigned n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The standard error of the run's figure relative to it, from its
- * per-interval values.  Neighbouring intervals are not independent (a
- * throttle or a device cache that releases work in slices makes them
- * alternate high and low), so the values are first averaged in batches of
- * floor(sqrt(k)) (the batch-means method); the spread of the batch means is
- * a robust one: 1.4826 × their median absolute deviation (the stdev of
- * normal samples, not moved by one odd batch such as a start-up burst),
- * over their median and the square root of their number.  NAN when there
- * are fewer than FLEET_NOISE_MIN_SAMPLES batches or no such series. */
-static double series_rel_se(const struct fleet_record *r, enum fleet_figure f)
+/* What a run's per-interval values say of its figure's uncertainty, both
+ * relative to the figure: se, a standard error, and shift, how far the mean
+ * is pulled from the typical interval by a few odd ones. */
+struct spread {
+	double se, shift;
+};
+
+/* Neighbouring intervals are not independent (a throttle or a device cache
+ * that releases work in slices makes them alternate high and low), so the
+ * values are first averaged in batches of floor(sqrt(k)) (the batch-means
+ * method).  se: a robust spread of the batch means, 1.4826 × their median
+ * absolute deviation (the stdev of normal samples, not moved by one odd
+ * batch such as a start-up burst or a stall), over their median and the
+ * square root of their number.  shift: their mean's distance from their
+ * median, over the median, which is what such an odd batch does to the
+ * figure.  -1 when there are fewer than FLEET_NOISE_MIN_SAMPLES batches or
+ * no such series. */
+static int series_spread(const struct fleet_record *r, enum fleet_figure f, struct spread *out)
 {
 	unsigned batch = (unsigned)sqrt((double)r->nseries), k = batch ? r->nseries / batch : 0;
 	if (k < FLEET_NOISE_MIN_SAMPLES || sample_value(r, f, 0) < 0)
-		return NAN;
-	double *v = calloc(k, sizeof(*v)), rel = NAN;
+		return -1;
+	double *v = calloc(k, sizeof(*v)), sum = 0;
 	if (!v)
-		return NAN; /* unknown, as without a series */
+		return -1; /* unknown, as without a series */
 	for (unsigned i = 0; i < k * batch; i++)
 		v[i / batch] += sample_value(r, f, i) / batch;
+	for (unsigned i = 0; i < k; i++)
+		sum += v[i];
 	qsort(v, k, sizeof(*v), double_cmp);
 	double median = median_sorted(v, k);
 	for (unsigned i = 0; i < k; i++)
 		v[i] = fabs(v[i] - median);
 	qsort(v, k, sizeof(*v), double_cmp);
-	if (median > 0)
-		rel = 1.4826 * median_sorted(v, k) / median / sqrt((double)k);
+	int rc = -1;
+	if (median > 0) {
+		out->se = 1.4826 * median_sorted(v, k) / median / sqrt((double)k);
+		out->shift = fabs(sum / k - median) / median;
+		rc = 0;
+	}
 	free(v);
-	return rel;
+	return rc;
 }
 
-/* FLEET_NOISE_SE standard errors of the difference between two runs, in %. */
+/* The noise of the difference between two runs, in %: FLEET_NOISE_SE
+ * standard errors, plus how far odd intervals pulled each run's mean. */
 static double series_noise_pct(const struct fleet_record *a, const struct fleet_record *b,
 			       enum fleet_figure f)
 {
-	double x = series_rel_se(a, f), y = series_rel_se(b, f);
-	if (isnan(x) || isnan(y))
+	struct spread x, y;
+	if (series_spread(a, f, &x) != 0 || series_spread(b, f, &y) != 0)
 		return NAN;
-	return FLEET_NOISE_SE * sqrt(x * x + y * y) * 100;
+	return (FLEET_NOISE_SE * sqrt(x.se * x.se + y.se * y.se) + x.shift + y.shift) * 100;
 }
 
 static void add_change(struct fleet_pairing *p, const char *host, enum fleet_figure f,
@@ -130,6 +145,15 @@ static const struct fleet_row *find_row(const struct fleet_group *g, const char 
 		if (strcmp(g->rows[i].label, label) == 0)
 			return &g->rows[i];
 	return NULL;
+}
+
+/* Whether the host's run failed in g: it is listed as such, not missing. */
+static bool failed_in(const struct fleet_group *g, const char *label)
+{
+	for (unsigned i = 0; g && i < g->nothers; i++)
+		if (g->others[i].status == ROW_FAILED && strcmp(g->others[i].label, label) == 0)
+			return true;
+	return false;
 }
 
 /* ---- per host ---- */
@@ -266,7 +290,7 @@ static int compare_pair(struct fleet_pairing *p, double threshold_pct)
 		host_changes(p, row, threshold_pct, &sums);
 	}
 	for (unsigned i = 0; i < n_old; i++)
-		if (!find_row(p->new, p->old->rows[i].label))
+		if (!find_row(p->new, p->old->rows[i].label) && !failed_in(p->new, p->old->rows[i].label))
 			p->only_old[p->n_only_old++] = p->old->rows[i].label;
 	return p->n_common ? fleet_changes(p, &sums, threshold_pct) : 0;
 }
@@ -285,8 +309,12 @@ static int match_old(const struct fleet_report *old, const struct fleet_group *c
 		return -1;
 	for (unsigned i = 0; i < old->n; i++) {
 		const struct fleet_group *g = &old->groups[i];
-		if (strcmp(g->test, cur->test) != 0 || g->n == 0 || cur->n == 0)
+		if (strcmp(g->test, cur->test) != 0 || g->n == 0)
 			continue;
+		if (cur->n == 0) { /* no host ran: no params to tell; its failures are listed */
+			p->repeats[p->nrepeats++] = g;
+			break;
+		}
 		fleet_params_note(g->rows[0].rec, cur->rows[0].rec, note, sizeof(note));
 		if (!note[0])
 			p->repeats[p->nrepeats++] = g;
@@ -354,15 +382,23 @@ int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur
 		for (unsigned k = 0; k < out->pairs[i].n; k++)
 			out->nregressed += out->pairs[i].changes[k].regressed;
 	}
-	if (out->nchanges == 0) {
+	if (out->nchanges == 0 && fleet_report_ran(cur)) {
 		nothing_compared(old, cur, out, why, len);
 		return -1;
 	}
-	return 0;
+	return 0; /* no host ran: nothing to compare, and the failures say why */
 nomem:
 	snprintf(why, len, "out of memory");
 	errno = ENOMEM;
 	return -1;
+}
+
+bool fleet_report_ran(const struct fleet_report *rep)
+{
+	for (unsigned i = 0; i < rep->n; i++)
+		if (rep->groups[i].n > 0)
+			return true;
+	return false;
 }
 
 void fleet_baseline_free(struct fleet_baseline *b)

@@ -184,8 +184,9 @@ enum fleet_figure { FIG_MBPS, FIG_IOPS, FIG_P50, FIG_P99, FIG_COUNT };
 /* A figure regresses when it is worse by more than the threshold plus its
  * noise: FLEET_NOISE_SE standard errors of the old-to-new difference, from
  * the robust spread (median absolute deviation) of its per-interval values
- * (result.series, averaged in batches) in both runs, or the range of the baseline's repeated runs
- * when that is wider. */
+ * (result.series, averaged in batches) in both runs, plus how far odd
+ * intervals pulled each run's mean; or the range of the baseline's repeated
+ * runs when that is wider. */
 #define FLEET_NOISE_SE 3.0
 #define FLEET_NOISE_MIN_SAMPLES 3 /* fewer batches of per-interval samples: spread unknown */
 
@@ -225,6 +226,8 @@ struct fleet_baseline {
 int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur,
 		  double threshold_pct, struct fleet_baseline *out, char *why, size_t len);
 void fleet_baseline_free(struct fleet_baseline *b);
+/* Whether any host's run in rep succeeded (has figures). */
+bool fleet_report_ran(const struct fleet_report *rep);
 /* "MB/s", "IOPS", "p50", "p99"; and the machine key: "bytes_per_sec", ...
  * (the values are in the key's unit: bytes/s, I/Os per second, ns) */
 const char *fleet_figure_label(enum fleet_figure f);

@@ -192,6 +192,8 @@ static void text_pairing(FILE *f, const struct fleet_pairing *p)
 		fprintf(f, "  (fleet) is the %u hosts in both\n", p->n_common);
 	text_hosts(f, "only in the baseline", p->only_old, p->n_only_old);
 	text_hosts(f, "only in the new records", p->only_new, p->n_only_new);
+	for (unsigned i = 0; p->new && i < p->new->nothers; i++)
+		text_other(f, &p->new->others[i]);
 }
 
 void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
@@ -202,7 +204,9 @@ void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 		for (unsigned i = 0; i < d->base.n; i++)
 			if (!quiet || d->base.pairs[i].n)
 				text_pairing(f, &d->base.pairs[i]);
-		if (d->base.nregressed)
+		if (d->base.nchanges == 0)
+			fprintf(f, "nothing compared: no host's run in the new records succeeded\n");
+		else if (d->base.nregressed)
 			fprintf(f, "regressed: %u of %u figures worse by more than %g %% and their "
 				"noise\n", d->base.nregressed, d->base.nchanges, d->base.threshold_pct);
 		else
@@ -539,6 +543,11 @@ static void csv_baseline(FILE *f, const struct fleet_baseline *b)
 		for (unsigned k = 0; k < p->n_only_new; k++) {
 			csv_baseline_head(f, p, p->only_new[k]);
 			fputs(",,,,,only_in_new,\n", f);
+		}
+		for (unsigned k = 0; p->new && k < p->new->nothers; k++) {
+			const struct fleet_row *row = &p->new->others[k];
+			csv_baseline_head(f, p, row->label);
+			fputs(row->status == ROW_FAILED ? ",,,,,failed,\n" : ",,,,,duplicate,\n", f);
 		}
 	}
 }

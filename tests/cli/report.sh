@@ -479,6 +479,23 @@ assert g["not_counted"][0]["status"] == "duplicate" and g["not_counted"][0]["rep
 	else
 		not_ok "two different records of one host: both places named" "$(cat "$S/err")"
 	fi
+	# with a baseline: a host whose run failed is listed as failed, not as missing
+	python3 - "$S" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from fleet import *
+S = sys.argv[1]
+write(S + "/base12.jsonl", [make("n1", run_id="b"), make("n2", run_id="b")])
+fail = json.loads(open(S + "/n3.jsonl").read())
+fail["host"] = "n2"
+write(S + "/new12.jsonl", [make("n1"), fail])
+EOF
+	check "baseline, a host failed: exit 5" 5 --baseline "$S/base12.jsonl" "$S/new12.jsonl"
+	if grep -q "^  n2  *FAILED: open '/data': No such file or directory" "$S/out" && ! grep -q "only in the baseline" "$S/out"; then
+		ok "baseline, a host failed: listed as failed, not as missing"
+	else
+		not_ok "baseline, a host failed: listed as failed, not as missing" "$(cat "$S/out")"
+	fi
 }
 
 t_one_launch() {
@@ -646,20 +663,30 @@ t_throttled() {
 		tap_skip "throttled loop device" "$why"
 		return
 	fi
-	local majmin name rate
+	local majmin name rate try
 	majmin=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
+	# The judgement is under test, not the machine: a run that stalled (an
+	# interval under 60 % of the median, on a machine shared with other
+	# tests) is run again, up to 4 times; the truth of each run is its rate.
 	for name in base same slow; do
 		rate=8388608 # low enough for a loaded 2-core machine to keep up
 		[ $name = slow ] && rate=5872025 # 70 %
 		echo "$majmin $rate" >"$CG/blkio.throttle.read_bps_device"
-		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
-			"$DB" seqread --jsonl --host-label loop1 --run-id "$name" -b 64k -s 48M -t 2 \
-			--interval 0.25 "$LOOP" >"$S/$name.jsonl" 2>"$S/$name.err" ||
-			{ not_ok "throttled seqread $name" "$(cat "$S/$name.err")"; return; }
+		for try in 1 2 3 4; do
+			sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
+				"$DB" seqread --jsonl --host-label loop1 --run-id "$name" -b 64k -s 48M -t 3 \
+				--interval 0.1 "$LOOP" >"$S/$name.jsonl" 2>"$S/$name.err" ||
+				{ not_ok "throttled seqread $name" "$(cat "$S/$name.err")"; return; }
+			python3 -c '
+import json, statistics, sys
+b = json.load(open(sys.argv[1]))["result"]["series"]["bytes"][1:]
+sys.exit(0 if min(b) >= 0.6 * statistics.median(b) else 1)' "$S/$name.jsonl" && break
+			[ $try = 4 ] && { tap_skip "throttled loop device" "every $name run stalled: the machine is too loaded"; return; }
+		done
 	done
 	check "throttled loop device: the same rate again: exit 0" 0 --baseline "$S/base.jsonl" "$S/same.jsonl"
 	check "throttled loop device: 30 % slower: exit 4" 4 --json --baseline "$S/base.jsonl" "$S/slow.jsonl"
-	py "throttled loop device: MB/s down by 30 % (cgroup blkio counters), flagged" '
+	py "throttled loop device: MB/s down by 30 % (the throttle set to 70 %), flagged" '
 b = json.loads(out)["baseline"]
 c = [c for c in b["runs"][0]["changes"] if c["host"] == "loop1" and c["figure"] == "bytes_per_sec"][0]
 assert c["regressed"] and -36 < c["change_pct"] < -24, c'
