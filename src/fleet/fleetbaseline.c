@@ -44,6 +44,11 @@ static int host_figure(const struct fleet_record *r, enum fleet_figure f, double
 
 /* ---- noise ---- */
 
+static double percentile_sample(const uint64_t *v, unsigned i)
+{
+	return !v || v[i] == FLEET_NO_SAMPLE ? -1 : (double)v[i];
+}
+
 /* Sample i's value of figure f: a rate over the sample's time, or its
  * latency percentile; -1 when the series does not hold it. */
 static double sample_value(const struct fleet_record *r, enum fleet_figure f, unsigned i)
@@ -53,10 +58,16 @@ static double sample_value(const struct fleet_record *r, enum fleet_figure f, un
 	case FIG_MBPS: return (double)r->series_bytes[i] / dt;
 	/* without per-sample I/O counts, IOPS moves as bytes do (one block size) */
 	case FIG_IOPS: return (double)(r->series_ios ? r->series_ios[i] : r->series_bytes[i]) / dt;
-	case FIG_P50: return r->series_p50 ? (double)r->series_p50[i] : -1;
-	case FIG_P99: return r->series_p99 ? (double)r->series_p99[i] : -1;
+	case FIG_P50: return percentile_sample(r->series_p50, i);
+	case FIG_P99: return percentile_sample(r->series_p99, i);
 	default: return -1;
 	}
+}
+
+/* Whether the series holds figure f at all. */
+static bool has_samples(const struct fleet_record *r, enum fleet_figure f)
+{
+	return f == FIG_MBPS || f == FIG_IOPS || (f == FIG_P50 ? r->series_p50 : r->series_p99);
 }
 
 static int double_cmp(const void *x, const void *y)
@@ -89,14 +100,25 @@ struct spread {
  * no such series. */
 static int series_spread(const struct fleet_record *r, enum fleet_figure f, struct spread *out)
 {
-	unsigned batch = (unsigned)sqrt((double)r->nseries), k = batch ? r->nseries / batch : 0;
-	if (k < FLEET_NOISE_MIN_SAMPLES || sample_value(r, f, 0) < 0)
+	unsigned batch = (unsigned)sqrt((double)r->nseries), nb = batch ? r->nseries / batch : 0;
+	if (nb < FLEET_NOISE_MIN_SAMPLES || !has_samples(r, f))
 		return -1;
-	double *v = calloc(k, sizeof(*v)), sum = 0;
+	double *v = calloc(nb, sizeof(*v)), sum = 0;
+	unsigned k = 0;
 	if (!v)
 		return -1; /* unknown, as without a series */
-	for (unsigned i = 0; i < k * batch; i++)
-		v[i / batch] += sample_value(r, f, i) / batch;
+	for (unsigned b = 0; b < nb; b++) { /* a batch's mean over the intervals that have one */
+		unsigned n = 0;
+		for (unsigned i = b * batch; i < (b + 1) * batch; i++)
+			if (sample_value(r, f, i) >= 0)
+				v[k] += sample_value(r, f, i), n++;
+		if (n)
+			v[k++] /= n;
+	}
+	if (k < FLEET_NOISE_MIN_SAMPLES) {
+		free(v);
+		return -1;
+	}
 	for (unsigned i = 0; i < k; i++)
 		sum += v[i];
 	qsort(v, k, sizeof(*v), double_cmp);

@@ -227,8 +227,9 @@ static int take_buckets(struct reading *rd, const struct jp_value *lb, struct fl
 	return 0;
 }
 
-/* series[key], when it is an array of n whole numbers, into *out; else
- * *out stays NULL (the figure's per-interval spread is then unknown). */
+/* series[key], when it is an array of n whole numbers or nulls (an interval
+ * in which no I/O completed has no percentile: FLEET_NO_SAMPLE), into *out;
+ * else *out stays NULL (the figure's per-interval spread is then unknown). */
 static int take_samples(const struct jp_value *series, const char *key, unsigned n, uint64_t **out)
 {
 	const struct jp_value *a = jp_get(series, key);
@@ -239,7 +240,9 @@ static int take_samples(const struct jp_value *series, const char *key, unsigned
 		return -1;
 	unsigned i = 0;
 	for (const struct jp_value *e = a->first; e; e = e->next, i++)
-		if (jp_uint(e, &v[i]) != 0) {
+		if (e->type == JP_NULL)
+			v[i] = FLEET_NO_SAMPLE;
+		else if (jp_uint(e, &v[i]) != 0 || v[i] == FLEET_NO_SAMPLE) {
 			free(v);
 			return 0;
 		}

@@ -26,6 +26,7 @@
 /* A "line" this long without a newline is no JSON Lines (/dev/zero): the
  * input is refused rather than read for ever. */
 #define FLEET_GIVE_UP_LINE (64u << 20)
+#define FLEET_NO_SAMPLE UINT64_MAX  /* a per-interval value the record has as null */
 #define FLEET_FLEET_ROW "(fleet)"   /* the host name of the fleet's row in a baseline */
 
 enum fleet_flag { FLAG_LATE = 1, FLAG_OUTLIER = 2, FLAG_CLOCK = 4, FLAG_WARN = 8 };
@@ -62,7 +63,8 @@ struct fleet_record {
 	const char *no_buckets; /* why it has no usable lat_buckets, or NULL */
 	double *series_end_s;  /* result.series: each sample's end, s since the start */
 	uint64_t *series_bytes;
-	uint64_t *series_ios, *series_p50, *series_p99; /* each per sample, or NULL */
+	uint64_t *series_ios, *series_p50, *series_p99; /* each per sample, or NULL;
+							  * FLEET_NO_SAMPLE: none */
 	unsigned nseries;
 	bool has_late;
 	double late_us;        /* start_at.late_us */

@@ -223,6 +223,19 @@ static void test_times_agree(void **state)
 	assert_int_equal(fleet_add_line(&s, lines[1], strlen(lines[1]), "a:2"), 1);
 	assert_true(s.rec[0].end_us - s.rec[0].start_us == 10000500);
 	fleet_set_free(&s);
+
+	/* an interval without a completed I/O has null percentiles: kept as
+	 * FLEET_NO_SAMPLE; a string there leaves the percentiles unknown */
+	static const char series[] = "{\"t_s\":[1,2,3],\"bytes\":[5,0,5],\"p50_ns\":[7,null,9],"
+				     "\"p99_ns\":[7,\"x\",9]}";
+	struct spec sp = { .host = "h", .start_s = 0, .series = series };
+	fleet_set_init(&s);
+	add_spec(&s, &sp, "b:1");
+	assert_non_null(s.rec[0].series_p50);
+	assert_true(s.rec[0].series_p50[0] == 7 && s.rec[0].series_p50[1] == FLEET_NO_SAMPLE &&
+		    s.rec[0].series_p50[2] == 9);
+	assert_null(s.rec[0].series_p99);
+	fleet_set_free(&s);
 }
 
 /* Lines counted: blank ones not at all, garbage and non-records skipped with
