@@ -376,10 +376,6 @@ static int take_record(struct reading *rd, const struct jp_value *root, const ch
 		rd->why = "not a diskbench record: no \"test\"";
 		return 1;
 	}
-	if (jp_get(root, "tests")) {
-		rd->why = "a document of several tests (quick, sweep): report reads single tests";
-		return 1;
-	}
 	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
 		return -1;
 	const char *error = jp_str(jp_get(root, "error"));
@@ -393,6 +389,36 @@ static int take_record(struct reading *rd, const struct jp_value *root, const ch
 	if (rc == 0)
 		rc = take_params(rd, jp_get(root, "params"), r);
 	return rc;
+}
+
+/* Step i (from 1) of a document of several tests (quick's steps, sweep's
+ * points): its names from the document (host, run id, rank), its figures
+ * and params its own, and its test "quick: randread, step 3", so that it
+ * groups with the same step of the other hosts.  No times: the document's
+ * started_at and ended_at span all its steps. */
+static int take_step(struct reading *rd, const struct jp_value *root, const struct jp_value *step,
+		     unsigned i, const char *label, const char *where, struct fleet_record *r)
+{
+	const char *name = jp_str(jp_get(step, "step")), *test = jp_str(jp_get(step, "test"));
+	char full[FLEET_MSG];
+	if (step->type != JP_OBJECT || !test) {
+		rd->why = "a step of a document of several tests without its \"test\"";
+		return 1;
+	}
+	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
+		return -1;
+	snprintf(full, sizeof(full), "%.40s: %.40s%s%.60s, step %u", jp_str(jp_get(root, "test")), test,
+		 name ? " " : "", name ? name : "", i);
+	free(r->test);
+	if (!(r->test = escape_str(full)))
+		return -1;
+	const char *error = jp_str(jp_get(step, "error"));
+	if (error) {
+		r->error = escape_str(error);
+		return r->error ? 2 : -1;
+	}
+	int rc = take_result(rd, step, r);
+	return rc == 0 ? take_params(rd, jp_get(step, "params"), r) : rc;
 }
 
 /* Room for one more in *rec (n used of *cap). */
@@ -428,8 +454,31 @@ static void skipped(struct fleet_set *s, const char *where, const char *why, siz
 		snprintf(s->first_skipped, sizeof(s->first_skipped), "%s: %s", where, why);
 }
 
-/* The line's JSON parsed and taken: 1 a record, 2 a failed run (in
- * s->frec), 0 not one, -1 ENOMEM. */
+/* r, as take_record or take_step left it (rc), into s: 1 a record, 2 a
+ * failed run (in s->frec), 0 not one (skipped), -1 ENOMEM. */
+static int keep(struct fleet_set *s, int rc, struct fleet_record *r, const struct reading *rd,
+		const char *where)
+{
+	if (rc == 1)
+		skipped(s, where, rd->why, 0);
+	if (rc == 0 && grow(&s->rec, s->n, &s->cap) == 0) {
+		s->rec[s->n++] = *r;
+		return 1;
+	}
+	if (rc == 2 && grow(&s->frec, s->failed, &s->fcap) == 0) {
+		if (s->failed++ == 0)
+			snprintf(s->first_failed, sizeof(s->first_failed), "%.100s (%.100s): %.100s",
+				 r->host, where, r->error);
+		s->frec[s->failed - 1] = *r;
+		return 2;
+	}
+	record_free(r);
+	return rc == 1 ? 0 : -1;
+}
+
+/* The line's JSON parsed and taken, each step of a document of several
+ * tests a record of its own: 1 when it held a record, 2 a failed run only,
+ * 0 none, -1 ENOMEM. */
 static int take_line(struct fleet_set *s, const char *json, size_t len, size_t offset,
 		     const char *label, const char *where)
 {
@@ -443,26 +492,28 @@ static int take_line(struct fleet_set *s, const char *json, size_t len, size_t o
 		skipped(s, where, why, offset + pos + 1);
 		return 0;
 	}
-	struct fleet_record r;
-	struct reading rd = { .text = json };
-	memset(&r, 0, sizeof(r));
-	int rc = take_record(&rd, doc.root, label, where, &r);
+	const struct jp_value *steps = jp_get(doc.root, "tests");
+	int rc;
+	if (steps && steps->type == JP_ARRAY && jp_str(jp_get(doc.root, "test"))) {
+		rc = 0;
+		unsigned i = 0;
+		for (const struct jp_value *st = steps->first; st && rc >= 0; st = st->next) {
+			struct fleet_record r;
+			struct reading rd = { .text = json };
+			memset(&r, 0, sizeof(r));
+			int got = keep(s, take_step(&rd, doc.root, st, ++i, label, where, &r), &r, &rd, where);
+			rc = got < 0 ? -1 : got == 1 ? 1 : rc;
+		}
+		if (i == 0)
+			skipped(s, where, "a document of several tests that holds none", 0);
+	} else {
+		struct fleet_record r;
+		struct reading rd = { .text = json };
+		memset(&r, 0, sizeof(r));
+		rc = keep(s, take_record(&rd, doc.root, label, where, &r), &r, &rd, where);
+	}
 	jp_free(&doc);
-	if (rc == 1)
-		skipped(s, where, rd.why, 0);
-	if (rc == 0 && grow(&s->rec, s->n, &s->cap) == 0) {
-		s->rec[s->n++] = r;
-		return 1;
-	}
-	if (rc == 2 && grow(&s->frec, s->failed, &s->fcap) == 0) {
-		if (s->failed++ == 0)
-			snprintf(s->first_failed, sizeof(s->first_failed), "%.100s (%.100s): %.100s",
-				 r.host, where, r.error);
-		s->frec[s->failed - 1] = r;
-		return 2;
-	}
-	record_free(&r);
-	return rc == 1 ? 0 : -1;
+	return rc;
 }
 
 void fleet_skip_line(struct fleet_set *s, const char *where, const char *why)

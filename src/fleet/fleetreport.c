@@ -500,7 +500,8 @@ static int fill_groups(struct builder *b, unsigned total)
 		struct fleet_row *row;
 		if (!g->test) {
 			g->run_id = r->run_id, g->test = r->test;
-			g->by_iops = strncmp(g->test, "rand", 4) == 0;
+			/* random tests, and random steps of quick ("quick: randread, step 3") */
+			g->by_iops = strncmp(g->test, "rand", 4) == 0 || strstr(g->test, ": rand");
 		}
 		if (b->same_as[k] || r->error) {
 			row = &g->others[g->nothers++];

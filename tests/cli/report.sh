@@ -663,33 +663,87 @@ t_throttled() {
 		tap_skip "throttled loop device" "$why"
 		return
 	fi
-	local majmin name rate try
+	local majmin round same_rc slow_rc
 	majmin=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
-	# The judgement is under test, not the machine: a run that stalled (an
-	# interval under 60 % of the median, on a machine shared with other
-	# tests) is run again, up to 4 times; the truth of each run is its rate.
-	for name in base same slow; do
-		rate=8388608 # low enough for a loaded 2-core machine to keep up
-		[ $name = slow ] && rate=5872025 # 70 %
-		echo "$majmin $rate" >"$CG/blkio.throttle.read_bps_device"
-		for try in 1 2 3 4; do
-			sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
-				"$DB" seqread --jsonl --host-label loop1 --run-id "$name" -b 64k -s 48M -t 3 \
-				--interval 0.1 "$LOOP" >"$S/$name.jsonl" 2>"$S/$name.err" ||
-				{ not_ok "throttled seqread $name" "$(cat "$S/$name.err")"; return; }
-			python3 -c '
-import json, statistics, sys
-b = json.load(open(sys.argv[1]))["result"]["series"]["bytes"][1:]
-sys.exit(0 if min(b) >= 0.6 * statistics.median(b) else 1)' "$S/$name.jsonl" && break
-			[ $try = 4 ] && { tap_skip "throttled loop device" "every $name run stalled: the machine is too loaded"; return; }
-		done
+	# Three rounds at most: a round whose runs the machine disturbed (the
+	# same rate judged different) is run again; only a judgement wrong in
+	# every round fails.
+	for round in 1 2 3; do
+		throttled_runs "$majmin" || return
+		run 0 --baseline "$S/base.jsonl" "$S/same.jsonl"
+		same_rc=$rc
+		cp "$S/out" "$S/same.out"
+		run 4 --json --baseline "$S/base.jsonl" "$S/slow.jsonl"
+		slow_rc=$rc
+		[ "$same_rc" = 0 ] && [ "$slow_rc" = 4 ] && break
+		echo "# round $round: same rate exit $same_rc, 30 % slower exit $slow_rc: again"
 	done
-	check "throttled loop device: the same rate again: exit 0" 0 --baseline "$S/base.jsonl" "$S/same.jsonl"
-	check "throttled loop device: 30 % slower: exit 4" 4 --json --baseline "$S/base.jsonl" "$S/slow.jsonl"
+	if [ "$same_rc" = 0 ]; then
+		ok "throttled loop device: the same rate again: exit 0"
+	else
+		not_ok "throttled loop device: the same rate again: exit 0" "exit $same_rc" "$(head -8 "$S/same.out")"
+	fi
+	expect "throttled loop device: 30 % slower: exit 4" "$([ "$slow_rc" = 4 ]; echo $?)" "exit $slow_rc"
 	py "throttled loop device: MB/s down by 30 % (the throttle set to 70 %), flagged" '
 b = json.loads(out)["baseline"]
 c = [c for c in b["runs"][0]["changes"] if c["host"] == "loop1" and c["figure"] == "bytes_per_sec"][0]
 assert c["regressed"] and -36 < c["change_pct"] < -24, c'
+}
+
+# throttled_runs MAJ:MIN: base, same (8 MiB/s) and slow (70 % of it) into
+# $S/NAME.jsonl.  The judgement is under test, not the machine: a run that
+# stalled (an interval under 60 % of the median, on a machine shared with
+# other tests) is run again, up to 4 times.  1 (said) when it cannot be had.
+throttled_runs() {
+	local name rate try
+	for name in base same slow; do
+		rate=8388608 # low enough for a loaded 2-core machine to keep up
+		[ $name = slow ] && rate=5872025 # 70 %
+		echo "$1 $rate" >"$CG/blkio.throttle.read_bps_device"
+		for try in 1 2 3 4; do
+			sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
+				"$DB" seqread --jsonl --host-label loop1 --run-id "$name" -b 64k -s 48M -t 3 \
+				--interval 0.1 "$LOOP" >"$S/$name.jsonl" 2>"$S/$name.err" ||
+				{ not_ok "throttled seqread $name" "$(cat "$S/$name.err")"; return 1; }
+			python3 -c '
+import json, statistics, sys
+b = json.load(open(sys.argv[1]))["result"]["series"]["bytes"][1:]
+sys.exit(0 if min(b) >= 0.6 * statistics.median(b) else 1)' "$S/$name.jsonl" && break
+			[ $try = 4 ] && { tap_skip "throttled loop device" "every $name run stalled: the machine is too loaded"; return 1; }
+		done
+	done
+}
+
+# Every step mergeable: two hosts' quick --jsonl, each step a run of its own
+# across the hosts, its sums and merged percentiles those python computes
+# from the two documents' steps.
+t_quick_steps() {
+	local h
+	for h in q1 q2; do
+		mkdir -p "$S/$h"
+		"$DB" quick --jsonl --host-label "$h" --run-id qrun -s 16M -t 2 "$S/$h" >"$S/$h.jsonl" 2>"$S/$h.err" &
+	done
+	if ! wait; then
+		not_ok "two quick --jsonl runs" "$(cat "$S/q1.err" "$S/q2.err")"
+		return
+	fi
+	check "quick --jsonl of two hosts: read" 0 --json "$S/q1.jsonl" "$S/q2.jsonl"
+	py "quick --jsonl: each step merged across the hosts, sums and percentiles as python computes" '
+docs = load(sys.argv[1] + "/q1.jsonl") + load(sys.argv[1] + "/q2.jsonl")
+d = json.loads(out)
+steps = docs[0]["tests"]
+assert len(d["groups"]) == len(steps) >= 8, len(d["groups"])
+for i, g in enumerate(d["groups"]):
+    assert g["test"] == "quick: %s, step %d" % (steps[i]["test"], i + 1) and g["run_id"] == "qrun", g["test"]
+    assert [h["host"] for h in g["hosts"]] == ["q1", "q2"], g["hosts"]
+    recs = [doc["tests"][i] for doc in docs]
+    f = g["fleet"]
+    assert f["bytes"] == sum(r["result"]["bytes"] for r in recs), (i, f["bytes"])
+    assert abs(f["sum_iops"] - sum(r["result"]["iops"] for r in recs)) < 0.05, (i, f)
+    want, n = fleet_percentiles(recs)
+    assert f["lat_ns"]["count"] == n, (i, f["lat_ns"], n)
+    for k, v in want.items():
+        assert f["lat_ns"][k] == v, (i, k, f["lat_ns"][k], v)'
 }
 
 t_manual
@@ -703,4 +757,5 @@ t_like_with_like
 t_untrusted
 t_bounded
 t_throttled
+t_quick_steps
 tap_done
