@@ -114,7 +114,7 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->threshold_pct = 10;
 }
 
-static const struct renderers single = { out_text, out_json_single_body, out_csv, out_svg };
+static const struct renderers single = { out_text, out_json_single_body, out_csv, out_svg, NULL };
 
 void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,
 		int code)
@@ -122,6 +122,8 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 	const struct renderers *own = cmd && cmd->render ? cmd->render : &single;
 	if (opt->format == OUT_JSON)
 		out_json_document(stdout, r, own->json ? own->json : single.json);
+	else if (opt->format == OUT_JSONL && own->jsonl)
+		own->jsonl(stdout, r);
 	else if (opt->format == OUT_JSONL)
 		out_json_line(stdout, r, own->json ? own->json : single.json);
 	else if (opt->format == OUT_CSV)

@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "devinfo.h"
 #include "finding.h"
+#include "fleet.h"
 #include "output.h"
 #include "progress.h"
 #include "quick.h"
@@ -74,7 +75,7 @@ static void step_options(struct options *so, const struct options *opt, const st
 }
 
 static void step_result(struct result *sr, const struct result *r, const struct quick_step *s,
-			const struct options *so)
+			const struct options *so, struct fleet_record *step_fleet)
 {
 	memset(sr, 0, sizeof(*sr));
 	sr->test = s->test;
@@ -84,7 +85,10 @@ static void step_result(struct result *sr, const struct result *r, const struct 
 	sr->dir = s->dir;
 	sr->region = r->region;
 	sr->resident_before_pct = -1;
-	sr->fleet = r->fleet; /* one fleet record: --start-at waits before the first step */
+	/* each step its own times; --start-at waits before the first step only */
+	sr->fleet = step_fleet;
+	if (step_fleet)
+		fleet_step_begin(step_fleet, r->fleet);
 	sr->file_state = r->file_state;
 	snprintf(sr->file, sizeof(sr->file), "%s", r->file);
 }
@@ -108,7 +112,7 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	struct result *sr = &q->steps[n];
 	struct bench_job job;
 	step_options(so, r->opt, s, q);
-	step_result(sr, r, s, so);
+	step_result(sr, r, s, so, q->fleets ? &q->fleets[n] : NULL);
 	sr->record = &q->records[n]; /* each step observes its own run */
 	char name[sizeof(q->names[n])];
 	snprintf(name, sizeof(name), "%s Q%uT%u", s->preset, so->qd, so->threads);
@@ -127,6 +131,8 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 		run_job_by_time(&job); /* each step runs its time, however small the span */
 		code = run_measure(t, &job, so, sr);
 	}
+	if (sr->fleet)
+		fleet_step_end(r->fleet, sr->fleet);
 	sr->device = NULL; /* weighed by the checks; the document names the device once */
 	q->nsteps++;
 	for (unsigned i = 0; i < sr->nwarnings; i++)
@@ -268,6 +274,8 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	q->records = result_keep(r, QUICK_MAX_STEPS * sizeof(*q->records), NULL);
 	if (!q->records)
 		return fail(r, EXIT_RUN, "cannot allocate quick's records:");
+	if (r->fleet && !(q->fleets = result_keep(r, QUICK_MAX_STEPS * sizeof(*q->fleets), NULL)))
+		return fail(r, EXIT_RUN, "cannot allocate quick's fleet records:");
 	if (opt->time_s <= 0)
 		return fail(r, EXIT_USAGE, "quick needs a time to share among its steps: -t SECONDS "
 			    "greater than 0");

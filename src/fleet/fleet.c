@@ -239,3 +239,23 @@ int fleet_wait(struct fleet_record *f, volatile sig_atomic_t *stop)
 	f->start_waited = true;
 	return 0;
 }
+
+void fleet_step_begin(struct fleet_record *step, const struct fleet_record *run)
+{
+	*step = *run;
+	step->timed = false;
+	step->started_at_ns = step->ended_at_ns = 0;
+}
+
+void fleet_step_end(struct fleet_record *run, const struct fleet_record *step)
+{
+	run->start_waited = step->start_waited;
+	run->start_passed = step->start_passed;
+	run->late_us = step->late_us;
+	if (!step->timed)
+		return;
+	if (!run->timed)
+		run->started_at_ns = step->started_at_ns;
+	run->ended_at_ns = step->ended_at_ns;
+	run->timed = true;
+}

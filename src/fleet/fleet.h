@@ -91,4 +91,13 @@ void fleet_identify(struct fleet_record *f, const struct fleet_ask *ask);
  * and f->late_us measured after the wait. */
 int fleet_wait(struct fleet_record *f, volatile sig_atomic_t *stop);
 
+/* A command of several timed steps (quick) gives each step a record of its
+ * own, so that each step's --jsonl line has its own started_at and ended_at:
+ * fleet_step_begin copies the run's record into step with no times yet;
+ * fleet_step_end carries what the step did back into the run's record (the
+ * --start-at wait, done once, and the span from the first start to the
+ * last end). */
+void fleet_step_begin(struct fleet_record *step, const struct fleet_record *run);
+void fleet_step_end(struct fleet_record *run, const struct fleet_record *step);
+
 #endif

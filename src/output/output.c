@@ -505,6 +505,24 @@ void out_json_line(FILE *f, const struct result *r, out_json_body_fn body)
 	json_document(f, r, body, true);
 }
 
+void out_json_step_line(FILE *f, const struct result *step, const char *name,
+			const struct result *whole, out_json_body_fn whole_keys)
+{
+	struct json j;
+	json_init(&j, f);
+	json_object_begin(&j);
+	out_json_envelope(&j);
+	if (step->fleet)
+		out_json_fleet(&j, step->fleet);
+	json_key(&j, "command"), json_string(&j, whole->test);
+	json_key(&j, "step"), json_string(&j, name);
+	json_test_fields(&j, step, out_json_single_body);
+	if (whole_keys)
+		whole_keys(&j, whole);
+	json_object_end(&j);
+	fputc('\n', f);
+}
+
 void out_json(FILE *f, const struct result *r)
 {
 	out_json_document(f, r, out_json_single_body);

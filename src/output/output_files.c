@@ -266,4 +266,4 @@ static void files_csv(FILE *f, const struct result *r)
 			csv_phase(f, r, fr, i);
 }
 
-const struct renderers render_files = { files_text, files_json, files_csv, NULL }; /* no --svg */
+const struct renderers render_files = { files_text, files_json, files_csv, NULL, NULL }; /* no --svg */

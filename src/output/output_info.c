@@ -111,4 +111,4 @@ static void info_csv(FILE *f, const struct result *r)
 	}
 }
 
-const struct renderers render_info = { info_text, info_json, info_csv, NULL };
+const struct renderers render_info = { info_text, info_json, info_csv, NULL, NULL };

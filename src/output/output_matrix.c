@@ -300,4 +300,4 @@ static void matrix_csv(FILE *f, const struct result *r)
 	}
 }
 
-const struct renderers render_matrix = { matrix_text, matrix_json, matrix_csv, out_svg_matrix };
+const struct renderers render_matrix = { matrix_text, matrix_json, matrix_csv, out_svg_matrix, NULL };

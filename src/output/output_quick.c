@@ -140,4 +140,30 @@ static void quick_csv(FILE *f, const struct result *r)
 		out_csv_row(f, r); /* where quick itself failed */
 }
 
-const struct renderers render_quick = { quick_text, quick_json, quick_csv, out_svg_quick };
+static void verdict_keys(struct json *j, const struct result *r)
+{
+	json_verdict(j, r->detail);
+}
+
+/* quick's own keys, for a line that says quick failed before a step did */
+static void failed_keys(struct json *j, const struct result *r)
+{
+	out_json_file_device(j, r);
+}
+
+/* --jsonl: a record per step, each merged with the same step of other
+ * hosts by `diskbench report`; the verdict, which weighs every step, on
+ * each line.  A failure that no step's line holds (quick's own checks, the
+ * layout) gets a line of its own with "test": "quick". */
+static void quick_jsonl(FILE *f, const struct result *r)
+{
+	const struct quick_report *q = r->detail;
+	unsigned n = q ? q->nsteps : 0;
+	for (unsigned i = 0; i < n; i++)
+		out_json_step_line(f, &q->steps[i], q->labels[i], r, r->measured ? verdict_keys : NULL);
+	if (r->error[0] && (n == 0 || !q->steps[n - 1].error[0]))
+		out_json_line(f, r, failed_keys);
+}
+
+const struct renderers render_quick = { quick_text, quick_json, quick_csv, out_svg_quick,
+					quick_jsonl };

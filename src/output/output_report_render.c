@@ -5,4 +5,4 @@
 #include "render.h"
 #include "report.h"
 
-const struct renderers render_report = { report_text, report_json, report_csv, out_svg_report };
+const struct renderers render_report = { report_text, report_json, report_csv, out_svg_report, NULL };

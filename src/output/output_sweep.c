@@ -303,4 +303,4 @@ static void sweep_json(struct json *j, const struct result *r)
 	out_json_targets(j, r); /* each target's figures over every point */
 }
 
-const struct renderers render_sweep = { sweep_text, sweep_json, sweep_csv, out_svg_sweep };
+const struct renderers render_sweep = { sweep_text, sweep_json, sweep_csv, out_svg_sweep, NULL };

@@ -7,6 +7,7 @@
 #include "classify.h"
 #include "diskbench.h"
 
+struct fleet_record;
 struct run_record;
 
 #define QUICK_MAX_STEPS 8
@@ -15,6 +16,8 @@ struct quick_report {
 	struct result steps[QUICK_MAX_STEPS];
 	struct options opts[QUICK_MAX_STEPS];
 	struct run_record *records; /* QUICK_MAX_STEPS: what each step's run observed */
+	struct fleet_record *fleets; /* QUICK_MAX_STEPS: each step's fleet record (its own
+				      * times for --jsonl), or NULL when the run has none */
 	const char *labels[QUICK_MAX_STEPS];      /* "SEQ1M Q8T1 read" */
 	char names[QUICK_MAX_STEPS][24];          /* "SEQ1M Q8T1", as CrystalDiskMark names it */
 	char label_text[QUICK_MAX_STEPS][32];

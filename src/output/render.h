@@ -20,6 +20,9 @@ struct renderers {
 	void (*json)(struct json *j, const struct result *r);
 	void (*csv)(FILE *f, const struct result *r);
 	void (*svg)(FILE *f, const struct result *r); /* --svg: the whole document */
+	/* --jsonl: the command's lines (quick: one per step); NULL: one line,
+	 * the json document's keys after the fleet keys */
+	void (*jsonl)(FILE *f, const struct result *r);
 };
 
 /* Each command's renderers (src/output/output_*.c). */

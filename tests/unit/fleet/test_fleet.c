@@ -432,6 +432,46 @@ static void test_before_start_hook(void **state)
 	free(out);
 }
 
+/* quick's steps: each its own times, the run's record spanning them all,
+ * the --start-at wait carried over so that only the first step waits. */
+static void test_step_records(void **state)
+{
+	(void)state;
+	struct fleet_record run, step;
+	memset(&run, 0, sizeof(run));
+	snprintf(run.host, sizeof(run.host), "n1");
+	snprintf(run.run_id, sizeof(run.run_id), "r1");
+	run.start_wanted = true;
+	run.start_at_ns = 100 * S;
+	fleet_step_begin(&step, &run);
+	assert_string_equal(step.host, "n1");
+	assert_string_equal(step.run_id, "r1");
+	assert_false(step.timed);
+	assert_false(step.start_waited);
+	step.start_waited = true, step.late_us = 7; /* what fleet_wait and run_bench do */
+	step.timed = true, step.started_at_ns = 100 * S, step.ended_at_ns = 102 * S;
+	fleet_step_end(&run, &step);
+	assert_true(run.start_waited);
+	assert_int_equal(run.late_us, 7);
+	assert_true(run.timed);
+	assert_int_equal(run.started_at_ns, 100 * S);
+	assert_int_equal(run.ended_at_ns, 102 * S);
+
+	fleet_step_begin(&step, &run);
+	assert_false(step.timed); /* its own times, not the first step's */
+	assert_int_equal(step.started_at_ns, 0);
+	assert_true(step.start_waited); /* the second step does not wait again */
+	step.timed = true, step.started_at_ns = 103 * S, step.ended_at_ns = 105 * S;
+	fleet_step_end(&run, &step);
+	assert_int_equal(run.started_at_ns, 100 * S); /* the first start kept */
+	assert_int_equal(run.ended_at_ns, 105 * S);
+
+	fleet_step_begin(&step, &run); /* a step that failed before its loop */
+	fleet_step_end(&run, &step);
+	assert_int_equal(run.ended_at_ns, 105 * S);
+	assert_true(run.timed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_fleet_keys),
 		cmocka_unit_test(test_lat_buckets),
 		cmocka_unit_test(test_before_start_hook),
+		cmocka_unit_test(test_step_records),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
