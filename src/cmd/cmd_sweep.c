@@ -160,6 +160,11 @@ static int measure_point_into(struct bench_outcome *out, struct multi *m,
 	p->seconds = out->seconds;
 	stats_summarize(&out->lat, &p->lat);
 	stats_log2_counts(&out->lat, p->hist);
+	struct stats *all = result_keep(r, sizeof(*all), NULL); /* hosts' points merge on it */
+	if (!all)
+		return fail(r, EXIT_RUN, "cannot allocate a point's latencies:");
+	*all = out->lat;
+	p->lat_all = all;
 	stats_summarize(&out->lat_read, &p->lat_read);
 	stats_log2_counts(&out->lat_read, p->hist_read);
 	stats_summarize(&out->lat_write, &p->lat_write);

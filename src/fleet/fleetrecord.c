@@ -368,6 +368,22 @@ static int take_names(const struct jp_value *root, const char *label, const char
 	return r->where && r->host && r->run_id && r->test ? 0 : -1;
 }
 
+/* A step's test as report groups it: "quick: randread RND4K Q32T1 read"
+ * when the step has its name (quick's lines and documents since they carry
+ * "step"), else "quick: randread, step 3" (older documents: the order of
+ * the steps is all that tells them apart). */
+static int name_step(struct fleet_record *r, const char *command, const char *test,
+		     const char *step, unsigned i)
+{
+	char full[FLEET_MSG];
+	if (step)
+		snprintf(full, sizeof(full), "%.40s: %.40s %.60s", command, test, step);
+	else
+		snprintf(full, sizeof(full), "%.40s: %.40s, step %u", command, test, i);
+	free(r->test);
+	return (r->test = escape_str(full)) ? 0 : -1;
+}
+
 /* 0: a record in r; 1: not one (rd->why); 2: a failed run; -1: ENOMEM. */
 static int take_record(struct reading *rd, const struct jp_value *root, const char *label,
 		       const char *where, struct fleet_record *r)
@@ -377,6 +393,10 @@ static int take_record(struct reading *rd, const struct jp_value *root, const ch
 		return 1;
 	}
 	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
+		return -1;
+	/* a step's own line (quick --jsonl): grouped with that step of other hosts */
+	const char *command = jp_str(jp_get(root, "command")), *step = jp_str(jp_get(root, "step"));
+	if (command && step && name_step(r, command, jp_str(jp_get(root, "test")), step, 0) != 0)
 		return -1;
 	const char *error = jp_str(jp_get(root, "error"));
 	if (error) {
@@ -391,26 +411,22 @@ static int take_record(struct reading *rd, const struct jp_value *root, const ch
 	return rc;
 }
 
-/* Step i (from 1) of a document of several tests (quick's steps, sweep's
- * points): its names from the document (host, run id, rank), its figures
- * and params its own, and its test "quick: randread, step 3", so that it
- * groups with the same step of the other hosts.  No times: the document's
- * started_at and ended_at span all its steps. */
+/* Step i (from 1) of a document of several tests: quick's one line, as
+ * quick --jsonl wrote it before it wrote a line per step (kept so that
+ * those files still merge): its names from the document (host, run id,
+ * rank), its figures and params its own, and its test named by name_step,
+ * so that it groups with the same step of the other hosts.  No times: the
+ * document's started_at and ended_at span all its steps. */
 static int take_step(struct reading *rd, const struct jp_value *root, const struct jp_value *step,
 		     unsigned i, const char *label, const char *where, struct fleet_record *r)
 {
 	const char *name = jp_str(jp_get(step, "step")), *test = jp_str(jp_get(step, "test"));
-	char full[FLEET_MSG];
 	if (step->type != JP_OBJECT || !test) {
 		rd->why = "a step of a document of several tests without its \"test\"";
 		return 1;
 	}
-	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
-		return -1;
-	snprintf(full, sizeof(full), "%.40s: %.40s%s%.60s, step %u", jp_str(jp_get(root, "test")), test,
-		 name ? " " : "", name ? name : "", i);
-	free(r->test);
-	if (!(r->test = escape_str(full)))
+	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0 ||
+	    name_step(r, jp_str(jp_get(root, "test")), test, name, i) != 0)
 		return -1;
 	const char *error = jp_str(jp_get(step, "error"));
 	if (error) {
@@ -419,6 +435,42 @@ static int take_step(struct reading *rd, const struct jp_value *root, const stru
 	}
 	int rc = take_result(rd, step, r);
 	return rc == 0 ? take_params(rd, jp_get(step, "params"), r) : rc;
+}
+
+/* A point of a sweep's series (a load level): its names from the document,
+ * its test "sweep: small_random_read bs=4096, 8 outstanding", so that it
+ * groups with the same point of the other hosts, its figures and
+ * lat_buckets its own, the document's params.  No times, as take_step. */
+static int take_point(struct reading *rd, const struct jp_value *root, const struct jp_value *series,
+		      const struct jp_value *point, const char *label, const char *where,
+		      struct fleet_record *r)
+{
+	const char *workload = jp_str(jp_get(series, "workload"));
+	uint64_t bs, level;
+	char full[FLEET_MSG];
+	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
+		return -1;
+	if (!workload || jp_uint(jp_get(series, "block_size"), &bs) != 0 ||
+	    jp_uint(jp_get(point, "outstanding"), &level) != 0 ||
+	    jp_uint(jp_get(point, "bytes"), &r->bytes) != 0 || jp_uint(jp_get(point, "ios"), &r->ios) != 0 ||
+	    jp_double(jp_get(point, "seconds"), &r->seconds) != 0 ||
+	    jp_double(jp_get(point, "bytes_per_sec"), &r->bytes_per_sec) != 0 ||
+	    jp_double(jp_get(point, "iops"), &r->iops) != 0 || r->seconds < 0) {
+		rd->why = "a sweep point without its workload, block_size, outstanding or figures";
+		return 1;
+	}
+	snprintf(full, sizeof(full), "sweep: %.60s bs=%llu, %llu outstanding", workload,
+		 (unsigned long long)bs, (unsigned long long)level);
+	free(r->test);
+	if (!(r->test = escape_str(full)))
+		return -1;
+	const struct jp_value *lat = jp_get(point, "lat_ns");
+	r->has_lat = jp_uint(jp_get(lat, "min"), &r->lat_min) == 0 &&
+		     jp_uint(jp_get(lat, "max"), &r->lat_max) == 0 &&
+		     jp_uint(jp_get(lat, "p50"), &r->p50) == 0 && jp_uint(jp_get(lat, "p99"), &r->p99) == 0;
+	r->clock_synced = -1;
+	int rc = take_buckets(rd, jp_get(point, "lat_buckets"), r);
+	return rc == 0 ? take_params(rd, jp_get(root, "params"), r) : rc;
 }
 
 /* Room for one more in *rec (n used of *cap). */
@@ -476,6 +528,29 @@ static int keep(struct fleet_set *s, int rc, struct fleet_record *r, const struc
 	return rc == 1 ? 0 : -1;
 }
 
+/* Each point of each of a sweep's series a record: as take_line. */
+static int take_sweep(struct fleet_set *s, const struct jp_value *root, const struct jp_value *series,
+		      const char *json, const char *label, const char *where)
+{
+	int rc = 0;
+	unsigned n = 0;
+	for (const struct jp_value *se = series->first; se && rc >= 0; se = se->next) {
+		const struct jp_value *points = jp_get(se, "points");
+		if (!points || points->type != JP_ARRAY)
+			continue;
+		for (const struct jp_value *pt = points->first; pt && rc >= 0; pt = pt->next, n++) {
+			struct fleet_record r;
+			struct reading rd = { .text = json };
+			memset(&r, 0, sizeof(r));
+			int got = keep(s, take_point(&rd, root, se, pt, label, where, &r), &r, &rd, where);
+			rc = got < 0 ? -1 : got == 1 ? 1 : rc;
+		}
+	}
+	if (n == 0)
+		skipped(s, where, "a sweep that measured no point", 0);
+	return rc;
+}
+
 /* The line's JSON parsed and taken, each step of a document of several
  * tests a record of its own: 1 when it held a record, 2 a failed run only,
  * 0 none, -1 ENOMEM. */
@@ -493,8 +568,11 @@ static int take_line(struct fleet_set *s, const char *json, size_t len, size_t o
 		return 0;
 	}
 	const struct jp_value *steps = jp_get(doc.root, "tests");
+	const struct jp_value *series = jp_path(doc.root, "result.series");
 	int rc;
-	if (steps && steps->type == JP_ARRAY && jp_str(jp_get(doc.root, "test"))) {
+	if (series && series->type == JP_ARRAY && !jp_get(doc.root, "error")) {
+		rc = take_sweep(s, doc.root, series, json, label, where);
+	} else if (steps && steps->type == JP_ARRAY && jp_str(jp_get(doc.root, "test"))) {
 		rc = 0;
 		unsigned i = 0;
 		for (const struct jp_value *st = steps->first; st && rc >= 0; st = st->next) {

@@ -500,8 +500,10 @@ static int fill_groups(struct builder *b, unsigned total)
 		struct fleet_row *row;
 		if (!g->test) {
 			g->run_id = r->run_id, g->test = r->test;
-			/* random tests, and random steps of quick ("quick: randread, step 3") */
-			g->by_iops = strncmp(g->test, "rand", 4) == 0 || strstr(g->test, ": rand");
+			/* random tests, random steps of quick ("quick: randread, step 3")
+			 * and the small random points of a sweep */
+			g->by_iops = strncmp(g->test, "rand", 4) == 0 || strstr(g->test, ": rand") ||
+				     strncmp(g->test, "sweep: small_", 13) == 0;
 		}
 		if (b->same_as[k] || r->error) {
 			row = &g->others[g->nothers++];

@@ -19,6 +19,7 @@ struct sweep_point {
 	double seconds;
 	struct stats_summary lat;
 	uint64_t hist[STATS_LOG2_BUCKETS];
+	const struct stats *lat_all; /* every latency, for lat_buckets (NULL: not kept) */
 	double resident_before_pct; /* through the page cache only; < 0: not measured */
 	/* a mixed point (write_pct > 0): reads and writes apart, as fio keeps them */
 	struct stats_summary lat_read, lat_write;

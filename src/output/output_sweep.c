@@ -171,6 +171,8 @@ static void json_point(struct json *j, const struct sweep_point *p)
 	json_key(j, "resident_before_pct");
 	p->resident_before_pct >= 0 ? json_double(j, p->resident_before_pct, 2) : json_null(j);
 	out_json_lat_hist(j, p->hist);
+	if (p->lat_all) /* what `diskbench report` merges across hosts */
+		out_json_lat_buckets(j, p->lat_all);
 	if (p->writes > 0)
 		json_direction(j, "read", &p->lat_read, p->hist_read),
 		json_direction(j, "write", &p->lat_write, p->hist_write);
