@@ -284,7 +284,8 @@ static int compute_group(struct fleet_group *g)
 		if (!r->timed) {
 			t->timed = false;
 			snprintf(t->window_why, sizeof(t->window_why),
-				 "%.200s has no started_at (not a --jsonl record)", g->rows[i].label);
+				 "%.200s has no started_at (not a --jsonl record, or a sweep's point)",
+				 g->rows[i].label);
 		}
 	}
 	if (median_of(g, &t->median) != 0)

@@ -293,6 +293,58 @@ static void test_lines_counted(void **state)
 	fleet_set_free(&s);
 }
 
+/* quick's per-step lines, its older one-line documents (with step names
+ * and without) and a sweep's points: each a record of its own, named so that
+ * it groups with the same step or point of the other hosts. */
+static void test_steps_and_points(void **state)
+{
+	(void)state;
+	struct fleet_set s;
+	fleet_set_init(&s);
+#define FIG(b, n) "{\"bytes\":" #b ",\"ios\":" #n ",\"seconds\":1,\"bytes_per_sec\":" #b ",\"iops\":" #n \
+		  ",\"lat_buckets\":{\"scheme\":\"log-linear-7\",\"pairs\":[[3," #n "]]}}"
+	static const char *const lines[] = {
+		"{\"host\":\"a\",\"run_id\":\"r\",\"command\":\"quick\",\"step\":\"RND4K Q32T1 read\","
+		"\"test\":\"randread\",\"result\":" FIG(4096, 1) "}",
+		"{\"host\":\"a\",\"run_id\":\"r\",\"test\":\"quick\",\"tests\":["
+		"{\"test\":\"seqread\",\"step\":\"SEQ1M Q8T1 read\",\"result\":" FIG(8192, 2) "},"
+		"{\"test\":\"randread\",\"result\":" FIG(4096, 3) "}]}",
+		"{\"host\":\"a\",\"run_id\":\"r\",\"test\":\"sweep\",\"result\":{\"series\":["
+		"{\"workload\":\"small_random_read\",\"block_size\":4096,\"points\":["
+		"{\"outstanding\":1,\"bytes\":4096,\"ios\":1,\"seconds\":1,\"bytes_per_sec\":4096,"
+		"\"iops\":1,\"lat_ns\":{\"min\":3,\"max\":3,\"p50\":3,\"p99\":3},"
+		"\"lat_buckets\":{\"scheme\":\"log-linear-7\",\"pairs\":[[3,1]]}},"
+		"{\"outstanding\":8,\"bytes\":40960,\"ios\":10,\"seconds\":1,\"bytes_per_sec\":40960,"
+		"\"iops\":10}]}]}}",
+		/* no steps, no points: not records */
+		"{\"host\":\"a\",\"test\":\"sweep\",\"result\":{\"series\":[{\"workload\":\"x\",\"points\":[]}]}}",
+		/* a sweep that failed is one failed record */
+		"{\"host\":\"a\",\"test\":\"sweep\",\"result\":null,\"error\":\"no space\"}",
+	};
+	int want[] = { 1, 1, 1, 0, 0 };
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		assert_int_equal(fleet_add_line(&s, lines[i], strlen(lines[i]), "f:1"), want[i]);
+	assert_int_equal(s.n, 5);
+	assert_string_equal(s.rec[0].test, "quick: randread RND4K Q32T1 read");
+	assert_int_equal(s.rec[0].nbuckets, 1);
+	assert_string_equal(s.rec[1].test, "quick: seqread SEQ1M Q8T1 read");
+	assert_int_equal(s.rec[1].bytes, 8192);
+	assert_string_equal(s.rec[2].test, "quick: randread, step 2"); /* before steps had names */
+	assert_int_equal(s.rec[2].ios, 3);
+	assert_string_equal(s.rec[3].test, "sweep: small_random_read bs=4096, 1 outstanding");
+	assert_true(s.rec[3].has_lat);
+	assert_int_equal(s.rec[3].nbuckets, 1);
+	assert_int_equal(s.rec[3].buckets[0].count, 1);
+	assert_string_equal(s.rec[4].test, "sweep: small_random_read bs=4096, 8 outstanding");
+	assert_int_equal(s.rec[4].bytes, 40960);
+	assert_non_null(s.rec[4].no_buckets); /* a sweep of an older version */
+	assert_int_equal(s.skipped, 1);
+	assert_int_equal(s.failed, 1);
+	assert_string_equal(s.frec[0].test, "sweep");
+	fleet_set_free(&s);
+#undef FIG
+}
+
 static void test_bucket_shapes(void **state)
 {
 	(void)state;
@@ -527,7 +579,7 @@ static void test_rows_and_flags(void **state)
 	g = &rep.groups[0];
 	assert_false(g->t.timed);
 	assert_true(isnan(row_named(g, "a")->start_offset_ms));
-	assert_string_equal(g->t.window_why, "f has no started_at (not a --jsonl record)");
+	assert_string_equal(g->t.window_why, "f has no started_at (not a --jsonl record, or a sweep's point)");
 	fleet_report_free(&rep);
 	fleet_set_free(&s);
 }
@@ -921,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_times_agree),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_lines_counted),
+		cmocka_unit_test(test_steps_and_points),
 		cmocka_unit_test(test_bucket_shapes),
 		cmocka_unit_test(test_merge_exact),
 		cmocka_unit_test(test_grouping_and_refusal),
