@@ -714,36 +714,118 @@ sys.exit(0 if min(b) >= 0.6 * statistics.median(b) else 1)' "$S/$name.jsonl" && 
 	done
 }
 
-# Every step mergeable: two hosts' quick --jsonl, each step a run of its own
-# across the hosts, its sums and merged percentiles those python computes
-# from the two documents' steps.
+# Every step mergeable: two hosts' quick --jsonl, a line per step, each step
+# a run of its own across the hosts (named "quick: TEST STEP"), its sums and
+# merged percentiles those python computes from the records' own figures and
+# lat_buckets; each line's times its step's; the same steps gathered into
+# the one-line document older versions printed still merge alike.
 t_quick_steps() {
 	local h
 	for h in q1 q2; do
 		mkdir -p "$S/$h"
-		"$DB" quick --jsonl --host-label "$h" --run-id qrun -s 16M -t 2 "$S/$h" >"$S/$h.jsonl" 2>"$S/$h.err" &
+		"$DB" quick --jsonl --host-label "$h" --run-id qrun -s 8M -t 1 "$S/$h" >"$S/$h.jsonl" 2>"$S/$h.err" &
 	done
 	if ! wait; then
 		not_ok "two quick --jsonl runs" "$(cat "$S/q1.err" "$S/q2.err")"
 		return
 	fi
 	check "quick --jsonl of two hosts: read" 0 --json "$S/q1.jsonl" "$S/q2.jsonl"
-	py "quick --jsonl: each step merged across the hosts, sums and percentiles as python computes" '
-docs = load(sys.argv[1] + "/q1.jsonl") + load(sys.argv[1] + "/q2.jsonl")
+	py "quick --jsonl: a record per step, its own times, the run id and verdict on each" '
+for h in ("q1", "q2"):
+    recs = load(sys.argv[1] + "/%s.jsonl" % h)
+    assert len(recs) >= 8, len(recs)
+    assert len(set(r["step"] for r in recs)) == len(recs), [r["step"] for r in recs]
+    prev_end = 0
+    for r in recs:
+        assert r["command"] == "quick" and r["host"] == h and r["run_id"] == "qrun", r["test"]
+        assert r["step"].endswith((" read", " write")) and r["test"] in ("seqread", "randread", "seqwrite", "randwrite"), r["step"]
+        assert r["result"]["lat_buckets"]["scheme"] == "log-linear-7"
+        assert sum(c for _, c in r["result"]["lat_buckets"]["pairs"]) == r["result"]["ios"], r["step"]
+        s, e = epoch(r["started_at"]), epoch(r["ended_at"])
+        assert abs((e - s) - r["result"]["seconds"]) < 2e-6, (r["step"], e - s, r["result"]["seconds"])
+        assert s >= prev_end, (r["step"], s, prev_end) # one step after the other
+        prev_end = e
+        assert r["verdict"] == recs[0]["verdict"] and r["verdict"]["line"], r["verdict"]'
+	local merged='
 d = json.loads(out)
-steps = docs[0]["tests"]
 assert len(d["groups"]) == len(steps) >= 8, len(d["groups"])
 for i, g in enumerate(d["groups"]):
-    assert g["test"] == "quick: %s, step %d" % (steps[i]["test"], i + 1) and g["run_id"] == "qrun", g["test"]
+    assert g["test"] == "quick: %s %s" % (steps[i]["test"], steps[i]["step"]) and g["run_id"] == "qrun", g["test"]
+    assert g["metric"] == ("iops" if steps[i]["test"].startswith("rand") else "bytes_per_sec"), g["metric"]
     assert [h["host"] for h in g["hosts"]] == ["q1", "q2"], g["hosts"]
-    recs = [doc["tests"][i] for doc in docs]
+    recs = [doc[i] for doc in docs]
     f = g["fleet"]
     assert f["bytes"] == sum(r["result"]["bytes"] for r in recs), (i, f["bytes"])
+    assert f["ios"] == sum(r["result"]["ios"] for r in recs), (i, f["ios"])
     assert abs(f["sum_iops"] - sum(r["result"]["iops"] for r in recs)) < 0.05, (i, f)
+    assert abs(f["sum_bytes_per_sec"] - sum(r["result"]["bytes_per_sec"] for r in recs)) < 0.5, (i, f)
     want, n = fleet_percentiles(recs)
     assert f["lat_ns"]["count"] == n, (i, f["lat_ns"], n)
     for k, v in want.items():
         assert f["lat_ns"][k] == v, (i, k, f["lat_ns"][k], v)'
+	py "quick --jsonl: each step merged across the hosts, sums and percentiles as python computes" '
+docs = [load(sys.argv[1] + "/q1.jsonl"), load(sys.argv[1] + "/q2.jsonl")]
+steps = docs[0]'"$merged"
+	# the one line of older versions: the steps in "tests", the times the whole run's
+	python3 - "$S" <<'PYEOF'
+import json, sys
+S = sys.argv[1]
+for h in ("q1", "q2"):
+    recs = [json.loads(l) for l in open("%s/%s.jsonl" % (S, h))]
+    doc = {k: recs[0][k] for k in ("schema", "tool", "version", "host", "run_id", "launcher", "clock", "start_at")}
+    doc.update(started_at=recs[0]["started_at"], ended_at=recs[-1]["ended_at"], test="quick",
+               target=recs[0]["target"], tests=[{k: r[k] for k in ("test", "step", "target", "params", "result")} for r in recs],
+               verdict=recs[0]["verdict"], warnings=[])
+    open("%s/%s-old.jsonl" % (S, h), "w").write(json.dumps(doc) + "\n")
+PYEOF
+	check "quick's one-line documents of older versions: read" 0 --json "$S/q1-old.jsonl" "$S/q2-old.jsonl"
+	py "quick's one-line documents: each step merged alike" '
+docs = [load(sys.argv[1] + "/q1.jsonl"), load(sys.argv[1] + "/q2.jsonl")]
+steps = docs[0]'"$merged"
+}
+
+# Every point mergeable: two hosts' sweep --jsonl, each point (workload,
+# block size, load level) a run of its own across the hosts, its sums and
+# merged percentiles those python computes from the points' own figures
+# and lat_buckets.
+t_sweep_points() {
+	local h
+	for h in s1 s2; do
+		mkdir -p "$S/$h"
+		"$DB" sweep --jsonl --host-label "$h" --run-id srun -s 8M --levels 1,4 --large-levels 1,2 \
+			--point-time 0.3 --budget 4 "$S/$h" >"$S/$h.jsonl" 2>"$S/$h.err" &
+	done
+	if ! wait; then
+		not_ok "two sweep --jsonl runs" "$(cat "$S/s1.err" "$S/s2.err")"
+		return
+	fi
+	check "sweep --jsonl of two hosts: read" 0 --json "$S/s1.jsonl" "$S/s2.jsonl"
+	py "sweep --jsonl: each point merged across the hosts, sums and percentiles as python computes" '
+docs = [load(sys.argv[1] + "/s%d.jsonl" % k)[0] for k in (1, 2)]
+points = []
+for se in docs[0]["result"]["series"]:
+    for k, p in enumerate(se["points"]):
+        name = "sweep: %s bs=%d, %d outstanding" % (se["workload"], se["block_size"], p["outstanding"])
+        recs = []
+        for doc in docs:
+            other = [s for s in doc["result"]["series"] if s["workload"] == se["workload"]][0]
+            recs.append({"result": other["points"][k]})
+        points.append((name, se["workload"], recs))
+d = json.loads(out)
+assert len(points) == 4 and len(d["groups"]) == len(points), (len(d["groups"]), len(points))
+for g, (name, workload, recs) in zip(d["groups"], points):
+    assert g["test"] == name and g["run_id"] == "srun", (g["test"], name)
+    assert g["metric"] == ("iops" if workload.startswith("small") else "bytes_per_sec"), g["metric"]
+    assert [h["host"] for h in g["hosts"]] == ["s1", "s2"], g["hosts"]
+    f = g["fleet"]
+    assert f["bytes"] == sum(r["result"]["bytes"] for r in recs), (name, f["bytes"])
+    assert f["ios"] == sum(r["result"]["ios"] for r in recs), (name, f["ios"])
+    assert abs(f["sum_iops"] - sum(r["result"]["iops"] for r in recs)) < 0.05, (name, f)
+    want, n = fleet_percentiles(recs)
+    assert n == sum(r["result"]["samples"] for r in recs) == f["ios"], (name, n)
+    assert f["lat_ns"]["count"] == n, (name, f["lat_ns"], n)
+    for k, v in want.items():
+        assert f["lat_ns"][k] == v, (name, k, f["lat_ns"][k], v)'
 }
 
 t_manual
@@ -758,4 +840,5 @@ t_untrusted
 t_bounded
 t_throttled
 t_quick_steps
+t_sweep_points
 tap_done
