@@ -88,7 +88,7 @@ IS_ROOT=0; [ "$(id -u)" = 0 ] && IS_ROOT=1
 # ---- cases ------------------------------------------------------------------------
 # gcmd NAME MODE CMD...: runs CMD (in $S/cwd, C locale, stdin /dev/null, at most
 # 60 s), keeps its stdout, stderr and exit code for the masker.
-# MODE: raw (help, errors: paths masked only), text, json, csv; `+m` masks the
+# MODE: raw (help, errors: paths masked only), text, json, jsonl (a JSON document per line), csv; `+m` masks the
 # identity of this machine's disk; `+seed` keeps params.seed (given by --seed).
 gcmd() {
 	local name=$1 mode=$2; shift 2
@@ -464,6 +464,9 @@ cases_fleet() {
 	g fleet.seqwrite.jsonl.start-at json+m seqwrite --jsonl --start-at +1 "${SZ[@]}" "$D"
 	g fleet.bad.jsonl-and-csv csv --jsonl --csv randread "${RZ[@]}" "$D"
 	g fleet.bad.info-start-at raw info --start-at +1 "$D"
+	g fleet.quick.jsonl jsonl+m+q quick --jsonl --run-id q1 -t 2 -s 8M "$D"
+	g fleet.quick.jsonl.missing jsonl quick --jsonl --run-id q1 -t 2 "$M"
+	g fleet.sweep.jsonl json+m sweep --jsonl --run-id s1 --budget 3 --point-time 0.5 -s 8M "$D"
 }
 
 # several targets (multi): the usage errors and refusals, and each output
@@ -881,6 +884,8 @@ def mask_out(text, mode):
     machine = "m" in flags
     if kind == "json":
         return mask_json(text, machine, "seed" in flags)
+    if kind == "jsonl":  # several records (quick --jsonl: one per step), each masked alone
+        return "".join(mask_json(line + "\n", machine, "seed" in flags) for line in text.splitlines())
     if kind == "csv":
         return mask_csv(text)
     if kind == "text":
