@@ -103,8 +103,8 @@ def check(d, where):
         span = epoch(d["ended_at"]) - epoch(d["started_at"])
         if abs(span - r["seconds"]) > 0.002:
             bad.append("%s: ended_at - started_at = %.6f s, result.seconds %.6f" % (where, span, r["seconds"]))
-    # sweep points keep lat_ns and lat_hist, not the full histogram: no lat_buckets
-    for o in ([] if d.get("test") == "sweep" else lat_objects(d)):
+    # sweep points carry lat_buckets too, so that report merges them
+    for o in lat_objects(d):
         b = o.get("lat_buckets")
         if not b or b.get("scheme") != "log-linear-7":
             bad.append("%s: an object with lat_ns has lat_buckets %r" % (where, b))
@@ -198,15 +198,15 @@ expect "a failed run's record names its host and says why (exit 2: no such direc
 	"$([ $st = 2 ] && [ "$(field "$S/out" 'd["started_at"] is None and bool(d["error"]) and bool(d["host"])')" = True ] &&
 	echo 0 || echo 1)" "exit $st" "$(cat "$S/why")" "$(head -c 300 "$S/out")"
 
-"$DB" quick --jsonl -s 16M -t 2 "$D" >"$S/out" 2>"$S/err"
+"$DB" quick --jsonl --run-id qk -s 16M -t 2 "$D" >"$S/out" 2>"$S/err"
 st=$?
-check_records "$S/out" 1
-expect "quick --jsonl: one record for the whole check, lat_buckets in every step" $(($? + st)) \
+check_records "$S/out" 8 qk # 4 reads, and 4 writes on its own file
+expect "quick --jsonl: a record per step, the run id shared, lat_buckets and times in each" $(($? + st)) \
 	"exit $st: $(head -c 300 "$S/err")" "$(cat "$S/why")"
 "$DB" sweep --jsonl -s 16M --levels 1,2 --large-levels 1 --point-time 0.2 "$D" >"$S/out" 2>"$S/err"
 st=$?
 check_records "$S/out" 1
-expect "sweep --jsonl: one record for the whole sweep" $(($? + st)) \
+expect "sweep --jsonl: one record for the whole sweep, lat_buckets in every point" $(($? + st)) \
 	"exit $st: $(head -c 300 "$S/err")" "$(cat "$S/why")"
 
 # ---- 2. --start-at -----------------------------------------------------------------
