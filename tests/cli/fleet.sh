@@ -4,9 +4,10 @@
 #
 #   bash tests/cli/fleet.sh ./diskbench      (make check-fleet; .ci/run runs it)
 #
-#   1. --jsonl records: one line per document with the fleet keys, times that
+#   1. --jsonl records: one line per record with the fleet keys, times that
 #      agree with result.seconds, lat_buckets that add up to result.ios, the
-#      run id's sources (environment, Slurm, --start-at); quick and sweep.
+#      run id's sources (environment, Slurm, --start-at); quick (a record
+#      per step) and sweep.
 #   2. --start-at: the wait, late_us, an instant already passed, SIGINT while
 #      waiting (exit 130, no file left behind).
 #   3. pdsh's exec module (`pdsh -R exec -w node[1-4]`, no ssh): four processes

@@ -19,6 +19,9 @@
 # - --baseline: exit 0 on the same records, exit 4 on a host made slower
 #   (and its figures flagged), hosts on one side only listed;
 # - mixed params in one run: exit 2 naming the key; nothing parseable: exit 2.
+# - two hosts' quick --jsonl (a record per step) and sweep --jsonl (points with
+#   lat_buckets): each step and point merged, sums and merged percentiles as
+#   python computes them from the records; quick's older one-line documents too.
 # Everything lives in a scratch directory under /var/tmp, removed on exit.
 set -u
 
