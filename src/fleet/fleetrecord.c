@@ -325,12 +325,17 @@ static int take_rank(const struct jp_value *launcher, struct fleet_record *r)
 	return 0;
 }
 
-static void take_small_things(const struct jp_value *root, struct fleet_record *r)
+/* lat_ns's min, max, p50 and p99, when all four are there */
+static void take_lat(const struct jp_value *lat, struct fleet_record *r)
 {
-	const struct jp_value *lat = jp_path(root, "result.lat_ns");
 	r->has_lat = jp_uint(jp_get(lat, "min"), &r->lat_min) == 0 &&
 		     jp_uint(jp_get(lat, "max"), &r->lat_max) == 0 &&
 		     jp_uint(jp_get(lat, "p50"), &r->p50) == 0 && jp_uint(jp_get(lat, "p99"), &r->p99) == 0;
+}
+
+static void take_small_things(const struct jp_value *root, struct fleet_record *r)
+{
+	take_lat(jp_path(root, "result.lat_ns"), r);
 	r->has_late = jp_double(jp_path(root, "start_at.late_us"), &r->late_us) == 0;
 	const struct jp_value *sync = jp_path(root, "clock.synchronised");
 	r->clock_synced = !sync ? -1 : sync->type == JP_TRUE ? 1 : sync->type == JP_FALSE ? 0 : -1;
@@ -464,10 +469,7 @@ static int take_point(struct reading *rd, const struct jp_value *root, const str
 	free(r->test);
 	if (!(r->test = escape_str(full)))
 		return -1;
-	const struct jp_value *lat = jp_get(point, "lat_ns");
-	r->has_lat = jp_uint(jp_get(lat, "min"), &r->lat_min) == 0 &&
-		     jp_uint(jp_get(lat, "max"), &r->lat_max) == 0 &&
-		     jp_uint(jp_get(lat, "p50"), &r->p50) == 0 && jp_uint(jp_get(lat, "p99"), &r->p99) == 0;
+	take_lat(jp_get(point, "lat_ns"), r);
 	r->clock_synced = -1;
 	int rc = take_buckets(rd, jp_get(point, "lat_buckets"), r);
 	return rc == 0 ? take_params(rd, jp_get(root, "params"), r) : rc;
