@@ -343,14 +343,21 @@ static void take_small_things(const struct jp_value *root, struct fleet_record *
 	r->nwarnings = w && w->type == JP_ARRAY ? (unsigned)w->count : 0;
 }
 
+/* bytes, ios, seconds, bytes_per_sec and iops of res (a result, a sweep's
+ * point): false when one is missing. */
+static bool take_figures(const struct jp_value *res, struct fleet_record *r)
+{
+	return jp_uint(jp_get(res, "bytes"), &r->bytes) == 0 && jp_uint(jp_get(res, "ios"), &r->ios) == 0 &&
+	       jp_double(jp_get(res, "seconds"), &r->seconds) == 0 &&
+	       jp_double(jp_get(res, "bytes_per_sec"), &r->bytes_per_sec) == 0 &&
+	       jp_double(jp_get(res, "iops"), &r->iops) == 0 && r->seconds >= 0;
+}
+
 /* The figures every record has; 1 with rd->why when they are missing. */
 static int take_result(struct reading *rd, const struct jp_value *root, struct fleet_record *r)
 {
 	const struct jp_value *res = jp_get(root, "result");
-	if (jp_uint(jp_get(res, "bytes"), &r->bytes) != 0 || jp_uint(jp_get(res, "ios"), &r->ios) != 0 ||
-	    jp_double(jp_get(res, "seconds"), &r->seconds) != 0 ||
-	    jp_double(jp_get(res, "bytes_per_sec"), &r->bytes_per_sec) != 0 ||
-	    jp_double(jp_get(res, "iops"), &r->iops) != 0 || r->seconds < 0) {
+	if (!take_figures(res, r)) {
 		rd->why = "not a test record: result.bytes, ios, seconds, bytes_per_sec or iops missing";
 		return 1;
 	}
@@ -456,11 +463,7 @@ static int take_point(struct reading *rd, const struct jp_value *root, const str
 	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
 		return -1;
 	if (!workload || jp_uint(jp_get(series, "block_size"), &bs) != 0 ||
-	    jp_uint(jp_get(point, "outstanding"), &level) != 0 ||
-	    jp_uint(jp_get(point, "bytes"), &r->bytes) != 0 || jp_uint(jp_get(point, "ios"), &r->ios) != 0 ||
-	    jp_double(jp_get(point, "seconds"), &r->seconds) != 0 ||
-	    jp_double(jp_get(point, "bytes_per_sec"), &r->bytes_per_sec) != 0 ||
-	    jp_double(jp_get(point, "iops"), &r->iops) != 0 || r->seconds < 0) {
+	    jp_uint(jp_get(point, "outstanding"), &level) != 0 || !take_figures(point, r)) {
 		rd->why = "a sweep point without its workload, block_size, outstanding or figures";
 		return 1;
 	}
