@@ -160,11 +160,10 @@ static int measure_point_into(struct bench_outcome *out, struct multi *m,
 	p->seconds = out->seconds;
 	stats_summarize(&out->lat, &p->lat);
 	stats_log2_counts(&out->lat, p->hist);
-	struct stats *all = result_keep(r, sizeof(*all), NULL); /* hosts' points merge on it */
-	if (!all)
-		return fail(r, EXIT_RUN, "cannot allocate a point's latencies:");
-	*all = out->lat;
-	p->lat_all = all;
+	if (s->npoints < s->nlevels) { /* hosts' points merge on it (lat_buckets) */
+		s->lat_all[s->npoints] = out->lat;
+		p->lat_all = &s->lat_all[s->npoints];
+	}
 	stats_summarize(&out->lat_read, &p->lat_read);
 	stats_log2_counts(&out->lat_read, p->hist_read);
 	stats_summarize(&out->lat_write, &p->lat_write);
@@ -263,6 +262,23 @@ static int prepare_target(const struct sweep_result *sw, struct multi *m, unsign
 	return code;
 }
 
+/* Every planned point's whole histogram, in one block (a result keeps few):
+ * its lat_buckets, which `diskbench report` adds up across hosts. */
+static int keep_latencies(struct sweep_result *sw, struct result *r)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < sw->nseries; i++)
+		n += sw->series[i].nlevels;
+	struct stats *all = result_keep(r, (n ? n : 1) * sizeof(*all), NULL);
+	if (!all)
+		return -1;
+	for (unsigned i = 0; i < sw->nseries; i++) {
+		sw->series[i].lat_all = all;
+		all += sw->series[i].nlevels;
+	}
+	return 0;
+}
+
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	struct sweep_result *sw = result_keep(r, sizeof(*sw), NULL);
@@ -279,6 +295,8 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 	int code = plan_sweep(sw, opt, r);
 	if (code != EXIT_OK)
 		return code;
+	if (keep_latencies(sw, r) != 0)
+		return fail(r, EXIT_RUN, "cannot allocate the points' latencies:");
 	if (writes)
 		r->dir = IO_WRITE; /* safety rules and reporting of writes apply */
 	code = multi_begin(&m, opt, r);

@@ -34,6 +34,7 @@ struct sweep_series {
 	unsigned nlevels;       /* planned (after the budget) */
 	struct sweep_point points[SWEEP_MAX_LEVELS];
 	unsigned npoints;       /* measured */
+	struct stats *lat_all;  /* nlevels: each point's whole histogram (its lat_all) */
 	const char *stopped;    /* NULL, "saturated", "interrupted" */
 };
 
