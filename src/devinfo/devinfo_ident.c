@@ -1,15 +1,18 @@
 /* What a whole disk is: its queue (rotational, block sizes, write cache,
  * scheduler), its identity (vendor, model, serial, firmware; ATA IDENTIFY,
- * SCSI VPD page 0x80, NVMe controller attributes), its transport, whether a
+ * SCSI VPD pages 0x80 and 0xB1, NVMe controller attributes), its zoned model,
+ * its transport, whether a
  * hypervisor presents it, and which link it hangs on (devinfo_link.c). */
 #define _GNU_SOURCE
 #include "devinfo_int.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* SCSI VPD page 0x80 (unit serial number): 4-byte header, then ASCII. */
 static int read_vpd_serial(const char *disk, char *buf, size_t len)
@@ -259,6 +262,67 @@ static void queue_details(const char *disk, struct dev_node *n)
 	}
 }
 
+/* The zoned model, and for a zoned disk its zone size and count: the
+ * zone size is queue/chunk_sectors (512-byte sectors), as blkzone says. */
+static void zoned_details(const char *disk, struct dev_node *n)
+{
+	char buf[32];
+	int64_t v;
+	if (read_attr(disk, "queue/zoned", buf, sizeof(buf)) != 0)
+		return;
+	SCOPY(n->zoned, buf);
+	if (strcmp(buf, "none") == 0)
+		return;
+	if (read_i64(disk, "queue/chunk_sectors", &v) == 0 && v > 0)
+		n->zone_size_bytes = v * 512;
+	if (read_i64(disk, "queue/nr_zones", &v) == 0 && v > 0)
+		n->nr_zones = v;
+}
+
+/* SCSI VPD page 0xB1 (block device characteristics): bytes 4-5 hold the
+ * medium rotation rate, 1 for solid state, 0x401-0xfffe rpm (SBC-4). */
+static void read_vpd_rpm(const char *disk, struct dev_node *n)
+{
+	char path[PATH_MAX];
+	unsigned char raw[64];
+	if (!join(path, sizeof(path), disk, "device/vpd_pgb1"))
+		return;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	size_t got = fread(raw, 1, sizeof(raw), f);
+	fclose(f);
+	if (got < 6 || raw[1] != 0xb1)
+		return;
+	unsigned rate = (unsigned)raw[4] << 8 | raw[5];
+	if (rate == 1 || (rate >= 0x401 && rate != 0xffff))
+		n->rpm = (int)rate;
+}
+
+int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int64_t *zone_bytes)
+{
+	struct stat st;
+	struct ctx c;
+	char dir[PATH_MAX];
+	struct dev_node n;
+	*zone_bytes = 0;
+	if (stat(path, &st) != 0)
+		return -1;
+	if (!S_ISBLK(st.st_mode)) {
+		errno = ENOTBLK;
+		return -1;
+	}
+	ctx_init(&c, roots);
+	if (sysfs_dev_dir(&c, st.st_rdev, dir) != 0)
+		return 0;
+	node_init(&n);
+	zoned_details(dir, &n);
+	if (strcmp(n.zoned, "host-managed") != 0)
+		return 0;
+	*zone_bytes = n.zone_size_bytes > 0 ? n.zone_size_bytes : 0;
+	return 1;
+}
+
 static void identity_strings(const char *disk, struct dev_node *n)
 {
 	char buf[512];
@@ -278,6 +342,7 @@ static void identity_strings(const char *disk, struct dev_node *n)
 void disk_details(const struct ctx *c, const char *disk, struct dev_node *n)
 {
 	queue_details(disk, n);
+	zoned_details(disk, n);
 	identity_strings(disk, n);
 	char devpath[PATH_MAX] = "", pci[PATH_MAX];
 	bool has_dev = resolve(disk, "device", devpath) == 0;
@@ -287,6 +352,8 @@ void disk_details(const struct ctx *c, const char *disk, struct dev_node *n)
 	bool has_pci = n->transport && strcmp(n->transport, "nvme") == 0 && nvme_pci_dir(disk, pci) == 0;
 	if (n->transport && (strcmp(n->transport, "sata") == 0 || strcmp(n->transport, "ata") == 0))
 		ata_details(c, devpath, n);
+	if (n->rpm < 0)
+		read_vpd_rpm(disk, n);
 	n->is_virtual = virtual_disk(n, has_pci ? pci : NULL);
 	n->rotational_unreliable = n->is_virtual;
 	disk_link(c, disk, devpath, has_pci ? pci : NULL, n);

@@ -87,8 +87,9 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 	emit "@@@ role $role $b"
 	run "$role.info" diskbench --json info "$dev"
 	run "$role.lsblk" lsblk -J -b -d -o NAME,TRAN,VENDOR,MODEL,SERIAL,REV,ROTA,ZONED,ZONE-SZ,ZONE-NR,SIZE,TYPE "$dev"
-	case $b in
-	sd* | nvme*) run "$role.smartctl" smartctl -i -j "$dev" ;;
+	case $role in
+	usb) run "$role.smartctl" smartctl -i -j -d scsi "$dev" ;; # qemu's USB bridge is in no table
+	nvme | zns | sata_* | scsi_hdd) run "$role.smartctl" smartctl -i -j "$dev" ;;
 	esac
 	case $role in
 	zns | null_zoned)
@@ -100,17 +101,34 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 	run "$role.quick" diskbench --json quick --engine=$(engine_for "$b") -t 3 -s 32M "$dev"
 done
 run nvme.list nvme list -o json
+# the links as sysfs has them, for the host to hold info's against
+run sysfs.links grep -H . /sys/class/nvme/nvme*/device/current_link_speed \
+	/sys/class/nvme/nvme*/device/current_link_width /sys/class/ata_link/*/sata_spd \
+	/sys/bus/usb/devices/*/speed
+
+# the stack from the filesystem down: ext2 on the SCSI HDD, mounted
+hd=$(for b in $(ls /sys/block); do [ "$(role_of "$b")" = scsi_hdd ] && echo "$b"; done)
+if [ -n "$hd" ] && mke2fs -q "/dev/$hd" && mkdir -p /mnt && mount -t ext2 "/dev/$hd" /mnt; then
+	run fs.dev echo "$hd"
+	run fs.info diskbench --json info /mnt
+	umount /mnt
+else
+	emit "@@@ note ext2 on the SCSI HDD failed"
+fi
 
 # The capped volume at queue depth 1: 150 IOPS from qemu's token bucket.
 vd=$(ls /sys/block | grep '^vd' | head -1)
 run capped.randread diskbench --json randread -t 6 -s 32M /dev/$vd
+
+# the kernel name (dm-N) of a device-mapper device
+dm_of() { for d in /sys/block/dm-*; do [ "$(cat "$d/dm/name")" = "$1" ] && echo "${d##*/}"; done; }
 
 # dm-delay: 20 ms added to every read and write of the plain nullb.
 nb=$(for b in /sys/block/nullb*; do [ "$(cat $b/queue/zoned)" = none ] && echo ${b##*/}; done | head -1)
 sz=$(cat /sys/block/$nb/size)
 run null.randread diskbench --json randread -t 2 -s 16M /dev/$nb
 if dmsetup --noudevsync create labdelay --table "0 $sz delay /dev/$nb 0 20"; then
-	dm=$(basename "$(readlink -f /dev/mapper/labdelay)")
+	dm=$(dm_of labdelay)
 	emit "@@@ role dm_delay $dm"
 	run dm_delay.info diskbench --json info /dev/$dm
 	run dm_delay.randread diskbench --json randread -t 3 -s 16M /dev/$dm
@@ -121,7 +139,7 @@ fi
 
 # dm-flakey: up for 2 s after the table loads, then every I/O fails for 30 s.
 if dmsetup --noudevsync create labflakey --table "0 $sz flakey /dev/$nb 0 2 30"; then
-	dm=$(basename "$(readlink -f /dev/mapper/labflakey)")
+	dm=$(dm_of labflakey)
 	emit "@@@ role dm_flakey $dm"
 	run dm_flakey.randread diskbench --json randread -t 8 -s 16M /dev/$dm
 	dmsetup --noudevsync remove labflakey

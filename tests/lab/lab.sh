@@ -59,13 +59,14 @@ fetch_kernel() {
 	rm -rf "$kdir" && mkdir -p "$kdir"
 	dpkg-deb --fsys-tarfile "$cache"/debs/linux-image-"${kv}"_*.deb | tar -x -C "$kdir" --wildcards \
 		'./boot/vmlinuz-*' './lib/modules/*/kernel/drivers/*' './lib/modules/*/kernel/fs/configfs/*' \
-		'./lib/modules/*/kernel/lib/*' './lib/modules/*/kernel/block/*' './lib/modules/*/kernel/crypto/*' './lib/modules/*/kernel/arch/*' './lib/modules/*/modules.*'
+		'./lib/modules/*/kernel/lib/*' './lib/modules/*/kernel/block/*' './lib/modules/*/kernel/crypto/*' './lib/modules/*/kernel/arch/*' \
+		'./lib/modules/*/kernel/fs/ext4/*' './lib/modules/*/kernel/fs/jbd2/*' './lib/modules/*/kernel/fs/mbcache.ko' './lib/modules/*/modules.*'
 	depmod -b "$kdir" "$kv" # the .deb ships no modules.dep
 }
 
 # Modules in load order, dependencies first (kmod resolves them against the
 # unpacked tree); the guest loads them with busybox insmod.
-MODULES="crct10dif_generic nvme ahci sd_mod sg virtio_pci virtio_blk virtio_scsi xhci_pci usb_storage configfs null_blk dm_mod dm_delay dm_flakey"
+MODULES="crct10dif_generic nvme ahci sd_mod sg virtio_pci virtio_blk virtio_scsi xhci_pci usb_storage configfs null_blk dm_mod dm_delay dm_flakey ext4"
 
 copy_modules() {
 	local root=$1 m ko

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Checks what the lab's guest wrote (tests/lab/guest.sh) and prints TAP.
+
+Each expected value comes from a peer in the same guest (lsblk, smartctl,
+nvme-cli, sysfs dumped by the guest) or from what tests/lab/lab.sh set on
+qemu's command line (TRUTH below), never from diskbench's own output.
+Closes with 'N passed, N failed'; exits 1 if any check failed.
+usage: check.py RESULTS_LOG
+"""
+import json
+import re
+import sys
+
+MIB = 1 << 20
+
+# What lab.sh and guest.sh gave each disk.
+TRUTH = {
+    "nvme": {"transport": "nvme", "serial": "LABNVME0001", "model": "QEMU NVMe Ctrl",
+             "rotational": False, "link": "pcie", "size": 64 * MIB},
+    "zns": {"transport": "nvme", "serial": "LABZNS0001", "model": "QEMU NVMe Ctrl",
+            "zoned": "host-managed", "zone_size": 8 * MIB, "size": 64 * MIB},
+    "sata_hdd": {"transport": "sata", "serial": "WD-WCC7K0LAB001", "model": "WDC WD40EFRX-68N32N0",
+                 "rotational": True, "rpm": 7200, "link": "sata", "size": 64 * MIB},
+    "sata_ssd": {"transport": "sata", "serial": "S3YJNB0KLAB002", "model": "Samsung SSD 860 EVO 250GB",
+                 "rotational": False, "rpm": 1, "link": "sata", "size": 64 * MIB},
+    "scsi_hdd": {"serial": "ZC1LAB03", "vendor": "SEAGATE", "model": "ST4000NM0035",
+                 "rotational": True, "rpm": 7200, "size": 64 * MIB},
+    "usb": {"transport": "usb", "vendor": "SanDisk", "model": "Extreme SSD", "link": "usb",
+            "size": 64 * MIB},
+    "capped": {"transport": "virtio", "serial": "vol-lab0150", "size": 64 * MIB},
+    "null": {"size": 64 * MIB},
+    "null_zoned": {"zoned": "host-managed", "zone_size": 8 * MIB, "size": 64 * MIB},
+}
+CAP_IOPS = 150           # throttling.iops-total on the capped volume
+DELAY_NS = 20_000_000    # dm-delay's table: 20 ms on every read
+
+
+class Tap:
+    def __init__(self):
+        self.n = self.failed = 0
+
+    def check(self, ok, what, detail=""):
+        self.n += 1
+        if not ok:
+            self.failed += 1
+        print(f"{'ok' if ok else 'not ok'} {self.n} - {what}"
+              + (f"  # {detail}" if detail and not ok else ""))
+        return ok
+
+    def skip(self, what, why):
+        self.n += 1
+        print(f"ok {self.n} - {what} # SKIP {why}")
+
+    def close(self):
+        print(f"{self.n - self.failed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
+
+
+def parse(path):
+    """The framed outputs: {name: (rc, stdout, stderr)}, the roles and notes."""
+    runs, roles, notes, done = {}, {}, [], False
+    cur = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().replace("\r", "").split("\n")
+    for line in lines:
+        m = re.match(r"@@@ (begin|stderr|end|role|note|done|kernel)\b ?(.*)", line)
+        if not m:
+            if cur:
+                cur[2 if cur[3] else 1].append(line)
+            continue
+        word, rest = m.groups()
+        if word == "begin":
+            name, rc = re.match(r"(\S+) rc=(\d+)", rest).groups()
+            cur = [name, [], [], False, int(rc)]
+        elif word == "stderr" and cur:
+            cur[3] = True
+        elif word == "end" and cur:
+            runs[cur[0]] = (cur[4], "\n".join(cur[1]), "\n".join(cur[2]))
+            cur = None
+        elif word == "role":
+            role, dev = rest.split()
+            roles[role] = dev
+        elif word in ("note", "kernel"):
+            notes.append(rest)
+        elif word == "done":
+            done = True
+    return runs, roles, notes, done
+
+
+def doc(runs, name):
+    """The JSON document a run printed, or None."""
+    if name not in runs:
+        return None
+    try:
+        return json.loads(runs[name][1])
+    except ValueError:
+        return None
+
+
+def lsblk_row(runs, role):
+    d = doc(runs, role + ".lsblk")
+    return d["blockdevices"][0] if d and d.get("blockdevices") else None
+
+
+def same(a, b):
+    return a is not None and b is not None and str(a).strip() == str(b).strip()
+
+
+def check_identity(t, runs, role, dev):
+    """info's top device against lsblk, smartctl and what lab.sh set."""
+    truth = TRUTH.get(role, {})
+    info = doc(runs, role + ".info")
+    if not t.check(info is not None and runs[role + ".info"][0] == 0, f"{role}: info /dev/{dev} ran"):
+        return
+    node = info["result"]["device"]
+    row = lsblk_row(runs, role) or {}
+    smart = doc(runs, role + ".smartctl") or {}
+    t.check(node.get("size_bytes") == truth["size"] and same(row.get("size"), truth["size"]),
+            f"{role}: size {truth['size']} B (lsblk says {row.get('size')})",
+            f"info {node.get('size_bytes')}")
+    if "transport" in truth:
+        t.check(node.get("transport") == truth["transport"],
+                f"{role}: transport {truth['transport']} (lsblk says {row.get('tran')})",
+                f"info {node.get('transport')}")
+    if "rotational" in truth:
+        t.check(node.get("rotational") == truth["rotational"] and row.get("rota") == truth["rotational"],
+                f"{role}: rotational {truth['rotational']} as lsblk", f"info {node.get('rotational')}")
+    if "rpm" in truth:
+        peer = smart.get("rotation_rate")
+        want = truth["rpm"]
+        t.check(node.get("rpm") == want and (peer == want or (want == 1 and peer == 0)),
+                f"{role}: rpm {want} (smartctl rotation_rate {peer})", f"info {node.get('rpm')}")
+    scsi = smart.get("device", {}).get("protocol") == "SCSI"
+    for key, peer_key in (("serial", "serial_number"), ("model", "scsi_product" if scsi else "model_name")):
+        if key not in truth:
+            continue
+        peer = smart.get(peer_key)
+        ok = node.get(key) == truth[key] and (peer is None or peer == truth[key])
+        t.check(ok, f"{role}: {key} '{truth[key]}' (smartctl {peer_key} {peer!r})", f"info {node.get(key)!r}")
+    if "vendor" in truth:
+        t.check(node.get("vendor") == truth["vendor"] and same(row.get("vendor"), truth["vendor"]),
+                f"{role}: vendor {truth['vendor']} as lsblk", f"info {node.get('vendor')!r}")
+    fw = smart.get("scsi_revision" if scsi else "firmware_version")
+    if fw:
+        t.check(node.get("firmware") == fw, f"{role}: firmware '{fw}' as smartctl",
+                f"info {node.get('firmware')!r}")
+    if "zoned" in truth:
+        t.check(node.get("zoned") == truth["zoned"] and row.get("zoned") == truth["zoned"],
+                f"{role}: zoned {truth['zoned']} as lsblk", f"info {node.get('zoned')!r}")
+        t.check(node.get("zone_size_bytes") == truth["zone_size"] and same(row.get("zone-sz"), truth["zone_size"]),
+                f"{role}: zone size {truth['zone_size']} B as lsblk (ZONE-SZ {row.get('zone-sz')})",
+                f"info {node.get('zone_size_bytes')!r}")
+    elif role in ("nvme", "sata_hdd", "sata_ssd", "scsi_hdd", "usb", "capped", "null"):
+        t.check(node.get("zoned") in (None, "none") and row.get("zoned") == "none",
+                f"{role}: not zoned, as lsblk", f"info {node.get('zoned')!r}")
+
+
+def sysfs_value(runs, pattern):
+    """A line 'path:value' of the guest's sysfs dump whose path matches."""
+    for line in runs.get("sysfs.links", (0, "", ""))[1].splitlines():
+        path, _, value = line.partition(":")
+        if re.search(pattern, path):
+            return value.strip()
+    return None
+
+
+def check_link(t, runs, role):
+    truth = TRUTH.get(role, {})
+    info = doc(runs, role + ".info")
+    if "link" not in truth or not info:
+        return
+    link = info["result"]["device"]["link"]
+    smart = doc(runs, role + ".smartctl") or {}
+    if truth["link"] == "pcie":
+        gts = sysfs_value(runs, r"nvme0/device/current_link_speed") or ""
+        width = sysfs_value(runs, r"nvme0/device/current_link_width")
+        want = f"{float(gts.split()[0]):.1f} GT/s" if gts else None
+        t.check(link.get("kind") == "pcie" and link.get("speed") == want and
+                str(link.get("width")) == str(width),
+                f"{role}: PCIe link {want} x{width} as sysfs", f"info {link}")
+    elif truth["link"] == "sata":
+        # qemu's IDENTIFY has no SATA speeds (smartctl prints none): libata's link
+        port = re.search(r"/ata(\d+)/", info["result"]["device"].get("sysfs_path", ""))
+        cur = sysfs_value(runs, rf"ata_link/link{port.group(1)}/sata_spd") if port else None
+        t.check(link.get("kind") == "sata" and cur is not None and link.get("speed") == cur,
+                f"{role}: SATA link {cur} as sysfs", f"info {link}")
+    elif truth["link"] == "usb":
+        mbits = sysfs_value(runs, r"usb\d+/\d+-\d+/speed$")
+        t.check(link.get("kind") == "usb" and link.get("speed") == f"{mbits} Mbit/s",
+                f"{role}: USB link {mbits} Mbit/s as sysfs", f"info {link}")
+
+
+def check_nvme_list(t, runs, roles):
+    d = doc(runs, "nvme.list")
+    if not d:
+        t.skip("nvme list agrees with info", "nvme list printed no JSON")
+        return
+    for role in ("nvme", "zns"):
+        info = doc(runs, role + ".info")
+        dev = roles.get(role)
+        rows = [x for x in d.get("Devices", []) if x.get("DevicePath") == f"/dev/{dev}"]
+        if not info or not rows:
+            t.check(False, f"{role}: nvme list names /dev/{dev}")
+            continue
+        node, row = info["result"]["device"], rows[0]
+        t.check(node.get("model") == row.get("ModelNumber").strip() and
+                node.get("serial") == row.get("SerialNumber").strip() and
+                node.get("firmware") == row.get("Firmware").strip(),
+                f"{role}: model, serial, firmware as nvme list "
+                f"({row.get('ModelNumber')!r}, {row.get('SerialNumber')!r}, {row.get('Firmware')!r})",
+                f"info {node.get('model')!r} {node.get('serial')!r} {node.get('firmware')!r}")
+
+
+def check_quick(t, runs, role):
+    name = role + ".quick"
+    d = doc(runs, name)
+    if not t.check(d is not None and runs[name][0] == 0, f"{role}: quick ran (exit {runs.get(name, (None,))[0]})",
+                   runs.get(name, (0, "", ""))[2][-300:]):
+        return
+    verdict = (d.get("result") or {}).get("verdict") or d.get("verdict") or {}
+    line = verdict.get("line", "")
+    print(f"# {role}: {line}")
+    t.check(bool(line), f"{role}: quick gives a verdict")
+    # every disk here is emulated: the verdict must say so, not file it by speed
+    t.check(re.search(r"virtual|emulated", line, re.I) is not None,
+            f"{role}: the verdict says the disk is virtual or emulated", line)
+
+
+def result_of(d):
+    return (d or {}).get("result") or {}
+
+
+def findings_of(d):
+    return [f.get("key") for f in (d or {}).get("findings", [])]
+
+
+def check_cap(t, runs):
+    d = doc(runs, "capped.randread")
+    r = result_of(d)
+    iops = r.get("iops") or 0
+    t.check(abs(iops - CAP_IOPS) <= 0.1 * CAP_IOPS, f"capped: QD1 randread at {iops:.1f} IOPS, qemu's cap {CAP_IOPS}")
+    keys = findings_of(d)
+    t.check("rate_cap" in keys, "capped: the rate-cap finding fires on qemu's token bucket", f"findings {keys}")
+    for role in ("nvme", "null"):
+        other = doc(runs, role + ".quick") if role == "nvme" else doc(runs, "null.randread")
+        if other:
+            t.check("rate_cap" not in findings_of(other), f"{role}: no rate-cap finding on an uncapped disk")
+
+
+def check_delay(t, runs):
+    base, slow = result_of(doc(runs, "null.randread")), result_of(doc(runs, "dm_delay.randread"))
+    p50_base = (base.get("lat_ns") or {}).get("p50")
+    p50_slow = (slow.get("lat_ns") or {}).get("p50")
+    if not t.check(p50_base is not None and p50_slow is not None, "dm-delay: randread on nullb and on dm-delay over it ran"):
+        return
+    added = p50_slow - p50_base
+    t.check(DELAY_NS * 0.95 <= added <= DELAY_NS * 1.5,
+            f"dm-delay: p50 {p50_slow / 1e6:.2f} ms against {p50_base / 1e6:.3f} ms below it: "
+            f"{added / 1e6:.2f} ms added, the table's 20 ms")
+    t.check(p50_base < DELAY_NS / 4, "dm-delay: the nullb below answers well under the delay")
+
+
+def check_flakey(t, runs, roles):
+    name = "dm_flakey.randread"
+    if not t.check(name in runs, "dm-flakey: randread ran"):
+        return
+    rc, out, err = runs[name]
+    d = doc(runs, name) or {}
+    t.check(rc == 1, f"dm-flakey: an I/O error mid-run exits 1 (got {rc})")
+    t.check(d.get("result") is None and "error" in d, "dm-flakey: no partial figure as the result, an error key",
+            f"result {str(d.get('result'))[:80]}")
+    t.check(re.search(r"at offset \d+", err) is not None and re.search(r"Input/output error", err) is not None,
+            "dm-flakey: the message names the failing offset and EIO", err.strip()[-200:])
+
+
+def check_zoned(t, runs, role):
+    for test in ("randwrite", "seqwrite"):
+        name = f"{role}.{test}"
+        if name not in runs:
+            t.check(False, f"{role}: {test} ran")
+            continue
+        rc, out, err = runs[name]
+        t.check(rc == 2 and re.search(r"zoned", err) is not None and "Input/output error" not in err,
+                f"{role}: {test} refused with the reason (exit {rc})", err.strip()[-200:])
+
+
+def check_stack(t, runs):
+    d = doc(runs, "dm_delay.info")
+    if not d:
+        t.check(False, "dm-delay: info ran")
+        return
+    stack = (d.get("result") or {}).get("stack", [])
+    names = [n.get("name") for n in stack]
+    t.check(len(stack) == 2 and stack[0].get("dm_name") == "labdelay" and names[1].startswith("nullb"),
+            f"dm-delay: info's stack {names}, dm name labdelay over the nullb")
+    d = doc(runs, "fs.info")
+    if d:
+        fs = d["result"]["fs"]
+        top = d["result"]["device"]
+        t.check(fs.get("type") == "ext2" and top.get("name") == runs.get("fs.dev", (0, "", ""))[1].strip(),
+                f"fs: info on a mounted ext2 names it and the disk under it ({top.get('name')})")
+
+
+def main():
+    runs, roles, notes, done = parse(sys.argv[1])
+    t = Tap()
+    for n in notes:
+        print(f"# guest: {n}")
+    t.check(done, "the guest ran to its end")
+    for role in TRUTH:
+        t.check(role in roles, f"{role}: found in the guest" + (f" as /dev/{roles[role]}" if role in roles else ""))
+    for role, dev in roles.items():
+        if role in TRUTH:
+            check_identity(t, runs, role, dev)
+            check_link(t, runs, role)
+    check_nvme_list(t, runs, roles)
+    for role in ("nvme", "sata_hdd", "sata_ssd", "scsi_hdd", "usb", "capped"):
+        if role in roles:
+            check_quick(t, runs, role)
+    check_cap(t, runs)
+    check_delay(t, runs)
+    check_flakey(t, runs, roles)
+    for role in ("zns", "null_zoned"):
+        check_zoned(t, runs, role)
+    check_stack(t, runs)
+    return t.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
