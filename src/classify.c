@@ -25,9 +25,10 @@ const struct device_class device_classes[] = {
 	{ "nvme_gen3", "NVMe PCIe 3.0", 600 * MB, 3.94 * GB, 20 * US, 150 * US, 100e3, 800e3 },
 	{ "nvme_gen4", "NVMe PCIe 4.0", 2 * GB, 7.88 * GB, 20 * US, 150 * US, 300e3, 1.6e6 },
 	{ "nvme_gen5", "NVMe PCIe 5.0", 5 * GB, 15.75 * GB, 20 * US, 150 * US, 500e3, 2.5e6 },
-	/* a virtual disk's NVMe-like figures: no generation, which only a real
-	 * link could tell */
-	{ "nvme", "NVMe SSD", 600 * MB, 15.75 * GB, 20 * US, 150 * US, 100e3, 2.5e6 },
+	/* a virtual disk's solid-state figures, SATA to NVMe Gen5 in one row:
+	 * no interface or generation, which only a real link could tell, and
+	 * one name however much the host's load moves the figures */
+	{ "ssd", "SSD", 200 * MB, 15.75 * GB, 20 * US, 300 * US, 20e3, 2.5e6 },
 	{ "cloud_block", "cloud block volume", 50 * MB, 4 * GB, 300 * US, 3 * MS, 1e3, 260e3 },
 	{ "ram", "RAM", 2 * GB, 1e12, 0, 20 * US, 200e3, 1e9 },
 };
@@ -83,19 +84,20 @@ static int link_allows(const struct quick_figures *f, const struct device_class 
 	return -1;
 }
 
-/* What a virtual disk's figures may resemble: whatever the host's storage
- * is, but never a PCIe generation (the guest sees no real link) nor a USB
- * stick; memory speed means the host's cache. */
+/* What a virtual disk's figures may resemble: the host's storage, in
+ * coarse rows (HDD, SSD, cloud block volume), never a SATA or PCIe
+ * generation (the guest sees no real link) nor a USB stick; memory speed
+ * means the host's cache. */
 static bool virtual_allows(const struct device_class *c)
 {
-	return !is(c->id, "usb2") && !is(c->id, "usb3_flash") && strncmp(c->id, "nvme_gen", 8) != 0;
+	return is(c->id, "hdd") || is(c->id, "ssd") || is(c->id, "cloud_block") || is(c->id, "ram");
 }
 
 /* Classes the identity allows. */
 static bool identity_allows(const struct quick_figures *f, const struct device_class *c)
 {
-	if (is(c->id, "nvme") && !(f->is_virtual && !in_ram(f)))
-		return false; /* the generation-less row is for virtual disks only */
+	if (is(c->id, "ssd") && !(f->is_virtual && !in_ram(f)))
+		return false; /* the coarse row is for virtual disks only */
 	if (f->is_virtual && !in_ram(f))
 		return virtual_allows(c);
 	int by_link = link_allows(f, c);
