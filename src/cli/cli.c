@@ -1,0 +1,512 @@
+#define _POSIX_C_SOURCE 200809L
+#include "cli_int.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine.h"
+#include "matrix.h"
+#include "fleet.h"
+#include "names.h"
+#include "sweep.h"
+#include "units.h"
+
+struct given {
+	const struct optdef *def;
+	const char *value;
+};
+
+static int usage_error(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int usage_error(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+/* Splits argv into options (kept with their values, applied later, once the
+ * test and so its defaults are known) and positional words. */
+static int split_args(int argc, char **argv, struct given *opts, int *nopts,
+		      const char **words, int *nwords, char *why, size_t len)
+{
+	bool only_words = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (only_words || a[0] != '-' || a[1] == '\0') {
+			words[(*nwords)++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_words = true;
+			continue;
+		}
+		const struct optdef *d;
+		const char *value = NULL;
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			d = find_long(a + 2, n);
+			if (!d)
+				return usage_error(why, len, "unknown option '%.*s'", (int)n + 2, a);
+			if (eq && !d->arg)
+				return usage_error(why, len, "option '--%s' takes no value", d->name);
+			value = eq ? eq + 1 : NULL;
+		} else {
+			d = find_short(a[1]);
+			if (!d)
+				return usage_error(why, len, "unknown option '-%c'", a[1]);
+			if (a[2] != '\0') {
+				if (!d->arg)
+					return usage_error(why, len, "option '-%c' takes no value", a[1]);
+				value = a + 2;
+			}
+		}
+		if (d->arg && !value) {
+			if (i + 1 >= argc)
+				return usage_error(why, len, "option '--%s' needs a value (%s)", d->name, d->arg);
+			value = argv[++i];
+		}
+		opts[*nopts].def = d;
+		opts[*nopts].value = value;
+		(*nopts)++;
+	}
+	return EXIT_OK;
+}
+
+static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
+			     char *why, size_t len);
+static int apply_matrix_value(struct matrix_axes *ax, const struct optdef *d, const char *v,
+			      char *why, size_t len);
+
+/* --host-label, --run-id, --start-at: what a fleet record says of its run. */
+static int apply_fleet_value(struct options *o, const struct optdef *d, const char *v,
+			     char *why, size_t len)
+{
+	const char *reason = NULL;
+	size_t max = d->id == ID_HOST_LABEL ? FLEET_HOST_LEN - 1 : FLEET_RUN_ID_LEN - 1;
+	if (d->id == ID_START_AT) {
+		if (fleet_parse_start_at(v, fleet_now_ns(), &o->start_at_ns, &reason) != 0)
+			return usage_error(why, len, "--start-at '%s': %s", v, reason);
+		return EXIT_OK;
+	}
+	if (v[0] == '\0' || strlen(v) > max)
+		return usage_error(why, len, "--%s: give 1 to %zu characters", d->name, max);
+	if (d->id == ID_HOST_LABEL)
+		o->host_label = v;
+	else
+		o->run_id = v;
+	return EXIT_OK;
+}
+
+/* A count option (threads, qd, warm-up I/Os) within [min, max]. */
+static int parse_count(const char *v, uint64_t min, uint64_t max, unsigned *out, const char **reason)
+{
+	uint64_t n;
+	if (parse_uint(v, min, max, &n, reason) != 0)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
+/* "10", "10%", "2.5%": a share from 0 to 1000 %. */
+static int parse_percent(const char *v, double *out, const char **reason)
+{
+	char *end;
+	double pct = strtod(v, &end);
+	if (end == v || (*end == '%' && end[1] != '\0') || (*end != '%' && *end != '\0') ||
+	    !(pct >= 0 && pct <= 1000)) {
+		*reason = "use a percentage from 0 to 1000, e.g. 10%";
+		return -1;
+	}
+	*out = pct;
+	return 0;
+}
+
+/* files --file-size: a SIZE, or 0 (empty files, bonnie++'s default). */
+static int parse_file_size(const char *v, uint64_t *out, const char **reason)
+{
+	if (strcmp(v, "0") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_size(v, out, reason) != 0)
+		return -1;
+	if (*out <= OPT_MAX_FILE_SIZE)
+		return 0;
+	*reason = "at most 1 GiB";
+	return -1;
+}
+
+static int apply_value(struct options *o, const struct optdef *d, const char *v,
+		       char *why, size_t len)
+{
+	const char *reason = NULL;
+	int rc;
+	switch (d->id) {
+	case ID_BS: rc = parse_size(v, &o->bs, &reason); break;
+	case ID_SIZE: rc = parse_size(v, &o->size, &reason); break;
+	case ID_TIME: rc = parse_seconds(v, &o->time_s, &reason); break;
+	case ID_THREADS: rc = parse_count(v, 1, OPT_MAX_THREADS, &o->threads, &reason); break;
+	case ID_QD: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->qd, &reason); break;
+	case ID_WARMUP: rc = parse_count(v, 0, 1000000, &o->warmup_ios, &reason); break;
+	case ID_SEED: rc = parse_uint(v, 0, UINT64_MAX, &o->seed, &reason); break;
+	case ID_SYNC:
+		if (sync_mode_parse(v, &o->sync) != 0)
+			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);
+		return EXIT_OK;
+	case ID_DROP:
+		if (drop_mode_parse(v, &o->drop) != 0)
+			return usage_error(why, len, "--drop-caches '%s': use file, all or none", v);
+		return EXIT_OK;
+	case ID_ENGINE:
+		if (strcmp(v, "auto") != 0 && !engine_parse_name(v))
+			return usage_error(why, len, "--engine '%s': use auto, uring, aio or sync", v);
+		o->engine = v;
+		return EXIT_OK;
+	case ID_BASELINE:
+		o->baseline = v;
+		return EXIT_OK;
+	case ID_THRESHOLD:
+		rc = parse_percent(v, &o->threshold_pct, &reason);
+		break;
+	case ID_HOST_LABEL:
+	case ID_RUN_ID:
+	case ID_START_AT:
+		return apply_fleet_value(o, d, v, why, len);
+	case ID_FILES: rc = parse_count(v, 1, OPT_MAX_FILES, &o->files_n, &reason); break;
+	case ID_FILE_SIZE:
+		rc = parse_file_size(v, &o->file_size, &reason);
+		break;
+	case ID_DIR:
+		if (v[0] == '\0')
+			return usage_error(why, len, "--dir needs a directory name");
+		o->files_dir = v;
+		return EXIT_OK;
+	case ID_SVG:
+		if (v[0] == '\0')
+			return usage_error(why, len, "--svg needs a file name");
+		o->svg_path = v;
+		return EXIT_OK;
+	case ID_INTERVAL:
+		rc = parse_seconds(v, &o->interval_s, &reason);
+		if (rc == 0 && (o->interval_s < 0.1 || o->interval_s > 60)) {
+			reason = "must be from 0.1 to 60 seconds";
+			rc = -1;
+		}
+		break;
+	case ID_BLOCK_SIZES:
+	case ID_FILE_SIZES:
+	case ID_OPS:
+		return apply_matrix_value(&o->matrix, d, v, why, len);
+	default:
+		return apply_sweep_value(&o->sweep, d, v, why, len);
+	}
+	return rc == 0 ? EXIT_OK : usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
+}
+
+static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
+			     char *why, size_t len)
+{
+	const char *reason = NULL;
+	uint64_t n;
+	switch (d->id) {
+	case ID_RUN:
+		if (sweep_run_parse(v, &sw->run) != 0)
+			return usage_error(why, len, "--run '%s': use simple, oltp or dss", v);
+		break;
+	case ID_LEVELS:
+		if (sweep_parse_levels(v, OPT_MAX_THREADS, sw->levels, &sw->nlevels, &reason) != 0)
+			goto bad;
+		break;
+	case ID_LARGE_LEVELS:
+		if (sweep_parse_levels(v, OPT_MAX_THREADS, sw->large_levels, &sw->nlarge_levels,
+				       &reason) != 0)
+			goto bad;
+		break;
+	case ID_LARGE_BS:
+		if (parse_size(v, &sw->large_bs, &reason) != 0)
+			goto bad;
+		break;
+	case ID_POINT_TIME:
+	case ID_BUDGET: {
+		double *t = d->id == ID_BUDGET ? &sw->budget_s : &sw->point_s;
+		if (parse_seconds(v, t, &reason) != 0)
+			goto bad;
+		if (*t <= 0) {
+			reason = "must be greater than 0";
+			goto bad;
+		}
+		break;
+	}
+	case ID_MAX_LATENCY:
+		if (sweep_parse_max_latency(v, &sw->max_latency_ns, &sw->max_latency_pct, &reason) != 0)
+			goto bad;
+		break;
+	case ID_WRITE:
+		if (parse_uint(v, 0, 100, &n, &reason) != 0)
+			goto bad;
+		sw->write_pct = (unsigned)n;
+		break;
+	default:
+		break;
+	}
+	return EXIT_OK;
+bad:
+	return usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
+}
+
+static int apply_matrix_value(struct matrix_axes *ax, const struct optdef *d, const char *v,
+			      char *why, size_t len)
+{
+	const char *reason = NULL;
+	int rc;
+	if (d->id == ID_OPS)
+		rc = matrix_parse_ops(v, &ax->ops, &reason);
+	else if (d->id == ID_BLOCK_SIZES)
+		rc = matrix_parse_sizes(v, MATRIX_MAX_BLOCK, ax->block_sizes, &ax->nblock, &reason);
+	else
+		rc = matrix_parse_sizes(v, (uint64_t)INT64_MAX, ax->file_sizes, &ax->nfile, &reason);
+	return rc == 0 ? EXIT_OK : usage_error(why, len, "--%s '%s': %s", d->name, v, reason);
+}
+
+static void apply_flag(struct cli *c, enum opt_id id)
+{
+	struct options *o = &c->opt;
+	switch (id) {
+	case ID_NODIRECT: o->direct = false; break;
+	case ID_NODROP: o->drop = DROP_NONE; break;
+	case ID_ZEROS: o->zeros = true; break;
+	case ID_HIST: o->histogram = true; break;
+	case ID_KEEP: o->keep = true; break;
+	case ID_FORCE: o->force = true; break;
+	case ID_GROW: o->grow = true; break;
+	case ID_SERIES: o->series_rows = true; break;
+	case ID_SUSTAINED: o->sustained = true; break;
+	case ID_JSON: o->format = OUT_JSON; break;
+	case ID_CSV: o->format = OUT_CSV; break;
+	case ID_JSONL: o->format = OUT_JSONL; break;
+	case ID_QUIET: o->quiet = true; break;
+	case ID_HELP: c->help = true; break;
+	case ID_VERSION: c->version = true; break;
+	default: break;
+	}
+}
+
+/* The positional words: [help] TEST [TARGET...], several targets only for
+ * the tests that spread their load over them; or [help] TEST FILE... for a
+ * command that reads files (the words array is then kept, as the inputs); or completion SHELL. */
+static int take_words(struct cli *c, const char **words, int nwords, char *why, size_t len)
+{
+	struct options *o = &c->opt;
+	int i = 0;
+	if (nwords > 0 && strcmp(words[0], "completion") == 0) {
+		c->completion = nwords > 1 ? words[1] : ""; /* main says which shells exist */
+		if (nwords > 2)
+			return usage_error(why, len, "unexpected argument '%s'", words[2]);
+		return EXIT_OK;
+	}
+	if (nwords > 0 && strcmp(words[0], "help") == 0) {
+		c->help = true;
+		i = 1;
+	}
+	if (i < nwords) {
+		c->cmd = cmd_find(words[i]);
+		if (!c->cmd)
+			return usage_error(why, len, "unknown test '%s' (see diskbench --help)", words[i]);
+		i++;
+	}
+	if (c->cmd && c->cmd->operands) {
+		c->opt.inputs = words + i;
+		c->opt.ninputs = (unsigned)(nwords - i);
+		return EXIT_OK;
+	}
+	for (; i < nwords; i++) {
+		if (o->ntargets == 1 && !(c->cmd && c->cmd->several_targets))
+			return usage_error(why, len, "unexpected argument '%s'%s", words[i],
+					   c->cmd ? " (this test takes one TARGET)" : "");
+		if (o->ntargets == OPT_MAX_TARGETS)
+			return usage_error(why, len, "too many targets: at most %u", OPT_MAX_TARGETS);
+		o->targets[o->ntargets++] = words[i];
+	}
+	if (o->ntargets == 0)
+		o->targets[o->ntargets++] = o->target;
+	o->target = o->targets[0];
+	return EXIT_OK;
+}
+
+/* Several targets get one thread each at least (multi.h): the buffers are
+ * counted for that many. */
+static unsigned effective_threads(const struct options *o)
+{
+	return o->threads > o->ntargets ? o->threads : o->ntargets;
+}
+
+/* The top sweep level, the default one scaled with the targets as the
+ * sweep command does (sweep_scale_levels). */
+static unsigned top_level(const unsigned *levels, unsigned n, unsigned fallback, unsigned ntargets)
+{
+	if (n)
+		return levels[n - 1];
+	uint64_t top = (uint64_t)fallback * (ntargets ? ntargets : 1);
+	return top > OPT_MAX_THREADS ? OPT_MAX_THREADS : (unsigned)top;
+}
+
+static int check_limits(const struct options *o, char *why, size_t len)
+{
+	char limit[32];
+	const uint64_t max_bs = 256ull << 20, max_buffers = 4ull << 30;
+	if (o->bs > max_bs) {
+		fmt_size_exact(limit, sizeof(limit), max_bs);
+		return usage_error(why, len, "block size is larger than %s", limit);
+	}
+	if (o->qd > 1 && strcmp(o->engine, "sync") == 0)
+		return usage_error(why, len, "--qd %u needs an asynchronous engine (--engine=uring or "
+				   "aio); the sync engine keeps one request in flight per thread", o->qd);
+	if (o->bs * effective_threads(o) * o->qd > max_buffers)
+		return usage_error(why, len, "block size x threads x qd needs more than 4 GiB of "
+				   "buffers");
+	if (o->series_rows && o->format != OUT_CSV)
+		return usage_error(why, len, "--series goes with --csv (JSON always has result.series)");
+	if ((o->host_label || o->run_id) && o->format != OUT_JSONL)
+		return usage_error(why, len, "--%s goes with --jsonl (only its records carry it)",
+				   o->host_label ? "host-label" : "run-id");
+	const struct sweep_options *sw = &o->sweep;
+	if (sw->large_bs > max_bs) {
+		fmt_size_exact(limit, sizeof(limit), max_bs);
+		return usage_error(why, len, "--large-bs is larger than %s", limit);
+	}
+	unsigned top = top_level(sw->levels, sw->nlevels, 64, o->ntargets);
+	unsigned top_large = top_level(sw->large_levels, sw->nlarge_levels, 8, o->ntargets);
+	if (o->bs * top > max_buffers || sw->large_bs * top_large > max_buffers ||
+	    (sw->run == RUN_DSS && sw->large_bs * top > max_buffers))
+		return usage_error(why, len, "block size x levels needs more than 4 GiB of buffers");
+	return EXIT_OK;
+}
+
+/* --svg FILE replaces a file, or writes to a character device or a pipe
+ * (/dev/stdout); never to a block device or a directory, refused before
+ * the run rather than after it. */
+static int check_svg_path(const struct options *o, char *why, size_t len)
+{
+	struct stat st;
+	if (!o->svg_path || stat(o->svg_path, &st) != 0)
+		return EXIT_OK;
+	if (S_ISBLK(st.st_mode))
+		return usage_error(why, len, "--svg '%s' is a block device: a picture goes to a file",
+				   o->svg_path);
+	if (S_ISDIR(st.st_mode))
+		return usage_error(why, len, "--svg '%s' is a directory: name the file to write",
+				   o->svg_path);
+	return EXIT_OK;
+}
+
+/* The output format, known even when parsing fails, so that a script that
+ * asked for JSON gets its error as a JSON document too. */
+static enum out_format sniff_format(int argc, char **argv)
+{
+	enum out_format format = OUT_TEXT;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			format = OUT_JSON;
+		else if (strcmp(argv[i], "--csv") == 0)
+			format = OUT_CSV;
+		else if (strcmp(argv[i], "--jsonl") == 0)
+			format = OUT_JSONL;
+	}
+	return format;
+}
+
+/* An option that means different things to different commands has a row
+ * per meaning (--budget of sweep and of matrix): the one cmd takes. */
+static const struct optdef *row_for(const struct optdef *d, const struct command *cmd)
+{
+	if (!cmd || !d->bit || (cmd->options & d->bit))
+		return d;
+	for (size_t i = 0; i < optdef_count; i++)
+		if (strcmp(optdefs[i].name, d->name) == 0 && (cmd->options & optdefs[i].bit))
+			return &optdefs[i];
+	return d;
+}
+
+int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
+{
+	struct given *opts = calloc((size_t)argc + 1, sizeof(*opts));
+	const char **words = calloc((size_t)argc + 1, sizeof(*words));
+	int nopts = 0, nwords = 0, code = EXIT_USAGE;
+	memset(c, 0, sizeof(*c));
+	c->opt.target = ".";
+	if (!opts || !words) {
+		usage_error(why, len, "out of memory");
+		goto out;
+	}
+	code = split_args(argc, argv, opts, &nopts, words, &nwords, why, len);
+	if (code == EXIT_OK)
+		code = take_words(c, words, nwords, why, len);
+	if (code != EXIT_OK)
+		goto out;
+	if (c->cmd)
+		cmd_defaults(c->cmd, &c->opt);
+	c->opt.format = sniff_format(argc, argv);
+	int formats = 0;
+	bool threshold = false;
+	for (int i = 0; i < nopts && code == EXIT_OK; i++) {
+		const struct optdef *d = row_for(opts[i].def, c->cmd);
+		if (d->bit && (c->completion || (c->cmd && !(c->cmd->options & d->bit))))
+			code = usage_error(why, len, "option '--%s' does not apply to %s", d->name,
+					   c->cmd ? c->cmd->name : "completion");
+		else if (d->arg)
+			code = apply_value(&c->opt, d, opts[i].value, why, len);
+		else
+			apply_flag(c, d->id);
+		c->opt.given |= d->bit;
+		threshold |= d->id == ID_THRESHOLD;
+		if (d->id == ID_JSON || d->id == ID_CSV)
+			formats |= d->id == ID_JSON ? 1 : 2;
+		formats |= d->id == ID_JSONL ? 4 : 0;
+		if (formats == 3 && code == EXIT_OK)
+			code = usage_error(why, len, "--json and --csv exclude each other");
+		else if ((formats & 4) && (formats & 3) && code == EXIT_OK)
+			code = usage_error(why, len, "--jsonl and --%s exclude each other",
+					   formats & 1 ? "json" : "csv");
+	}
+	if (code == EXIT_OK && !c->help && !c->version) {
+		if (!c->cmd && !c->completion)
+			code = usage_error(why, len, "no test named (see diskbench --help)");
+		else if (c->cmd && c->cmd->operands && c->opt.ninputs == 0)
+			code = usage_error(why, len, "%s needs %s (\"-\" reads stdin)", c->cmd->name,
+					   c->cmd->operands);
+		else if (threshold && !c->opt.baseline)
+			code = usage_error(why, len, "--threshold goes with --baseline");
+		else if (c->cmd)
+			code = check_limits(&c->opt, why, len);
+		if (code == EXIT_OK)
+			code = check_svg_path(&c->opt, why, len);
+	}
+out:
+	if (code != EXIT_OK)
+		c->opt.format = sniff_format(argc, argv);
+	free(opts);
+	if (code == EXIT_OK && c->opt.inputs) {
+		c->words = words;
+	} else {
+		c->opt.inputs = NULL;
+		c->opt.ninputs = 0;
+		free(words);
+	}
+	return code;
+}
+
+void cli_free(struct cli *c)
+{
+	free(c->words);
+	c->words = NULL;
+	c->opt.inputs = NULL;
+	c->opt.ninputs = 0;
+}

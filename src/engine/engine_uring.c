@@ -1,0 +1,461 @@
+/* The io_uring engine, through syscall(2) alone (no liburing): one ring per
+ * worker thread, sized to its queue depth.  submit only fills SQEs and
+ * publishes the tail; reap makes the one io_uring_enter that both submits
+ * the batch and waits, then takes every CQE there is in one pass.
+ *
+ * Ordering: the kernel reads the SQ tail and writes the CQ tail, so the SQ
+ * tail is stored with release (the SQEs before it are visible) and the CQ
+ * tail loaded with acquire (the CQEs before it are visible); the CQ head is
+ * stored with release so the kernel does not reuse a CQE being read.
+ *
+ * Registered buffers (READ_FIXED/WRITE_FIXED), a registered file and a
+ * registered ring descriptor save per-I/O work in the kernel where allowed;
+ * each falls back quietly (ENOMEM under RLIMIT_MEMLOCK, EINVAL on older
+ * kernels).  Setup flags are tried newest first and dropped on EINVAL. */
+#define _GNU_SOURCE
+#include "engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "platform.h"
+
+#if defined(__has_include)
+#if __has_include(<linux/io_uring.h>)
+#include <linux/io_uring.h>
+#define HAVE_LINUX_IO_URING_H 1
+#endif
+#endif
+
+#ifndef HAVE_LINUX_IO_URING_H
+/* The kernel ABI (uapi <linux/io_uring.h>, "GPL-2.0 WITH Linux-syscall-note
+ * OR MIT"), only what this file uses, for systems without the header. */
+struct io_uring_sqe {
+	uint8_t opcode, flags;
+	uint16_t ioprio;
+	int32_t fd;
+	uint64_t off, addr;
+	uint32_t len, rw_flags;
+	uint64_t user_data;
+	uint16_t buf_index, personality;
+	int32_t splice_fd_in;
+	uint64_t addr3, pad2;
+};
+struct io_uring_cqe {
+	uint64_t user_data;
+	int32_t res;
+	uint32_t flags;
+};
+struct io_sqring_offsets {
+	uint32_t head, tail, ring_mask, ring_entries, flags, dropped, array, resv1;
+	uint64_t resv2;
+};
+struct io_cqring_offsets {
+	uint32_t head, tail, ring_mask, ring_entries, overflow, cqes, flags, resv1;
+	uint64_t resv2;
+};
+struct io_uring_params {
+	uint32_t sq_entries, cq_entries, flags, sq_thread_cpu, sq_thread_idle, features, wq_fd;
+	uint32_t resv[3];
+	struct io_sqring_offsets sq_off;
+	struct io_cqring_offsets cq_off;
+};
+#endif
+
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup 425
+#endif
+#ifndef __NR_io_uring_enter
+#define __NR_io_uring_enter 426
+#endif
+#ifndef __NR_io_uring_register
+#define __NR_io_uring_register 427
+#endif
+#ifndef IORING_OFF_SQ_RING
+#define IORING_OFF_SQ_RING 0ULL
+#define IORING_OFF_CQ_RING 0x8000000ULL
+#define IORING_OFF_SQES 0x10000000ULL
+#endif
+#ifndef IORING_ENTER_GETEVENTS
+#define IORING_ENTER_GETEVENTS (1U << 0)
+#endif
+#ifndef IORING_ENTER_REGISTERED_RING
+#define IORING_ENTER_REGISTERED_RING (1U << 4)
+#endif
+#ifndef IORING_FEAT_SINGLE_MMAP
+#define IORING_FEAT_SINGLE_MMAP (1U << 0)
+#endif
+#ifndef IOSQE_FIXED_FILE
+#define IOSQE_FIXED_FILE (1U << 0)
+#endif
+#ifndef IORING_SETUP_SUBMIT_ALL
+#define IORING_SETUP_SUBMIT_ALL (1U << 7)
+#endif
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#endif
+#ifndef IORING_SETUP_NO_SQARRAY
+#define IORING_SETUP_NO_SQARRAY (1U << 16)
+#endif
+
+/* Opcodes and register operations are enums in the header, which #ifndef
+ * cannot see, so they get names of their own (stable ABI numbers). */
+enum {
+	RING_OP_READ_FIXED = 4,
+	RING_OP_WRITE_FIXED = 5,
+	RING_OP_READ = 22,  /* 5.6 */
+	RING_OP_WRITE = 23,
+	RING_REGISTER_BUFFERS = 0,
+	RING_REGISTER_FILES = 2,
+	RING_REGISTER_PROBE = 8,     /* 5.6 */
+	RING_REGISTER_RING_FDS = 20, /* 5.18 */
+	RING_UNREGISTER_RING_FDS = 21,
+	RING_OP_SUPPORTED = 1,
+};
+
+struct ring_probe {
+	uint8_t last_op, ops_len;
+	uint16_t resv;
+	uint32_t resv2[3];
+	struct {
+		uint8_t op, resv;
+		uint16_t flags;
+		uint32_t resv2;
+	} ops[64];
+};
+
+struct ring_fd_update {
+	uint32_t offset, resv;
+	uint64_t data;
+};
+
+/* Newest first: on EINVAL the first still set is dropped and setup retried.
+ * DEFER_TASKRUN needs SINGLE_ISSUER, so it goes before it. */
+static const unsigned setup_flags[] = {
+	IORING_SETUP_NO_SQARRAY,    /* 6.6: no SQ index array to fill */
+	IORING_SETUP_DEFER_TASKRUN, /* 6.1: completions run when we ask for them */
+	IORING_SETUP_SINGLE_ISSUER, /* 6.0: one thread submits: less locking */
+	IORING_SETUP_COOP_TASKRUN,  /* 5.19: no IPI to interrupt us for completions */
+	IORING_SETUP_SUBMIT_ALL,    /* 5.18: a bad SQE does not stop the batch */
+};
+#define NSETUP_FLAGS (sizeof(setup_flags) / sizeof(setup_flags[0]))
+
+struct engine {
+	int ring_fd;
+	int enter_fd;          /* ring_fd, or its registered index */
+	unsigned enter_flags;  /* IORING_ENTER_REGISTERED_RING then */
+	int file;              /* the file's descriptor, or 0 when registered */
+	uint8_t sqe_flags;     /* IOSQE_FIXED_FILE then */
+	bool fixed_bufs;
+	unsigned *sq_tail, sq_mask, sq_local_tail;
+	unsigned *cq_head, *cq_tail, cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+	void *sq_map, *cq_map, *sqe_map;
+	size_t sq_len, cq_len, sqe_len;
+	unsigned to_submit; /* SQEs published, not yet taken by the kernel */
+	unsigned in_kernel; /* taken by the kernel, not yet reaped */
+	unsigned qd;
+	struct engine_io **scratch; /* for the final drain */
+};
+
+static int ring_setup(unsigned entries, unsigned flags, struct io_uring_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->flags = flags;
+	return (int)syscall(__NR_io_uring_setup, entries, p);
+}
+
+static int ring_register(int ring_fd, unsigned op, void *arg, unsigned n)
+{
+	return (int)syscall(__NR_io_uring_register, ring_fd, op, arg, n);
+}
+
+static int ring_enter(struct engine *e, unsigned submit, unsigned wait, unsigned flags)
+{
+	return (int)syscall(__NR_io_uring_enter, e->enter_fd, submit, wait,
+			    flags | e->enter_flags, NULL, 0);
+}
+
+/* Why io_uring_setup may fail with err, as far as this system says. */
+static const char *setup_hint(int err)
+{
+	if (err == ENOSYS)
+		return " (a kernel built without io_uring, or a sandbox that hides it)";
+	if (err == ENOMEM)
+		return " (locked memory: RLIMIT_MEMLOCK, see ulimit -l)";
+	if (err != EPERM)
+		return "";
+	int disabled = plat_io_uring_disabled();
+	if (disabled == 2)
+		return " (kernel.io_uring_disabled=2)";
+	if (disabled == 1)
+		return " (kernel.io_uring_disabled=1 and not in kernel.io_uring_group)";
+	return " (kernel.io_uring_disabled or a seccomp profile, as in Docker's default)";
+}
+
+static int unavailable(char *why, size_t why_len, int err, const char *hint)
+{
+	snprintf(why, why_len, "io_uring unavailable: %s%s", strerror(err), hint);
+	errno = err;
+	return -1;
+}
+
+/* A real setup, and the non-vectored read and write this engine needs
+ * (Linux 5.6). */
+static int uring_probe(char *why, size_t why_len)
+{
+	struct io_uring_params p;
+	int fd = ring_setup(1, 0, &p);
+	if (fd < 0) {
+		int err = errno;
+		return unavailable(why, why_len, err, setup_hint(err));
+	}
+	struct ring_probe probe;
+	memset(&probe, 0, sizeof(probe));
+	int rc = ring_register(fd, RING_REGISTER_PROBE, &probe, 64);
+	close(fd);
+	if (rc < 0 || probe.ops_len <= RING_OP_WRITE ||
+	    !(probe.ops[RING_OP_READ].flags & RING_OP_SUPPORTED) ||
+	    !(probe.ops[RING_OP_WRITE].flags & RING_OP_SUPPORTED))
+		return unavailable(why, why_len, EOPNOTSUPP, " (a kernel older than 5.6)");
+	return 0;
+}
+
+static int map_rings(struct engine *e, int fd, const struct io_uring_params *p)
+{
+	e->sq_len = p->sq_off.array + p->sq_entries * sizeof(unsigned);
+	e->cq_len = p->cq_off.cqes + p->cq_entries * sizeof(struct io_uring_cqe);
+	bool single = p->features & IORING_FEAT_SINGLE_MMAP;
+	if (single && e->cq_len > e->sq_len)
+		e->sq_len = e->cq_len;
+	e->sq_map = mmap(NULL, e->sq_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+			 IORING_OFF_SQ_RING);
+	if (e->sq_map == MAP_FAILED)
+		return -1;
+	e->cq_map = single ? e->sq_map
+			   : mmap(NULL, e->cq_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+				  fd, IORING_OFF_CQ_RING);
+	if (e->cq_map == MAP_FAILED)
+		return -1;
+	e->sqe_len = p->sq_entries * sizeof(struct io_uring_sqe);
+	e->sqe_map = mmap(NULL, e->sqe_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+			  IORING_OFF_SQES);
+	if (e->sqe_map == MAP_FAILED)
+		return -1;
+	char *sq = e->sq_map, *cq = e->cq_map;
+	e->sq_tail = (unsigned *)(sq + p->sq_off.tail);
+	e->sq_mask = *(unsigned *)(sq + p->sq_off.ring_mask);
+	e->sq_local_tail = *e->sq_tail;
+	if (!(p->flags & IORING_SETUP_NO_SQARRAY)) {
+		/* SQE i always sits in ring slot i */
+		unsigned *array = (unsigned *)(sq + p->sq_off.array);
+		for (unsigned i = 0; i < p->sq_entries; i++)
+			array[i] = i;
+	}
+	e->cq_head = (unsigned *)(cq + p->cq_off.head);
+	e->cq_tail = (unsigned *)(cq + p->cq_off.tail);
+	e->cq_mask = *(unsigned *)(cq + p->cq_off.ring_mask);
+	e->cqes = (struct io_uring_cqe *)(cq + p->cq_off.cqes);
+	e->sqes = e->sqe_map;
+	return 0;
+}
+
+/* Each registration is an optimisation; a refusal leaves the plain way. */
+static void register_extras(struct engine *e, int fd, void *const bufs[], size_t buf_len)
+{
+	struct iovec *iov = calloc(e->qd, sizeof(*iov));
+	if (iov) {
+		for (unsigned i = 0; i < e->qd; i++) {
+			iov[i].iov_base = bufs[i];
+			iov[i].iov_len = buf_len;
+		}
+		e->fixed_bufs = ring_register(e->ring_fd, RING_REGISTER_BUFFERS, iov, e->qd) == 0;
+		free(iov);
+	}
+	if (ring_register(e->ring_fd, RING_REGISTER_FILES, &fd, 1) == 0) {
+		e->file = 0;
+		e->sqe_flags = IOSQE_FIXED_FILE;
+	}
+	struct ring_fd_update up = { .offset = -1U, .data = (uint64_t)e->ring_fd };
+	if (ring_register(e->ring_fd, RING_REGISTER_RING_FDS, &up, 1) == 1) {
+		e->enter_fd = (int)up.offset;
+		e->enter_flags = IORING_ENTER_REGISTERED_RING;
+	}
+}
+
+static void unmap_rings(struct engine *e)
+{
+	if (e->sqe_map && e->sqe_map != MAP_FAILED)
+		munmap(e->sqe_map, e->sqe_len);
+	if (e->cq_map && e->cq_map != MAP_FAILED && e->cq_map != e->sq_map)
+		munmap(e->cq_map, e->cq_len);
+	if (e->sq_map && e->sq_map != MAP_FAILED)
+		munmap(e->sq_map, e->sq_len);
+}
+
+static void uring_free(struct engine *e)
+{
+	int saved = errno;
+	if (e->enter_flags & IORING_ENTER_REGISTERED_RING) {
+		/* the index belongs to the thread, not to the ring: give it back */
+		struct ring_fd_update up = { .offset = (uint32_t)e->enter_fd };
+		ring_register(e->ring_fd, RING_UNREGISTER_RING_FDS, &up, 1);
+	}
+	unmap_rings(e);
+	if (e->ring_fd >= 0)
+		close(e->ring_fd); /* also drops the registrations */
+	free(e->scratch);
+	free(e);
+	errno = saved;
+}
+
+static struct engine *uring_open(int fd, unsigned qd, void *const bufs[], size_t buf_len,
+				 char *why, size_t why_len)
+{
+	struct io_uring_params p;
+	struct engine *e = calloc(1, sizeof(*e));
+	if (!e || !(e->scratch = calloc(qd, sizeof(*e->scratch)))) {
+		free(e);
+		snprintf(why, why_len, "io_uring: %s", strerror(ENOMEM));
+		errno = ENOMEM;
+		return NULL;
+	}
+	e->qd = qd;
+	e->file = fd;
+	unsigned flags = 0;
+	for (size_t i = 0; i < NSETUP_FLAGS; i++)
+		flags |= setup_flags[i];
+	e->ring_fd = ring_setup(qd, flags, &p);
+	for (size_t i = 0; e->ring_fd < 0 && errno == EINVAL && i < NSETUP_FLAGS; i++) {
+		flags &= ~setup_flags[i];
+		e->ring_fd = ring_setup(qd, flags, &p);
+	}
+	if (e->ring_fd < 0) {
+		int err = errno;
+		unavailable(why, why_len, err, setup_hint(err));
+		uring_free(e);
+		errno = err;
+		return NULL;
+	}
+	if (map_rings(e, e->ring_fd, &p) != 0) {
+		snprintf(why, why_len, "io_uring: cannot map the rings: %s", strerror(errno));
+		uring_free(e);
+		return NULL;
+	}
+	e->enter_fd = e->ring_fd;
+	register_extras(e, fd, bufs, buf_len);
+	return e;
+}
+
+/* Fills the next SQE for what is left of io (the whole block, or the rest
+ * of a short transfer). */
+static void ring_prep(struct engine *e, struct engine_io *io)
+{
+	struct io_uring_sqe *sqe = &e->sqes[e->sq_local_tail++ & e->sq_mask];
+	memset(sqe, 0, sizeof(*sqe)); /* a reused slot must not keep old flags */
+	if (e->fixed_bufs) {
+		sqe->opcode = io->write ? RING_OP_WRITE_FIXED : RING_OP_READ_FIXED;
+		sqe->buf_index = (uint16_t)io->slot;
+	} else {
+		sqe->opcode = io->write ? RING_OP_WRITE : RING_OP_READ;
+	}
+	sqe->flags = e->sqe_flags;
+	sqe->fd = e->file;
+	sqe->off = engine_io_offset(io);
+	sqe->addr = (uint64_t)(uintptr_t)engine_io_buf(io);
+	sqe->len = engine_io_left(io);
+	sqe->user_data = (uint64_t)(uintptr_t)io;
+	e->to_submit++;
+}
+
+static void ring_publish(struct engine *e)
+{
+	__atomic_store_n(e->sq_tail, e->sq_local_tail, __ATOMIC_RELEASE);
+}
+
+static int uring_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		ring_prep(e, ios[i]);
+	ring_publish(e);
+	return 0;
+}
+
+/* Takes every CQE there is (up to max finished requests); short and
+ * -EAGAIN completions go straight back into the SQ. */
+static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigned max)
+{
+	unsigned head = __atomic_load_n(e->cq_head, __ATOMIC_RELAXED);
+	unsigned tail = __atomic_load_n(e->cq_tail, __ATOMIC_ACQUIRE);
+	unsigned got = 0, again = 0;
+	while (head != tail && got < max) {
+		const struct io_uring_cqe *cqe = &e->cqes[head & e->cq_mask];
+		struct engine_io *io = (struct engine_io *)(uintptr_t)cqe->user_data;
+		int res = cqe->res;
+		head++;
+		e->in_kernel--;
+		if (engine_complete(io, res) == ENGINE_DONE) {
+			done[got++] = io;
+		} else {
+			ring_prep(e, io);
+			again++;
+		}
+	}
+	__atomic_store_n(e->cq_head, head, __ATOMIC_RELEASE);
+	if (again)
+		ring_publish(e);
+	return got;
+}
+
+static int uring_reap(struct engine *e, struct engine_io *done[], unsigned min, unsigned max)
+{
+	unsigned got = 0;
+	for (;;) {
+		got += ring_harvest(e, done + got, max - got);
+		unsigned outstanding = e->in_kernel + e->to_submit;
+		unsigned wait = got < min ? min - got : 0;
+		if (wait > outstanding)
+			wait = outstanding;
+		if (wait == 0 && e->to_submit == 0)
+			return (int)got;
+		int ret = ring_enter(e, e->to_submit, wait, wait ? IORING_ENTER_GETEVENTS : 0);
+		if (ret < 0) {
+			int err = errno;
+			if (err == EINTR)
+				continue;
+			if ((err == EAGAIN || err == EBUSY) && e->in_kernel > 0) {
+				/* no room to submit: wait for something to finish */
+				if (ring_enter(e, 0, 1, IORING_ENTER_GETEVENTS) < 0 && errno != EINTR)
+					return -errno;
+				continue;
+			}
+			return -err;
+		}
+		e->to_submit -= (unsigned)ret;
+		e->in_kernel += (unsigned)ret;
+	}
+}
+
+static void uring_close(struct engine *e)
+{
+	while (e->in_kernel + e->to_submit > 0)
+		if (uring_reap(e, e->scratch, 1, e->qd) < 0)
+			break; /* closing the ring cancels the rest */
+	uring_free(e);
+}
+
+const struct engine_ops engine_uring = ENGINE_OPS(uring, "uring", "io_uring", ENGINE_MAX_QD);

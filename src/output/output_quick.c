@@ -1,0 +1,161 @@
+/* Rendering of `quick`: identity lines, a table of its steps and its
+ * verdict; a JSON document holding "device", "tests" and "verdict"; CSV with
+ * a row per step. */
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+#include "devinfo.h"
+#include "json.h"
+#include "output.h"
+#include "output_svg.h"
+#include "quick.h"
+#include "units.h"
+
+static void text_step(FILE *f, const char *label, const struct result *sr)
+{
+	struct stats_summary s;
+	char rate[32], iops[16], p50[24], p99[24];
+	stats_summarize(&sr->lat, &s);
+	fmt_rate_si(rate, sizeof(rate), result_rate(sr));
+	fmt_count(iops, sizeof(iops), result_iops(sr));
+	fmt_ns(p50, sizeof(p50), (double)s.p50);
+	fmt_ns(p99, sizeof(p99), (double)s.p99);
+	fprintf(f, "  %-34s %12s %9s %10s %10s\n", label, rate, iops, p50, p99);
+}
+
+static void quick_text(FILE *f, const struct result *r, bool quiet, bool histogram)
+{
+	const struct quick_report *q = r->detail;
+	(void)histogram; /* not an option of quick */
+	if (!quiet) {
+		char span[32];
+		if (r->device)
+			devinfo_text(f, r->device);
+		fmt_bytes_iec(span, sizeof(span), q->span);
+		fprintf(f, "quick: over %s of %s (%s", span, r->file, r->file_state);
+		fprintf(f, r->file_state && strcmp(r->file_state, "device") == 0 ? "" : " file");
+		if (q->layout_s > 0)
+			fprintf(f, ", laid out in %.1f s, not timed", q->layout_s);
+		fputc(')', f);
+		fprintf(f, "\n  %-34s %12s %9s %10s %10s\n", "step", "rate", "IOPS", "p50", "p99");
+		for (unsigned i = 0; i < q->nsteps; i++)
+			text_step(f, q->labels[i], &q->steps[i]);
+	}
+	fprintf(f, "%s\n", q->line);
+}
+
+static void json_verdict(struct json *j, const struct quick_report *q)
+{
+	const struct verdict *v = &q->verdict;
+	const struct quick_figures *fig = &q->figures;
+	json_key(j, "verdict");
+	json_object_begin(j);
+	/* a capped run names no class: the figures are the limit's */
+	bool named = v->cls && strcmp(v->fit, "capped") != 0 && strcmp(v->fit, "host_cache") != 0;
+	json_key(j, "class"), json_string(j, named ? v->cls->id : NULL);
+	json_key(j, "label"), json_string(j, named ? v->cls->label : NULL);
+	json_key(j, "cap"), json_string(j, fig->cap[0] ? fig->cap : NULL);
+	json_key(j, "or"), json_string(j, v->second ? v->second->id : NULL);
+	json_key(j, "fit"), json_string(j, v->fit);
+	json_key(j, "prefix"), json_string(j, v->prefix);
+	json_key(j, "identity_note"), json_string(j, v->identity_note[0] ? v->identity_note : NULL);
+	json_key(j, "virtual_kind"), json_string(j, fig->is_virtual ? fig->virt_kind : NULL);
+	json_key(j, "cloud_volume"), json_bool(j, fig->cloud_volume);
+	json_key(j, "host_cache"), json_string(j, v->host_cache[0] ? v->host_cache : NULL);
+	json_key(j, "line"), json_string(j, q->line);
+	json_key(j, "evidence");
+	json_object_begin(j);
+	json_key(j, "seq_read_bytes_per_sec"), json_double(j, fig->seq_read_bps, 1);
+	json_key(j, "qd1_read_lat_ns_p50"), json_double(j, fig->qd1_lat_p50_ns, 0);
+	json_key(j, "qd1_read_iops"), json_double(j, fig->qd1_iops, 2);
+	json_key(j, "qd32_read_iops"), json_double(j, fig->qd32_iops, 2);
+	json_key(j, "seq_write_bytes_per_sec");
+	fig->seq_write_bps > 0 ? json_double(j, fig->seq_write_bps, 1) : json_null(j);
+	json_object_end(j);
+	json_key(j, "link");
+	json_object_begin(j);
+	json_key(j, "kind"), json_string(j, fig->link_kind);
+	json_key(j, "speed"), json_string(j, fig->link_speed);
+	json_key(j, "ceiling_bytes_per_sec");
+	fig->link_ceiling_bps > 0 ? json_double(j, fig->link_ceiling_bps, 0) : json_null(j);
+	json_key(j, "emulated"), json_bool(j, fig->link_emulated);
+	json_object_end(j);
+	json_object_end(j);
+}
+
+static void cdm_figures(struct json *j, const struct result *sr, const char *dir)
+{
+	char key[40];
+	snprintf(key, sizeof(key), "%s_bytes_per_sec", dir);
+	json_key(j, key);
+	sr && sr->measured ? json_double(j, result_rate(sr), 1) : json_null(j);
+	snprintf(key, sizeof(key), "%s_iops", dir);
+	json_key(j, key);
+	sr && sr->measured ? json_double(j, result_iops(sr), 2) : json_null(j);
+}
+
+/* "cdm": the four figures as CrystalDiskMark names them, read and write. */
+static void json_cdm(struct json *j, const struct quick_report *q)
+{
+	json_key(j, "cdm");
+	json_object_begin(j);
+	for (unsigned i = 0; i < q->nsteps; i++) {
+		if (q->steps[i].dir != IO_READ)
+			continue;
+		const struct result *w = NULL;
+		for (unsigned k = 0; k < q->nsteps; k++)
+			if (q->steps[k].dir == IO_WRITE && strcmp(q->names[k], q->names[i]) == 0)
+				w = &q->steps[k];
+		json_key(j, q->names[i]);
+		json_object_begin(j);
+		cdm_figures(j, &q->steps[i], "read");
+		cdm_figures(j, w, "write");
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
+/* "dd": the 8 KiB O_DSYNC write step, the figure `dd bs=8k oflag=dsync`
+ * gives (null figures where quick wrote nothing). */
+static void json_dd(struct json *j, const struct quick_report *q)
+{
+	const struct result *sr = q->dd_step >= 0 ? &q->steps[q->dd_step] : NULL;
+	json_key(j, "dd");
+	json_object_begin(j);
+	json_key(j, "block_size"), json_uint(j, QUICK_DD_BS);
+	json_key(j, "oflag"), json_string(j, "dsync");
+	cdm_figures(j, sr, "write");
+	json_object_end(j);
+}
+
+static void quick_json(struct json *j, const struct result *r)
+{
+	const struct quick_report *q = r->detail;
+	out_json_file_device(j, r);
+	json_key(j, "span"), json_uint(j, q->span);
+	json_key(j, "layout_s"), json_double(j, q->layout_s, 3);
+	json_key(j, "measure_s"), json_double(j, q->measure_s, 3);
+	json_key(j, "tests");
+	json_array_begin(j);
+	for (unsigned i = 0; i < q->nsteps; i++)
+		out_json_test(j, &q->steps[i]);
+	json_array_end(j);
+	json_key(j, "engine"), json_string(j, q->engine);
+	json_cdm(j, q);
+	json_dd(j, q);
+	if (r->measured)
+		json_verdict(j, q);
+}
+
+static void quick_csv(FILE *f, const struct result *r)
+{
+	const struct quick_report *q = r->detail;
+	out_csv_header(f);
+	for (unsigned i = 0; i < q->nsteps; i++)
+		out_csv_row(f, &q->steps[i]);
+	if (r->error[0])
+		out_csv_row(f, r); /* where quick itself failed */
+}
+
+const struct renderers render_quick = { quick_text, quick_json, quick_csv, out_svg_quick };

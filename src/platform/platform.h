@@ -1,0 +1,83 @@
+/* Everything Linux-specific that acts on an open descriptor: filesystem
+ * identity (fstatfs and the one filesystem-magic table), O_DIRECT alignment,
+ * block device ioctls, page-cache eviction and residency, I/O buffers.  Each
+ * function returns 0 or -1 with errno set, and never prints.
+ *
+ * The platform boundary: platform_linux.c holds ioctls, statx, fstatfs,
+ * fadvise, mincore, drop_caches and buffers; devinfo_*.c hold every reader
+ * of /sys and /proc/self/mountinfo, each under a root parameter (struct
+ * devinfo_roots).  Platform uses no other room but the pure leaves: devinfo
+ * uses it (the filesystem-magic table), never the other way round. */
+#ifndef PLATFORM_H
+#define PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Open flags the rest of the code may use without _GNU_SOURCE. */
+extern const int plat_o_direct;
+
+struct fs_info {
+	char type[32];  /* "ext4", "tmpfs", … or "0x…" */
+	bool in_ram;    /* tmpfs, ramfs: data live in memory */
+	uint64_t total_bytes, avail_bytes;
+};
+
+int plat_fs_info(int fd, struct fs_info *out);
+/* Name ("ext4", "tmpfs", …) and class (NULL, "ram", "network") of a
+ * filesystem from its statfs magic; NULL when the magic is not known. */
+const char *plat_fs_name(unsigned long magic, const char **fs_class);
+/* O_DIRECT offset/length alignment of an open file or device; 0 if unknown. */
+uint32_t plat_dio_align(int fd, bool is_blockdev);
+int plat_blockdev_size(int fd, uint64_t *bytes);
+/* 1 if the block device is read-only (BLKROGET), 0 if not, -1 unknown. */
+int plat_blockdev_readonly(int fd);
+
+/* Write back and evict [0, len) of fd from the page cache: fdatasync,
+ * POSIX_FADV_DONTNEED and, for a block device, BLKFLSBUF where permitted.
+ * (A loop device's backing file is its caller's: devinfo_fd_loop_backing,
+ * then plat_evict_path.) */
+int plat_evict(int fd, bool is_blockdev, uint64_t len);
+/* The same for a whole file by its path. */
+int plat_evict_path(const char *path);
+/* sync(2), then 3 > /proc/sys/vm/drop_caches (root only). */
+int plat_drop_all_caches(void);
+/* Percentage of [0, len) of fd resident in the page cache (mmap + mincore). */
+int plat_resident_pct(int fd, uint64_t len, double *pct);
+/* Whether the kernel tells this process the truth about fd's residency:
+ * since Linux 5.2 mincore(2) reports every page of a file resident unless
+ * the caller owns the file, may write to it, or is privileged. */
+bool plat_residency_visible(int fd);
+/* Offset of the first hole in [0, len) of fd (SEEK_HOLE), len if none, and
+ * the bytes the file has allocated (st_blocks); -1 with errno on failure. */
+int plat_holes(int fd, uint64_t len, uint64_t *first_hole, uint64_t *allocated);
+
+/* syncfs(2): write back the filesystem holding fd. */
+int plat_sync_fs(int fd);
+/* Removes everything under the directory name (relative to parent_fd, or a
+ * path with AT_FDCWD), and the directory itself when remove_self; symlinks
+ * are removed, never followed.  Only async-signal-safe calls, so a signal
+ * handler may use it; depth: 0 from outside.  A directory that does not
+ * exist counts as removed.  Returns 0 or -1 with errno. */
+int plat_remove_tree(int parent_fd, const char *name, bool remove_self, unsigned depth);
+
+/* I/O buffers: aligned, pre-faulted, in huge pages where the kernel allows,
+ * so that a large O_DIRECT request is one physically contiguous segment. */
+void *plat_buffer_alloc(size_t len);
+void plat_buffer_free(void *buf, size_t len);
+/* Whether buf's first len bytes are backed by transparent huge pages. */
+bool plat_buffer_is_huge(const void *buf, size_t len);
+
+/* fleet runs (issue 13) */
+/* The kernel's view of the system clock, read only (adjtimex(2) with modes
+ * 0, no privilege needed): whether NTP or PTP keeps it synchronised, and
+ * the largest error the kernel admits, in microseconds. */
+int plat_clock_state(bool *synchronised, int64_t *maxerror_us);
+/* n random bytes from getrandom(2), else /dev/urandom. */
+int plat_random(void *buf, size_t n);
+
+/* kernel.io_uring_disabled: 0 (or no such sysctl), 1 (only its group), 2. */
+int plat_io_uring_disabled(void);
+
+#endif

@@ -1,0 +1,75 @@
+/* Steps every test command shares, in the order they run: prepare the
+ * target, size the region, lay out data, open, evict and check the cache,
+ * then measure and fill the result.  Commands are short sequences of these. */
+#ifndef RUNNER_H
+#define RUNNER_H
+
+#include "bench.h"
+#include "target.h"
+
+/* Prepares the target and records it in r; write tests (r->dir) get the
+ * safety checks. */
+int run_prepare(struct target *t, const struct options *opt, struct result *r);
+/* What sysfs says of the device holding path, for r->device (left NULL
+ * where it cannot be told). */
+void run_probe_device(const char *path, struct result *r);
+/* The bytes the test ranges over: -s, clipped to an existing file or
+ * device, rounded down to whole blocks. */
+int run_plan_region(const struct target *t, const struct options *opt, bool write_test,
+		    struct result *r);
+/* Fails early, with the remedy, when O_DIRECT cannot work on the target. */
+int run_check_direct(struct target *t, const struct options *opt, struct result *r);
+/* Fills diskbench's own new file with r->region bytes of data, flushed, in
+ * 1 MiB writes outside any timing.  With max_s > 0 it stops after max_s
+ * seconds and the region shrinks, with a warning, to the whole blocks
+ * written.  *took_s (if not NULL): how long it took. */
+int run_layout(struct target *t, const struct options *opt, double max_s, struct result *r,
+	       double *took_s);
+/* Warnings that depend only on the target and options. */
+void run_warn_target(const struct target *t, const struct options *opt, bool write_test,
+		     struct result *r);
+/* --drop-caches, then the residency measurement that proves it worked. */
+void run_evict(const struct target *t, const struct options *opt, struct result *r);
+/* Evicts again between parts of one run (sweep points through the page
+ * cache), saying so only if it fails; returns the percentage still
+ * resident, or -1 where it cannot be known. */
+double run_evict_again(const struct target *t, const struct options *opt, struct result *r);
+/* False, with the reason in r->residency_hidden, where the kernel would
+ * report residency falsely (files the caller neither owns nor may write). */
+bool run_residency_visible(const struct target *t, struct result *r);
+/* Before reading data diskbench did not write: refuses a file with holes
+ * in the region (unless --force: then a warning), and warns when samples
+ * spread over the region all read back as zeros (never written or
+ * discarded: the device may answer without touching its media). */
+int run_check_data(struct target *t, const struct options *opt, struct result *r);
+/* The one job builder: a job over [0, region) in the given direction and
+ * pattern, from opt's block size, threads, limits, seed and sync mode.
+ * Commands that run parts (sweep points, quick steps) pass a copy of opt
+ * with the part's figures. */
+void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pattern,
+		      const struct options *opt, uint64_t region);
+/* The engine for opt->engine ("auto": io_uring, else aio, else sync, with a
+ * warning saying why a better one was passed over); an explicit engine
+ * that cannot run here, or qd beyond what the engine holds, fails (exit 1)
+ * with the reason.  Records the engine in r. */
+int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
+		    const struct engine_ops **ops);
+/* Warm-up I/Os per thread the job gets: --warmup for O_DIRECT runs, none
+ * through the page cache. */
+unsigned run_warmup_ios(const struct options *opt);
+/* Makes job run for its time limit alone, starting over at the region's end. */
+void run_job_by_time(struct bench_job *job);
+/* bench_run with the fleet's part (r->fleet, when not NULL): --start-at's
+ * wait just before the gate opens, on the first run of the process only,
+ * and the record's wall-clock times (the first run's start, this run's
+ * end).  Commands that call the timed loop themselves (sweep) use this. */
+int run_bench(struct bench_job *job, struct bench_outcome *out,
+	      const struct bench_sampler *sampler, struct result *r);
+/* Runs the timed loop on t->fd and fills r (or r->error).  A job over
+ * several targets (multi.h) has its descriptors set, and t is the array of
+ * its targets (a failure names the one it was on; the flush check after a
+ * write test uses the first). */
+int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
+		struct result *r);
+
+#endif
