@@ -38,6 +38,9 @@ struct dev_link {
 	bool below_max;        /* running below what both ends support */
 	char max_speed[32];    /* "" unknown */
 	int max_width;         /* PCIe; -1 unknown */
+	bool emulated;         /* a virtual disk's SATA or PCIe link: what the hypervisor
+				* claims, not a wire; figures above its ceiling come
+				* from the host's cache */
 };
 
 struct dev_node {
@@ -58,6 +61,10 @@ struct dev_node {
 	int hotplug;           /* first "removable" attribute up the device chain; -1 unknown */
 	const char *transport; /* nvme sata sas ata usb virtio mmc scsi xen loop fc fcoe iscsi spi sbp … or NULL */
 	bool is_virtual;       /* presented by a hypervisor */
+	const char *virt_kind; /* which: "virtio-blk", "Xen blkfront", "Amazon EBS volume", …;
+				* NULL for a physical disk */
+	bool cloud_volume;     /* a cloud provider's network volume (EBS, Persistent Disk,
+				* Azure remote disk) */
 	char dm_name[64], dm_uuid_prefix[16] /* LVM, CRYPT, mpath, part */, md_level[16];
 	int md_raid_disks;     /* -1 unknown */
 	char backing_file[512]; /* loop */

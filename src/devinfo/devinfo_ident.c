@@ -192,31 +192,95 @@ static const char *disk_transport(const struct ctx *c, const char *disk, const c
 	return NULL;
 }
 
-/* Disks a hypervisor presents: by transport, by SCSI/ATA/NVMe vendor or
- * model string, by PCI vendor of an emulated NVMe controller. */
-static bool virtual_disk(const struct dev_node *n, const char *pci)
+/* The SCSI host driver of a SCSI disk (proc_name: "storvsc", "vmw_pvscsi",
+ * "virtio_scsi", "ahci" …) into buf; "" when there is none. */
+static void scsi_host_driver(const struct ctx *c, const char *devpath, char *buf, size_t len)
 {
-	static const char *const vendors[] = { "Msft", "VMware", "QEMU", "VBOX", "Google", "Xen", "BHYVE" };
-	static const char *const models[] = {
-		"QEMU", "VMware", "VBOX", "Virtual", "Amazon Elastic Block Store", "PersistentDisk",
-		"Google", "BHYVE", "Xen",
-	};
-	/* virtio/Red Hat, QEMU, VMware, Microsoft, Google */
-	static const char *const pci_vendors[] = { "0x1af4", "0x1b36", "0x15ad", "0x1414", "0x1ae0" };
-	if (n->transport && (strcmp(n->transport, "virtio") == 0 || strcmp(n->transport, "xen") == 0))
-		return true;
-	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
-		if (strncasecmp(n->vendor, vendors[i], strlen(vendors[i])) == 0)
-			return true;
-	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-		if (strncasecmp(n->model, models[i], strlen(models[i])) == 0)
-			return true;
-	char buf[16];
-	if (pci && read_attr(pci, "vendor", buf, sizeof(buf)) == 0)
-		for (size_t i = 0; i < sizeof(pci_vendors) / sizeof(pci_vendors[0]); i++)
-			if (strcmp(buf, pci_vendors[i]) == 0)
-				return true;
-	return false;
+	char p[PATH_MAX];
+	int h, ch, t, l;
+	buf[0] = '\0';
+	if (devpath[0] && sscanf(base_name(devpath), "%d:%d:%d:%d", &h, &ch, &t, &l) == 4 &&
+	    pathf(p, "%s/class/scsi_host/host%d", c->sys, h) && read_attr(p, "proc_name", buf, len) != 0)
+		buf[0] = '\0';
+}
+
+/* One sign that a hypervisor presents a disk, and the name it then gets
+ * (NULL: a physical disk, though it hangs in a cloud machine). */
+struct virt_sign {
+	enum { BY_MODEL, BY_VENDOR, BY_HOST_DRIVER, BY_TRANSPORT, BY_PCI_VENDOR } field;
+	const char *prefix;      /* the start of the field, any case */
+	const char *name;
+	bool cloud;              /* a cloud provider's network volume */
+};
+
+/* First match wins: what a cloud names its volumes and its local disks
+ * before the bus they come through (Google's Persistent Disk sits on
+ * virtio-scsi), the bus before an emulator's strings.  Verified against
+ * amazon-ec2-utils' udev rules (ATTRS{model}=="Amazon Elastic Block Store";
+ * instance store is "Amazon EC2 NVMe Instance Storage"), GCE's
+ * 65-gce-disk-naming.rules and google_nvme_id ("PersistentDisk";
+ * "nvme_card-pd", local SSD "nvme_card"), azure-vm-utils' 80-azure-disk.rules
+ * (Msft "Virtual Disk"; "MSFT NVMe Accelerator v1.0" remote, "Microsoft NVMe
+ * Direct Disk" local), QEMU's hw/nvme ("QEMU NVMe Ctrl") and hw/ide ("QEMU
+ * HARDDISK"), and the proc_name of Linux's storvsc, vmw_pvscsi and
+ * virtio_scsi hosts. */
+static const struct virt_sign virt_signs[] = {
+	{ BY_MODEL, "Amazon EC2 NVMe Instance Storage", NULL, false },
+	{ BY_MODEL, "Microsoft NVMe Direct Disk", NULL, false },
+	{ BY_MODEL, "Amazon Elastic Block Store", "Amazon EBS volume", true },
+	{ BY_MODEL, "PersistentDisk", "Google Persistent Disk", true },
+	{ BY_MODEL, "nvme_card-pd", "Google Persistent Disk (NVMe)", true },
+	{ BY_MODEL, "MSFT NVMe Accelerator", "Azure remote disk (NVMe)", true },
+	{ BY_HOST_DRIVER, "storvsc", "Hyper-V/Azure storvsc", false },
+	{ BY_HOST_DRIVER, "vmw_pvscsi", "VMware PVSCSI", false },
+	{ BY_HOST_DRIVER, "virtio_scsi", "virtio-scsi", false },
+	{ BY_TRANSPORT, "virtio", "virtio-blk", false },
+	{ BY_TRANSPORT, "xen", "Xen blkfront", false },
+	{ BY_MODEL, "QEMU NVMe", "QEMU-emulated NVMe", false },
+	{ BY_MODEL, "QEMU", "QEMU-emulated disk", false },
+	{ BY_VENDOR, "QEMU", "QEMU-emulated disk", false },
+	{ BY_VENDOR, "Msft", "Hyper-V/Azure virtual disk", false },
+	{ BY_VENDOR, "VMware", "VMware virtual disk", false },
+	{ BY_MODEL, "VMware", "VMware virtual disk", false },
+	{ BY_VENDOR, "VBOX", "VirtualBox disk", false },
+	{ BY_MODEL, "VBOX", "VirtualBox disk", false },
+	{ BY_VENDOR, "Google", "Google virtual disk", false },
+	{ BY_MODEL, "Google", "Google virtual disk", false },
+	{ BY_VENDOR, "BHYVE", "bhyve disk", false },
+	{ BY_MODEL, "BHYVE", "bhyve disk", false },
+	{ BY_VENDOR, "Xen", "Xen-emulated disk", false },
+	{ BY_MODEL, "Xen", "Xen-emulated disk", false },
+	{ BY_MODEL, "Virtual", "virtual disk", false },
+	/* an emulated NVMe controller's PCI vendor: Red Hat (virtio), Red Hat
+	 * (QEMU), VMware, Microsoft, Google */
+	{ BY_PCI_VENDOR, "0x1af4", "virtio NVMe", false },
+	{ BY_PCI_VENDOR, "0x1b36", "QEMU-emulated NVMe", false },
+	{ BY_PCI_VENDOR, "0x15ad", "VMware virtual NVMe", false },
+	{ BY_PCI_VENDOR, "0x1414", "Hyper-V/Azure NVMe", false },
+	{ BY_PCI_VENDOR, "0x1ae0", "Google virtual NVMe", false },
+};
+
+/* Whether a hypervisor presents the disk, and as what (n->virt_kind,
+ * n->cloud_volume): by model, vendor, SCSI host driver, transport, or the PCI
+ * vendor of its NVMe controller (pci, or NULL). */
+static void virtual_kind(const struct ctx *c, const char *devpath, const char *pci, struct dev_node *n)
+{
+	char host[64], pci_vendor[16] = "";
+	scsi_host_driver(c, devpath, host, sizeof(host));
+	if (pci && read_attr(pci, "vendor", pci_vendor, sizeof(pci_vendor)) != 0)
+		pci_vendor[0] = '\0';
+	for (size_t i = 0; i < sizeof(virt_signs) / sizeof(virt_signs[0]); i++) {
+		const struct virt_sign *s = &virt_signs[i];
+		const char *field = s->field == BY_MODEL ? n->model : s->field == BY_VENDOR ? n->vendor
+				  : s->field == BY_HOST_DRIVER ? host : s->field == BY_PCI_VENDOR ? pci_vendor
+				  : n->transport ? n->transport : "";
+		if (!field[0] || strncasecmp(field, s->prefix, strlen(s->prefix)) != 0)
+			continue;
+		n->is_virtual = s->name != NULL;
+		n->virt_kind = s->name;
+		n->cloud_volume = s->cloud;
+		return;
+	}
 }
 
 /* lib/sysfs.c: the first `removable` attribute up the device chain that says
@@ -354,7 +418,7 @@ void disk_details(const struct ctx *c, const char *disk, struct dev_node *n)
 		ata_details(c, devpath, n);
 	if (n->rpm < 0)
 		read_vpd_rpm(disk, n);
-	n->is_virtual = virtual_disk(n, has_pci ? pci : NULL);
+	virtual_kind(c, devpath, has_pci ? pci : NULL, n);
 	n->rotational_unreliable = n->is_virtual;
 	disk_link(c, disk, devpath, has_pci ? pci : NULL, n);
 	if (has_dev)

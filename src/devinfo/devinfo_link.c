@@ -160,7 +160,10 @@ static void pcie_link(const char *pci, struct dev_link *lk)
 void disk_link(const struct ctx *c, const char *disk, const char *devpath, const char *pci,
 	       struct dev_node *n)
 {
-	if (n->is_virtual || kind_without_link(n->kind) ||
+	/* an emulated controller still claims a SATA or PCIe link: kept, so
+	 * that figures beyond it name the host's cache */
+	bool claims = n->link.kind || pci;
+	if ((n->is_virtual && !claims) || kind_without_link(n->kind) ||
 	    kind_without_link(node_kind(disk, base_name(disk), false))) {
 		memset(&n->link, 0, sizeof(n->link));
 		n->link.width = n->link.max_width = -1;
@@ -169,6 +172,10 @@ void disk_link(const struct ctx *c, const char *disk, const char *devpath, const
 		usb_link(c, devpath, &n->link);
 	} else if (pci) {
 		pcie_link(pci, &n->link);
+	}
+	if (n->is_virtual && claims && n->link.kind && strcmp(n->link.kind, "none") != 0) {
+		n->link.emulated = true;
+		n->link.below_max = false; /* no slot or cable to check */
 	}
 }
 

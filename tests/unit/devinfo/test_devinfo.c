@@ -521,7 +521,7 @@ static void test_nvme_gen3_x4(void **state)
 	char *json = render(d, OUT_DEVICE);
 	assert_true(has(json, "\"link\": {\"kind\": \"pcie\", \"speed\": \"8.0 GT/s\", \"width\": 4, "
 			      "\"max_speed\": \"8.0 GT/s\", \"max_width\": 4, \"below_max\": false, "
-			      "\"ceiling_bytes_per_sec\": 3938461538}"));
+			      "\"ceiling_bytes_per_sec\": 3938461538, \"emulated\": false}"));
 	assert_true(has(json, "\"rotational\": false"));
 	assert_true(has(json, "\"rpm\": null"));
 	free(json);
@@ -962,13 +962,14 @@ static void test_virtio(void **state)
 	assert_int_equal(t->rpm, -1);
 	assert_string_equal(t->scheduler, "mq-deadline");
 	char *text = render(d, OUT_TEXT);
-	assert_true(has(text, "virtio disk, 275 GB (256 GiB), virtual"));
+	assert_true(has(text, "virtio disk, 275 GB (256 GiB), virtual (virtio-blk)"));
 	assert_true(has(text, "rotational 1 (unreliable: virtual disk)"));
 	assert_true(has(text, "write cache: write back (no FUA: O_DSYNC sends FLUSH)"));
 	assert_true(has(text, "link: none (virtual disk)"));
 	free(text);
 	char *json = render(d, OUT_DEVICE);
-	assert_true(has(json, "\"virtual\": true, \"rotational\": true, \"rotational_unreliable\": true"));
+	assert_true(has(json, "\"virtual\": true, \"virtual_kind\": \"virtio-blk\", \"cloud_volume\": false, "
+			      "\"rotational\": true, \"rotational_unreliable\": true"));
 	assert_true(has(json, "\"model\": null"));
 	free(json);
 }
@@ -1005,6 +1006,7 @@ static void test_virtual_scsi(void **state)
 	put(f, rel, "SEAGATE ");
 	fmt_to(rel, sizeof(rel), "%s/model", dev);
 	put(f, rel, "ST600MM0208     ");
+	put(f, "class/scsi_host/host0/proc_name", "mpt3sas"); /* a real SAS HBA, not storvsc */
 	put(f, "class/sas_host/host0/.keep", "x");
 	probe(f);
 	assert_false(f->d.top.is_virtual);
