@@ -207,7 +207,7 @@ static void scsi_host_driver(const struct ctx *c, const char *devpath, char *buf
 /* One sign that a hypervisor presents a disk, and the name it then gets
  * (NULL: a physical disk, though it hangs in a cloud machine). */
 struct virt_sign {
-	enum { BY_MODEL, BY_VENDOR, BY_HOST_DRIVER, BY_TRANSPORT, BY_PCI_VENDOR } field;
+	enum { BY_MODEL, BY_VENDOR, BY_HOST_DRIVER, BY_TRANSPORT, BY_PCI_VENDOR, BY_PCI_SUBVENDOR } field;
 	const char *prefix;      /* the start of the field, any case */
 	const char *name;
 	bool cloud;              /* a cloud provider's network volume */
@@ -258,21 +258,54 @@ static const struct virt_sign virt_signs[] = {
 	{ BY_PCI_VENDOR, "0x15ad", "VMware virtual NVMe", false },
 	{ BY_PCI_VENDOR, "0x1414", "Hyper-V/Azure NVMe", false },
 	{ BY_PCI_VENDOR, "0x1ae0", "Google virtual NVMe", false },
+	/* last: QEMU gives the controllers it emulates (AHCI, xHCI, LSI, NVMe)
+	 * Red Hat's PCI subsystem vendor unless told otherwise, whatever model
+	 * string the disk behind them was given; a card passed through keeps
+	 * its own */
+	{ BY_PCI_SUBVENDOR, "0x1af4", "disk on a QEMU-emulated controller", false },
 };
+
+/* The PCI subsystem vendor of the controller a disk hangs on: the NVMe
+ * function, else the nearest directory up the SCSI device's path that has
+ * one (the AHCI, xHCI or SAS HBA); "" when none is found. */
+static void controller_subvendor(const struct ctx *c, const char *devpath, const char *pci,
+				 char *buf, size_t len)
+{
+	char p[PATH_MAX], top[PATH_MAX];
+	buf[0] = '\0';
+	if (pci) {
+		if (read_attr(pci, "subsystem_vendor", buf, len) != 0)
+			buf[0] = '\0';
+		return;
+	}
+	SCOPY(p, devpath);
+	pathf(top, "%s/devices", c->sys);
+	for (int i = 0; i < 16 && devpath[0] && strlen(p) > strlen(top); i++) {
+		if (read_attr(p, "subsystem_vendor", buf, len) == 0)
+			return;
+		char *slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			break;
+		*slash = '\0';
+	}
+	buf[0] = '\0';
+}
 
 /* Whether a hypervisor presents the disk, and as what (n->virt_kind,
  * n->cloud_volume): by model, vendor, SCSI host driver, transport, or the PCI
  * vendor of its NVMe controller (pci, or NULL). */
 static void virtual_kind(const struct ctx *c, const char *devpath, const char *pci, struct dev_node *n)
 {
-	char host[64], pci_vendor[16] = "";
+	char host[64], pci_vendor[16] = "", subvendor[16];
 	scsi_host_driver(c, devpath, host, sizeof(host));
+	controller_subvendor(c, devpath, pci, subvendor, sizeof(subvendor));
 	if (pci && read_attr(pci, "vendor", pci_vendor, sizeof(pci_vendor)) != 0)
 		pci_vendor[0] = '\0';
 	for (size_t i = 0; i < sizeof(virt_signs) / sizeof(virt_signs[0]); i++) {
 		const struct virt_sign *s = &virt_signs[i];
 		const char *field = s->field == BY_MODEL ? n->model : s->field == BY_VENDOR ? n->vendor
 				  : s->field == BY_HOST_DRIVER ? host : s->field == BY_PCI_VENDOR ? pci_vendor
+				  : s->field == BY_PCI_SUBVENDOR ? subvendor
 				  : n->transport ? n->transport : "";
 		if (!field[0] || strncasecmp(field, s->prefix, strlen(s->prefix)) != 0)
 			continue;

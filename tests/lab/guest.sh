@@ -104,7 +104,7 @@ run nvme.list nvme list -o json
 # the links as sysfs has them, for the host to hold info's against
 run sysfs.links grep -H . /sys/class/nvme/nvme*/device/current_link_speed \
 	/sys/class/nvme/nvme*/device/current_link_width /sys/class/ata_link/*/sata_spd \
-	/sys/bus/usb/devices/*/speed
+	/sys/bus/usb/devices/*/speed /sys/bus/pci/devices/*/subsystem_vendor
 
 # the stack from the filesystem down: ext2 on the SCSI HDD, mounted
 hd=$(for b in $(ls /sys/block); do [ "$(role_of "$b")" = scsi_hdd ] && echo "$b"; done)

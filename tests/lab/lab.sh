@@ -45,6 +45,13 @@ need_tools() {
 	fi
 }
 
+# What of the kernel package the lab uses: the kernel, the drivers, and the
+# modules they need (crc-t10dif's crypto, ext4 for the filesystem step).
+KPARTS=('./boot/vmlinuz-*' './lib/modules/*/modules.*' './lib/modules/*/kernel/drivers/*'
+	'./lib/modules/*/kernel/lib/*' './lib/modules/*/kernel/block/*' './lib/modules/*/kernel/crypto/*'
+	'./lib/modules/*/kernel/arch/*' './lib/modules/*/kernel/fs/configfs/*' './lib/modules/*/kernel/fs/ext4/*'
+	'./lib/modules/*/kernel/fs/jbd2/*' './lib/modules/*/kernel/fs/mbcache.ko')
+
 # Debian's generic kernel (the cloud one has no AHCI and no USB), unpacked
 # with only the parts the lab loads, and modules.dep made for it.
 fetch_kernel() {
@@ -52,15 +59,15 @@ fetch_kernel() {
 	kv=${kv#linux-image-}
 	[[ -n $kv ]] || skip "apt-cache knows no linux-image-amd64 (run apt-get update)"
 	kdir=$(cd "$cache" && pwd)/kernel-$kv
-	[[ -f $kdir/boot/vmlinuz-$kv && -f $kdir/lib/modules/$kv/modules.dep ]] && return
+	# unpacked again when the parts wanted change
+	[[ -f $kdir/boot/vmlinuz-$kv && $(cat "$kdir/.parts" 2>/dev/null) == "${KPARTS[*]}" ]] && return
 	mkdir -p "$cache/debs"
-	(cd "$cache/debs" && apt-get download -q "linux-image-$kv" >/dev/null 2>&1) ||
+	compgen -G "$cache/debs/linux-image-${kv}_*.deb" >/dev/null ||
+		(cd "$cache/debs" && apt-get download -q "linux-image-$kv" >/dev/null 2>&1) ||
 		skip "apt-get download linux-image-$kv failed (no package mirror?)"
 	rm -rf "$kdir" && mkdir -p "$kdir"
-	dpkg-deb --fsys-tarfile "$cache"/debs/linux-image-"${kv}"_*.deb | tar -x -C "$kdir" --wildcards \
-		'./boot/vmlinuz-*' './lib/modules/*/kernel/drivers/*' './lib/modules/*/kernel/fs/configfs/*' \
-		'./lib/modules/*/kernel/lib/*' './lib/modules/*/kernel/block/*' './lib/modules/*/kernel/crypto/*' './lib/modules/*/kernel/arch/*' \
-		'./lib/modules/*/kernel/fs/ext4/*' './lib/modules/*/kernel/fs/jbd2/*' './lib/modules/*/kernel/fs/mbcache.ko' './lib/modules/*/modules.*'
+	dpkg-deb --fsys-tarfile "$cache"/debs/linux-image-"${kv}"_*.deb | tar -x -C "$kdir" --wildcards "${KPARTS[@]}"
+	echo "${KPARTS[*]}" >"$kdir/.parts"
 	depmod -b "$kdir" "$kv" # the .deb ships no modules.dep
 }
 
