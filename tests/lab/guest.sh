@@ -102,8 +102,8 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 done
 run nvme.list nvme list -o json
 # the links as sysfs has them, for the host to hold info's against
-run sysfs.links grep -H . /sys/class/nvme/nvme*/device/current_link_speed \
-	/sys/class/nvme/nvme*/device/current_link_width /sys/class/ata_link/*/sata_spd \
+run sysfs.links grep -H . /sys/bus/pci/devices/*/current_link_speed \
+	/sys/bus/pci/devices/*/current_link_width /sys/class/ata_link/*/sata_spd \
 	/sys/bus/usb/devices/*/speed /sys/bus/pci/devices/*/subsystem_vendor
 
 # the stack from the filesystem down: ext2 on the SCSI HDD, mounted
@@ -137,12 +137,16 @@ else
 	emit "@@@ note dmsetup create labdelay failed"
 fi
 
-# dm-flakey: up for 2 s after the table loads, then every I/O fails for 30 s.
-if dmsetup --noudevsync create labflakey --table "0 $sz flakey /dev/$nb 0 2 30"; then
+# dm-flakey over a dm-delay of 1 ms (so that the run outlasts the up
+# interval on any machine): up for 1 s after the table loads, then every I/O
+# fails for 60 s.
+if dmsetup --noudevsync create labslow --table "0 $sz delay /dev/$nb 0 1" &&
+	dmsetup --noudevsync create labflakey --table "0 $sz flakey /dev/$(dm_of labslow) 0 1 60"; then
 	dm=$(dm_of labflakey)
 	emit "@@@ role dm_flakey $dm"
-	run dm_flakey.randread diskbench --json randread -t 8 -s 16M /dev/$dm
+	run dm_flakey.randread diskbench --json randread -t 5 -s 64M /dev/$dm
 	dmsetup --noudevsync remove labflakey
+	dmsetup --noudevsync remove labslow
 else
 	emit "@@@ note dmsetup create labflakey failed"
 fi

@@ -864,7 +864,8 @@ static void test_lvm(void **state)
 
 /* ---- USB ------------------------------------------------------------------ */
 
-#define USBDEV "devices/pci0000:00/0000:00:14.0/usb1/1-2"
+#define USBXHCI "devices/pci0000:00/0000:00:14.0"
+#define USBDEV USBXHCI "/usb1/1-2"
 #define USBSCSI USBDEV "/1-2:1.0/host6/target6:0:0/6:0:0:0"
 #define SDC USBSCSI "/block/sdc"
 
@@ -920,6 +921,16 @@ static void test_usb_stick(void **state)
 		probe(f);
 		assert_near(f->d.top.link.ceiling_bytes_per_sec, speeds[i].ceiling, 0.001);
 	}
+	assert_false(f->d.top.link.below_max);
+
+	/* the same stick on QEMU's emulated xHCI (Red Hat's PCI subsystem
+	 * vendor): virtual, its USB link kept as what the emulator claims */
+	put(f, USBXHCI "/subsystem_vendor", "0x1af4");
+	probe(f);
+	assert_true(f->d.top.is_virtual);
+	assert_string_equal(f->d.top.link.kind, "usb");
+	assert_string_equal(f->d.top.link.speed, "20000 Mbit/s");
+	assert_true(f->d.top.link.emulated);
 	assert_false(f->d.top.link.below_max);
 }
 
