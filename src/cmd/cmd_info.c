@@ -1,9 +1,11 @@
-/* info: what the target is, from sysfs alone — filesystem, device stack,
- * the disks at the bottom and the links they hang on. */
+/* info: what the target is, from sysfs — filesystem, device stack, the
+ * disks at the bottom and the links they hang on — and what those disks say
+ * of their own health (ioctls; unavailable with the reason unprivileged). */
 #include <errno.h>
 
 #include "cmd.h"
 #include "devinfo.h"
+#include "run_health.h"
 #include "util.h"
 
 int cmd_run_info(const struct command *cmd, const struct options *opt, struct result *r)
@@ -14,6 +16,8 @@ int cmd_run_info(const struct command *cmd, const struct options *opt, struct re
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", opt->target);
 	r->device = &info;
+	run_health_before(r);
+	run_health_check(r);
 	r->measured = true;
 	return EXIT_OK;
 }
