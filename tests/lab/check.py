@@ -319,6 +319,103 @@ def check_stack(t, runs):
                 f"fs: info on a mounted ext2 names it and the disk under it ({top.get('name')})")
 
 
+NVME_UNIT = 512_000  # an NVMe data unit: 1000 blocks of 512 bytes
+
+
+def health_disk(d, name):
+    """The reading of disk name in a document's health object (info or a test)."""
+    h = result_of(d).get("health") or {}
+    rows = [x for x in h.get("disks", []) if x.get("name") == name]
+    return h, (rows[0] if rows else {})
+
+
+def num(v):
+    """nvme-cli prints its 128-bit counters as strings."""
+    return int(v) if isinstance(v, str) and v.isdigit() else v
+
+
+def check_health_nvme(t, runs, roles, role):
+    """info's health of an NVMe namespace against nvme smart-log in the same guest."""
+    dev, peer = roles.get(role), doc(runs, role + ".smartlog")
+    peer = {k: num(v) for k, v in (peer or {}).items()} if peer is not None else None
+    h, disk = health_disk(doc(runs, role + ".info"), dev)
+    if not t.check(peer is not None and disk.get("available") is True,
+                   f"{role}: info reads the NVMe health log of /dev/{dev}", f"health {h}"):
+        return
+    pairs = [("critical_warning", peer.get("critical_warning")),
+             ("temperature_c", peer.get("temperature") - 273 if peer.get("temperature") else None),
+             ("available_spare_pct", peer.get("avail_spare")),
+             ("spare_threshold_pct", peer.get("spare_thresh")),
+             ("percentage_used", peer.get("percent_used")),
+             ("media_errors", peer.get("media_errors")),
+             ("power_on_hours", peer.get("power_on_hours")),
+             ("unsafe_shutdowns", peer.get("unsafe_shutdowns")),
+             ("host_read_bytes", peer.get("data_units_read", 0) * NVME_UNIT),
+             ("host_written_bytes", peer.get("data_units_written", 0) * NVME_UNIT)]
+    for key, want in pairs:
+        t.check(want is not None and disk.get(key) == want, f"{role}: health {key} {want} as nvme smart-log",
+                f"info {disk.get(key)!r}")
+
+
+def check_health_warning(t, runs, roles):
+    """The critical warning lab.sh injected on the ZNS controller (4) is a finding."""
+    dev = roles.get("zns")
+    h, disk = health_disk(doc(runs, "zns.info"), dev)
+    t.check(disk.get("critical_warning") == 4, "zns: the injected critical warning 4 read back",
+            f"health {disk}")
+    d = doc(runs, "health_read.zns")
+    t.check("health_warning" in findings_of(d), "zns: a run on it carries the health_warning finding",
+            f"findings {findings_of(d)}")
+    d = doc(runs, "health_write.nvme")
+    t.check(d is not None and "health_warning" not in findings_of(d),
+            "nvme: no health_warning on the controller without one")
+
+
+def check_health_nvme_write(t, runs, roles):
+    """result.health's delta of a write on NVMe against nvme smart-log before and after."""
+    d = doc(runs, "health_write.nvme")
+    before, after = doc(runs, "health_before.nvme"), doc(runs, "health_after.nvme")
+    h, disk = health_disk(d, roles.get("nvme"))
+    if not t.check(d is not None and before is not None and after is not None and "delta" in disk,
+                   "nvme: seqwrite's result.health has a delta, nvme smart-log around it ran",
+                   f"health {str(h)[:200]}"):
+        return
+    peer = (num(after["data_units_written"]) - num(before["data_units_written"])) * NVME_UNIT
+    got = disk["delta"].get("host_written_bytes")
+    t.check(got == peer, f"nvme: host bytes written in the run {got} as nvme smart-log's {peer}")
+    run_bytes = h.get("run_bytes") or 0
+    t.check(run_bytes > 0 and abs(peer - run_bytes) <= 2 * NVME_UNIT,
+            f"nvme: the disk counted the run's {run_bytes} bytes written (within two data units)",
+            f"nvme-cli {peer}")
+
+
+def ata_attr(smart, ident):
+    for a in ((smart or {}).get("ata_smart_attributes") or {}).get("table", []):
+        if a.get("id") == ident:
+            return a.get("raw", {}).get("value")
+    return None
+
+
+def check_health_ata(t, runs, roles):
+    """info's ATA SMART reading against smartctl -A in the same guest."""
+    for role in ("sata_hdd", "sata_ssd"):
+        smart = doc(runs, role + ".smartctl")
+        h, disk = health_disk(doc(runs, role + ".info"), roles.get(role))
+        if not t.check(disk.get("available") is True and disk.get("source") == "ata",
+                       f"{role}: info reads ATA SMART over SG_IO", f"health {h}"):
+            continue
+        temp = (smart.get("temperature") or {}).get("current")
+        hours = (smart.get("power_on_time") or {}).get("hours")
+        t.check(temp is not None and disk.get("temperature_c") == temp,
+                f"{role}: health temperature {temp} C as smartctl", f"info {disk.get('temperature_c')!r}")
+        t.check(hours is not None and disk.get("power_on_hours") == hours,
+                f"{role}: health power-on hours {hours} as smartctl", f"info {disk.get('power_on_hours')!r}")
+        realloc = ata_attr(smart, 5)
+        t.check(disk.get("reallocated_sectors") == realloc,
+                f"{role}: health reallocated sectors {realloc} as smartctl's attribute 5",
+                f"info {disk.get('reallocated_sectors')!r}")
+
+
 def guarded(t, what, fn, *args):
     """A check whose input is not what it expects fails, and the rest go on."""
     try:
@@ -349,6 +446,11 @@ def main():
     for role in ("zns", "null_zoned"):
         guarded(t, role, check_zoned, runs, role)
     guarded(t, "stack", check_stack, runs)
+    for role in ("nvme", "zns"):
+        guarded(t, role, check_health_nvme, runs, roles, role)
+    guarded(t, "health warning", check_health_warning, runs, roles)
+    guarded(t, "nvme write", check_health_nvme_write, runs, roles)
+    guarded(t, "ata", check_health_ata, runs, roles)
     return t.close()
 
 

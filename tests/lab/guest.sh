@@ -89,7 +89,10 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 	run "$role.lsblk" lsblk -J -b -d -o NAME,TRAN,VENDOR,MODEL,SERIAL,REV,ROTA,ZONED,ZONE-SZ,ZONE-NR,SIZE,TYPE "$dev"
 	case $role in
 	usb) run "$role.smartctl" smartctl -i -j -d scsi "$dev" ;; # qemu's USB bridge is in no table
-	nvme | zns | sata_* | scsi_hdd) run "$role.smartctl" smartctl -i -j "$dev" ;;
+	nvme | zns | sata_* | scsi_hdd) run "$role.smartctl" smartctl -i -A -H -j "$dev" ;;
+	esac
+	case $role in
+	nvme | zns) run "$role.smartlog" nvme smart-log -o json "/dev/${b%n*}" ;;
 	esac
 	case $role in
 	zns | null_zoned)
@@ -101,6 +104,25 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 	run "$role.quick" diskbench --json quick --engine=$(engine_for "$b") -t 3 -s 32M "$dev"
 done
 run nvme.list nvme list -o json
+
+# What the disk says before and after a write: result.health against the
+# peers read just before and just after the run.
+for b in $(ls /sys/block); do
+	role=$(role_of "$b")
+	case $role in
+	nvme)
+		run health_before.$role nvme smart-log -o json "/dev/${b%n*}"
+		run health_write.$role diskbench --json seqwrite --force --engine=sync -t 2 -s 16M "/dev/$b"
+		run health_after.$role nvme smart-log -o json "/dev/${b%n*}"
+		;;
+	sata_hdd)
+		run health_before.$role smartctl -A -j "/dev/$b"
+		run health_write.$role diskbench --json seqwrite --force -t 2 -s 16M "/dev/$b"
+		run health_after.$role smartctl -A -j "/dev/$b"
+		;;
+	zns) run health_read.$role diskbench --json randread --engine=sync -t 1 -s 16M "/dev/$b" ;;
+	esac
+done
 # the links as sysfs has them, for the host to hold info's against
 run sysfs.links grep -H . /sys/bus/pci/devices/*/current_link_speed \
 	/sys/bus/pci/devices/*/current_link_width /sys/class/ata_link/*/sata_spd \
