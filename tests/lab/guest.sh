@@ -78,7 +78,8 @@ role_of() {
 # The NVMe controllers get synchronous I/O only: qemu 7.2's NVMe emulation
 # with io_uring in the guest lost commands in about half the boots (30 s
 # timeout, abort, reset, then ~61 s per I/O); sync never did.
-engine_for() { case $1 in nvme*) echo sync ;; *) echo auto ;; esac; }
+# LAB_NVME_ENGINE=uring (lab.sh's environment) tries it again.
+engine_for() { case $1 in nvme*) echo "${LAB_NVME_ENGINE:-sync}" ;; *) echo auto ;; esac; }
 
 for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 	role=$(role_of "$b")
@@ -112,7 +113,7 @@ for b in $(ls /sys/block); do
 	case $role in
 	nvme)
 		run health_before.$role nvme smart-log -o json "/dev/${b%n*}"
-		run health_write.$role diskbench --json seqwrite --force --engine=sync -t 2 -s 16M "/dev/$b"
+		run health_write.$role diskbench --json seqwrite --force --engine=$(engine_for "$b") -t 2 -s 16M "/dev/$b"
 		run health_after.$role nvme smart-log -o json "/dev/${b%n*}"
 		;;
 	sata_hdd)
@@ -120,7 +121,7 @@ for b in $(ls /sys/block); do
 		run health_write.$role diskbench --json seqwrite --force -t 2 -s 16M "/dev/$b"
 		run health_after.$role smartctl -A -j "/dev/$b"
 		;;
-	zns) run health_read.$role diskbench --json randread --engine=sync -t 1 -s 16M "/dev/$b" ;;
+	zns) run health_read.$role diskbench --json randread --engine=$(engine_for "$b") -t 1 -s 16M "/dev/$b" ;;
 	esac
 done
 # the links as sysfs has them, for the host to hold info's against

@@ -16,6 +16,7 @@
 # usage: tests/lab/lab.sh ./diskbench-static
 # env:   LAB_CACHE  kernel and tools kept between runs (default build/lab)
 #        LAB_KEEP=1 keep the guest's output (in LAB_CACHE/last/)
+#        LAB_ACCEL=kvm  (default tcg), LAB_NVME_ENGINE=uring (default sync, see guest.sh)
 # Without qemu, busybox-static, cpio, kmod or python3 it skips with the reason.
 set -euo pipefail
 
@@ -127,7 +128,7 @@ run_guest() {
 	# shellcheck disable=SC2086 # $D and $accel are lists of words
 	local args=(-M q35 -accel $accel -cpu max -smp 1 -m 768M -display none -monitor none -no-reboot -nic none
 		-kernel "$kdir/boot/vmlinuz-$kv" -initrd "$work/initrd.gz"
-		-append "console=ttyS0 ${LAB_KAPPEND:-quiet loglevel=3} panic=-1 LAB_ACCEL=${accel%% *}"
+		-append "console=ttyS0 ${LAB_KAPPEND:-quiet loglevel=3} panic=-1 LAB_ACCEL=${accel%% *} LAB_NVME_ENGINE=${LAB_NVME_ENGINE:-sync}"
 		-serial "file:$work/console.log"
 		-chardev "file,id=results,path=$work/results.log" -device isa-serial,chardev=results
 		# NVMe behind a PCIe root port: the link speed and width show in sysfs
