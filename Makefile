@@ -1,6 +1,7 @@
 # diskbench — a plain Makefile.
 #   make                 build ./diskbench
-#   make check           unit tests (cmocka) and CLI/end-to-end tests
+#   make check           unit tests (cmocka), CLI/end-to-end tests and check-arch
+#   make check-arch      no circle between files or rooms, the include table kept
 #   make check-svg       the --svg pictures rendered by headless Chromium
 #   make sanitize        the same suite under ASan + UBSan
 #   make fuzz            each libFuzzer target in tests/fuzz/ for FUZZ_SECONDS (clang)
@@ -90,7 +91,13 @@ cli: diskbench
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
 
-check: unit cli
+# The rooms against ARCHITECTURE.md's table (from the objects' symbols and the
+# #include lines), and the checker itself on trees whose faults are known.
+check-arch: $(OBJ)
+	python3 tests/arch/check_arch.py
+	bash tests/arch/test_check_arch.sh
+
+check: unit cli check-arch
 
 # --svg pictures drawn by headless Chromium (Debian's chromium), screenshots
 # checked not blank and kept in $$ARTEFACTS when set; skipped without chromium.
@@ -188,10 +195,10 @@ check-fleet: diskbench
 # kernel in qemu (TCG): NVMe behind a PCIe root port, an NVMe zoned namespace,
 # a SATA HDD and SSD on AHCI, a SCSI HDD on virtio-scsi, USB mass storage on
 # xHCI, a volume capped at 150 IOPS, null_blk, dm-delay and dm-flakey; info,
-# quick and the findings held against lsblk, smartctl and nvme-cli in the
-# same guest (tests/lab/).  Skipped, with the reason, without qemu.
+# quick, the findings and the disks' health held against lsblk, smartctl and
+# nvme-cli in the same guest (tests/lab/).  Skipped, with the reason, without qemu.
 check-lab: static
 	bash tests/lab/lab.sh ./diskbench-static
 
-.PHONY: all clean install uninstall unit cli check check-svg test sanitize memcheck fuzz check-envs \
+.PHONY: all clean install uninstall unit cli check check-arch check-svg test sanitize memcheck fuzz check-envs \
 	static check-fleet check-lab

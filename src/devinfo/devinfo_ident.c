@@ -412,7 +412,8 @@ int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int6
 	ctx_init(&c, roots);
 	if (sysfs_dev_dir(&c, st.st_rdev, dir) != 0)
 		return 0;
-	node_init(&n);
+	memset(&n, 0, sizeof(n));
+	n.zone_size_bytes = n.nr_zones = -1;
 	zoned_details(dir, &n);
 	if (strcmp(n.zoned, "host-managed") != 0)
 		return 0;
