@@ -33,10 +33,11 @@ void node_init(struct dev_node *n)
 	n->parent = -1;
 }
 
-/* Kinds whose data live in memory: brd, zram, persistent memory. */
+/* Kinds whose data live in memory: brd, zram, persistent memory, null_blk. */
 static bool kind_in_ram(const char *kind)
 {
-	return strcmp(kind, "ram") == 0 || strcmp(kind, "zram") == 0 || strcmp(kind, "pmem") == 0;
+	return strcmp(kind, "ram") == 0 || strcmp(kind, "zram") == 0 || strcmp(kind, "pmem") == 0 ||
+	       strcmp(kind, "null") == 0;
 }
 
 /* The one loop backing-file reader, from the loop device's sysfs dir. */

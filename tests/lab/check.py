@@ -66,9 +66,13 @@ class Tap:
         return 1 if self.failed else 0
 
 
+spans = {}  # seconds each framed command took in the guest, by name
+
+
 def parse(path):
     """The framed outputs: {name: (rc, stdout, stderr)}, the roles and notes."""
     runs, roles, notes, done = {}, {}, [], False
+    spans.clear()
     cur = None
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().replace("\r", "").split("\n")
@@ -81,6 +85,9 @@ def parse(path):
         word, rest = m.groups()
         if word == "begin":
             name, rc = re.match(r"(\S+) rc=(\d+)", rest).groups()
+            span = re.search(r"t0=([\d.]+) t1=([\d.]+)", rest)
+            if span:
+                spans[name] = float(span.group(2)) - float(span.group(1))
             cur = [name, [], [], False, int(rc)]
         elif word == "stderr" and cur:
             cur[3] = True
@@ -240,6 +247,14 @@ def check_quick(t, runs, role):
             f"{role}: the verdict says the disk is virtual or emulated", line)
 
 
+def check_quick_ram(t, runs):
+    """null_blk has no medium: quick must not file it in a disk's class."""
+    d = doc(runs, "null.quick") or {}
+    line = ((d.get("result") or {}).get("verdict") or d.get("verdict") or {}).get("line", "")
+    print(f"# null: {line}")
+    t.check(re.search(r"memory|RAM", line) is not None, "null: quick says null_blk runs at memory speed", line)
+
+
 def result_of(d):
     return (d or {}).get("result") or {}
 
@@ -256,9 +271,10 @@ def check_cap(t, runs):
     keys = findings_of(d)
     lat = r.get("lat_ns") or {}
     t.todo("rate_cap" in keys, "capped: the rate-cap finding fires on qemu's token bucket",
-           f"qemu's throttle spaces every I/O evenly (p50 {lat.get('p50', 0) / 1e6:.2f} ms, "
-           f"p90 {lat.get('p90', 0) / 1e6:.2f} ms, min {lat.get('min', 0) / 1e6:.2f} ms): no I/O waits "
-           f"20 x p50, which detect_rate_cap needs of 0.1-10 %; findings {keys}")
+           f"I/Os per interval {(r.get('series') or {}).get('ios')} are flat, but qemu's throttle spaces "
+           f"every I/O evenly (p50 {lat.get('p50', 0) / 1e6:.2f} ms, p90 {lat.get('p90', 0) / 1e6:.2f} ms, "
+           f"min {lat.get('min', 0) / 1e6:.2f} ms): no I/O waits 20 x p50, which detect_rate_cap needs "
+           f"of 0.1-10 %; findings {keys}")
     for role in ("nvme", "null"):
         other = doc(runs, role + ".quick") if role == "nvme" else doc(runs, "null.randread")
         if other:
@@ -285,6 +301,11 @@ def check_flakey(t, runs, roles):
     rc, out, err = runs[name]
     d = doc(runs, name) or {}
     t.check(rc == 1, f"dm-flakey: an I/O error mid-run exits 1 (got {rc})")
+    took = spans.get(name, 0)
+    # the table went up just before the command: its 1 s up interval ends
+    # mid-run, not at the first I/O (startup takes well under 0.5 s here)
+    t.check(0.5 <= took < 5.0, f"dm-flakey: the error came mid-run, near the end of the 1 s up interval, "
+            f"before the 5 s limit (the command took {took:.2f} s)")
     t.check(d.get("result") is None and "error" in d, "dm-flakey: no partial figure as the result, an error key",
             f"result {str(d.get('result'))[:80]}")
     t.check(re.search(r"at offset \d+", err) is not None and re.search(r"Input/output error", err) is not None,
@@ -416,6 +437,28 @@ def check_health_ata(t, runs, roles):
                 f"info {disk.get('reallocated_sectors')!r}")
 
 
+def summary(runs, roles):
+    """What each kind showed, as TAP comments: the table for the CI log."""
+    print("# kind       | dev     | transport | link                 | rotational/rpm | zoned        | health       | quick's verdict")
+    for role in TRUTH:
+        d = doc(runs, role + ".info")
+        if not d:
+            continue
+        n = d["result"]["device"]
+        link = n.get("link") or {}
+        ltxt = " ".join(str(x) for x in (link.get("kind"), link.get("speed") or "",
+                                         f"x{link['width']}" if link.get("width") else "") if x)
+        h, disk = health_disk(d, roles.get(role))
+        htxt = (f"{disk.get('source')} {disk.get('temperature_c')} C"
+                + (f" cw={disk.get('critical_warning')}" if disk.get("critical_warning") else "")
+                if disk.get("available") else "none")
+        q = doc(runs, role + ".quick") or {}
+        line = ((q.get("result") or {}).get("verdict") or q.get("verdict") or {}).get("line", "")
+        print(f"# {role:<10} | {roles.get(role, ''):<7} | {str(n.get('transport')):<9} | {ltxt:<20} | "
+              f"{str(n.get('rotational'))}/{n.get('rpm')} | {str(n.get('zoned')):<12} | {htxt:<12} | "
+              f"{line.split(' (seq read')[0][:90]}")
+
+
 def guarded(t, what, fn, *args):
     """A check whose input is not what it expects fails, and the rest go on."""
     try:
@@ -440,6 +483,7 @@ def main():
     for role in ("nvme", "sata_hdd", "sata_ssd", "scsi_hdd", "usb", "capped"):
         if role in roles:
             guarded(t, role, check_quick, runs, role)
+    guarded(t, "null", check_quick_ram, runs)
     guarded(t, "capped", check_cap, runs)
     guarded(t, "dm-delay", check_delay, runs)
     guarded(t, "dm-flakey", check_flakey, runs, roles)
@@ -451,6 +495,7 @@ def main():
     guarded(t, "health warning", check_health_warning, runs, roles)
     guarded(t, "nvme write", check_health_nvme_write, runs, roles)
     guarded(t, "ata", check_health_ata, runs, roles)
+    summary(runs, roles)
     return t.close()
 
 

@@ -156,7 +156,7 @@ run_guest() {
 	touch "$work/results.log"
 	local rc=0 t0
 	t0=$(date +%s)
-	timeout "${LAB_TIMEOUT:-900}" qemu-system-x86_64 "${args[@]}" </dev/null >"$work/qemu.out" 2>&1 || rc=$?
+	timeout "${LAB_TIMEOUT:-600}" qemu-system-x86_64 "${args[@]}" </dev/null >"$work/qemu.out" 2>&1 || rc=$?
 	echo "# lab: guest ran $(($(date +%s) - t0)) s (accel ${accel%% *}, qemu exit $rc)"
 	if [[ $rc -ne 0 ]]; then
 		echo "# lab: qemu failed; its output and the console's tail:"

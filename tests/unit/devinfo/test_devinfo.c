@@ -1668,6 +1668,15 @@ static void test_ram_detector(void **state)
 	assert_string_equal(name, "pmem0");
 	assert_int_equal(devinfo_blockdev_in_ram(253, 3, &f->roots, name, sizeof(name)), 1);
 	assert_string_equal(name, "dm-3"); /* every leaf below it is in RAM */
+	/* null_blk keeps its data in RAM (memory_backed) or nowhere: no disk either way */
+	blockdev(f, "devices/virtual/block/nullb0", "251:0", 8, 0, 512, 512, "write through", 0, "none");
+	assert_int_equal(devinfo_blockdev_in_ram(251, 0, &f->roots, name, sizeof(name)), 1);
+	assert_string_equal(name, "nullb0");
+	struct devinfo *d = &f->d;
+	assert_int_equal(devinfo_probe_devnum(251, 0, &f->roots, d), 0);
+	assert_string_equal(d->top.kind, "null");
+	assert_true(d->top.in_ram);
+	assert_string_equal(d->top.link.kind, "none");
 	assert_int_equal(devinfo_blockdev_in_ram(maj, min, &f->roots, name, sizeof(name)), 0);
 	assert_int_equal(devinfo_blockdev_in_ram(9, 9, &f->roots, name, sizeof(name)), 0);
 	lnk(f, "devices/virtual/block/dm-3/slaves/vda", VDA); /* one leaf on a disk */
