@@ -124,7 +124,9 @@ run_guest() {
 	# TCG unless asked: on this kind of machine /dev/kvm opens but a nested
 	# guest hangs before its first console line
 	accel=${LAB_ACCEL:-tcg}
-	local D="-drive if=none,format=raw,cache=none,aio=threads"
+	# cache=none: the guest's writes reach the image file, not the host's
+	# page cache only (LAB_DRIVE_OPTS overrides, "" for qemu's default)
+	local D="-drive if=none,format=raw${LAB_DRIVE_OPTS-,cache=none,aio=threads}"
 	# shellcheck disable=SC2086 # $D and $accel are lists of words
 	local args=(-M q35 -accel $accel -cpu max -smp 1 -m 768M -display none -monitor none -no-reboot -nic none
 		-kernel "$kdir/boot/vmlinuz-$kv" -initrd "$work/initrd.gz"

@@ -985,6 +985,23 @@ static void test_virtio(void **state)
 	free(json);
 }
 
+/* A SCSI disk mounted as the data directory: the SCSI device's vendor and
+ * model (padded as the kernel pads them), its block node linked to it. */
+static void scsi_disk(struct fx *f, const char *dev, const char *disk, const char *vendor,
+		      const char *model, long long sectors)
+{
+	char rel[PATH_MAX];
+	fmt_to(rel, sizeof(rel), "%s/vendor", dev);
+	put(f, rel, "%s", vendor);
+	fmt_to(rel, sizeof(rel), "%s/model", dev);
+	put(f, rel, "%s", model);
+	blockdev(f, disk, f->majmin, sectors, 1, 512, 4096, "write back", 1, "[mq-deadline] none");
+	fmt_to(rel, sizeof(rel), "%s/device", disk);
+	lnk(f, rel, dev);
+	fmt_to(rel, sizeof(rel), "/dev%s", strrchr(disk, '/'));
+	mount_data(f, rel);
+}
+
 /* Hypervisor disks behind SCSI: Hyper-V, VMware, QEMU by vendor or model. */
 static void test_virtual_scsi(void **state)
 {
@@ -992,15 +1009,8 @@ static void test_virtual_scsi(void **state)
 	const char *dev = "devices/LNXSYSTM:00/VMBUS:00/vmbus_0/host0/target0:0:0/0:0:0:0";
 	const char *sda = "devices/LNXSYSTM:00/VMBUS:00/vmbus_0/host0/target0:0:0/0:0:0:0/block/sda";
 	char rel[PATH_MAX];
-	fmt_to(rel, sizeof(rel), "%s/vendor", dev);
-	put(f, rel, "Msft    ");
-	fmt_to(rel, sizeof(rel), "%s/model", dev);
-	put(f, rel, "Virtual Disk    ");
 	put(f, "class/scsi_host/host0/proc_name", "storvsc");
-	blockdev(f, sda, f->majmin, 268435456, 1, 512, 4096, "write back", 1, "[mq-deadline] none");
-	fmt_to(rel, sizeof(rel), "%s/device", sda);
-	lnk(f, rel, dev);
-	mount_data(f, "/dev/sda");
+	scsi_disk(f, dev, sda, "Msft    ", "Virtual Disk    ", 268435456);
 	probe(f);
 	assert_string_equal(f->d.top.transport, "scsi");
 	assert_true(f->d.top.is_virtual);
@@ -1046,15 +1056,8 @@ static void test_scsi_rpm(void **state)
 	const char *dev = "devices/pci0000:00/0000:00:03.0/host2/target2:0:0/2:0:0:0";
 	const char *sdc = "devices/pci0000:00/0000:00:03.0/host2/target2:0:0/2:0:0:0/block/sdc";
 	char rel[PATH_MAX];
-	fmt_to(rel, sizeof(rel), "%s/vendor", dev);
-	put(f, rel, "SEAGATE ");
-	fmt_to(rel, sizeof(rel), "%s/model", dev);
-	put(f, rel, "ST4000NM0035    ");
 	put(f, "class/sas_host/host2/.keep", "x");
-	blockdev(f, sdc, f->majmin, 7814037168LL, 1, 512, 4096, "write back", 1, "[mq-deadline] none");
-	fmt_to(rel, sizeof(rel), "%s/device", sdc);
-	lnk(f, rel, dev);
-	mount_data(f, "/dev/sdc");
+	scsi_disk(f, dev, sdc, "SEAGATE ", "ST4000NM0035    ", 7814037168LL);
 	fmt_to(rel, sizeof(rel), "%s/vpd_pgb1", dev);
 	put_pgb1(f, rel, 0xb1, 7200, 64);
 	assert_int_equal(probe(f)->top.rpm, 7200);
