@@ -2,6 +2,7 @@
  * disks at the bottom and the links they hang on — and what those disks say
  * of their own health (ioctls; unavailable with the reason unprivileged). */
 #include <errno.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "devinfo.h"
@@ -19,5 +20,12 @@ int cmd_run_info(const struct command *cmd, const struct options *opt, struct re
 	run_health_before(r);
 	run_health_check(r);
 	r->measured = true;
+	/* a file may be a disk too: the loop device over it, and what uses it */
+	static struct devinfo_file_use use;
+	struct stat st;
+	if (stat(opt->target, &st) == 0 && S_ISREG(st.st_mode) &&
+	    devinfo_file_use((uint64_t)st.st_dev, (uint64_t)st.st_ino, devinfo_default_roots(),
+			     NULL, &use) == 1)
+		r->detail = &use;
 	return EXIT_OK;
 }

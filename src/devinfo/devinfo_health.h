@@ -6,9 +6,8 @@
  *
  * Two halves, so that tests feed recorded pages: the decoders (page bytes
  * -> struct health, pure, fuzzed) and the reader that opens a disk's node
- * and sends the commands through a struct health_ops (devinfo_health_io.c
- * holds the real ioctls; tests pass fakes whose truth they set).  A devinfo
- * room: only devinfo_*.c and platform_linux.c issue ioctls. */
+ * and sends the commands through a struct health_ops (platform_health.c
+ * holds the real ioctls; tests pass fakes whose truth they set). */
 #ifndef DEVINFO_HEALTH_H
 #define DEVINFO_HEALTH_H
 
@@ -93,7 +92,7 @@ struct health_ops {
 	int (*ata_smart)(int fd, uint8_t feature, uint8_t buf[HEALTH_PAGE]);
 	int (*scsi_log_sense)(int fd, uint8_t page, uint8_t *buf, size_t len);
 };
-/* The ioctls: NVME_IOCTL_ADMIN_CMD and SG_IO (devinfo_health_io.c). */
+/* The ioctls: NVME_IOCTL_ADMIN_CMD and SG_IO (platform_health.c). */
 const struct health_ops *health_ioctl_ops(void);
 
 /* Reads what disk n (a leaf of devinfo's stack) says about itself through

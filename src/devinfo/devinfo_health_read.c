@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "devinfo_health.h"
 
+#include "platform.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -73,6 +75,26 @@ static int read_scsi(int fd, const struct health_ops *ops, struct health *h)
 	return 0;
 }
 
+/* A USB bridge that passed no ATA SMART: its SCSI log pages, and when they
+ * fail too, both reasons in one (privilege first: it is the remedy). */
+static void read_usb_scsi(int fd, const struct health_ops *ops, struct health *h)
+{
+	char ata_why[sizeof(h->why)], name[sizeof(h->name)];
+	bool ata_denied = strstr(h->why, "not permitted") != NULL;
+	snprintf(ata_why, sizeof(ata_why), "%s", h->why);
+	snprintf(name, sizeof(name), "%s", h->name);
+	health_init(h, name);
+	if (read_scsi(fd, ops, h) == 0)
+		return;
+	char scsi_why[sizeof(h->why)];
+	snprintf(scsi_why, sizeof(scsi_why), "%s", h->why);
+	if (ata_denied)
+		snprintf(h->why, sizeof(h->why), "%s", ata_why);
+	else
+		snprintf(h->why, sizeof(h->why), "no ATA pass-through on this USB bridge; %.150s",
+			 scsi_why);
+}
+
 /* The reason a disk has no reader (in buf), or NULL when it has one. */
 static const char *no_reader(const struct dev_node *n, char *buf, size_t len)
 {
@@ -123,11 +145,15 @@ void health_read(const struct dev_node *n, const char *devdir, const struct heal
 		read_nvme(fd, ops, h);
 	else if (ata || usb) {
 		/* a USB bridge may pass ATA through (SAT); else its SCSI side */
-		if (read_ata(fd, ops, h) != 0 && usb) {
-			health_init(h, n->name);
-			read_scsi(fd, ops, h);
-		}
+		if (read_ata(fd, ops, h) != 0 && usb)
+			read_usb_scsi(fd, ops, h);
 	} else
 		read_scsi(fd, ops, h);
 	close(fd);
+}
+
+const struct health_ops *health_ioctl_ops(void)
+{
+	static const struct health_ops ops = { plat_nvme_log, plat_ata_smart, plat_scsi_log_sense };
+	return &ops;
 }

@@ -4,7 +4,6 @@
 
 #include "devinfo.h"
 #include "finding.h"
-#include "sampling.h"
 #include "util.h"
 
 /* Each measured part of a process (quick's steps) keeps its own readings,

@@ -364,11 +364,17 @@ static int fake_ata(int fd, uint8_t feature, uint8_t buf[HEALTH_PAGE])
 	return -1;
 }
 
+static int fake_scsi_errno;
+
 static int fake_scsi(int fd, uint8_t page, uint8_t *buf, size_t len)
 {
 	static const uint8_t temp[] = { 0x0d, 0, 0, 6, 0, 0, 0x03, 2, 0, 33 };
 	(void)fd;
 	fake_calls++;
+	if (fake_scsi_errno) {
+		errno = fake_scsi_errno;
+		return -1;
+	}
 	if (page != 0x0d) {
 		errno = EIO;
 		return -1;
@@ -383,7 +389,7 @@ static const struct health_ops fakes = { fake_nvme, fake_ata, fake_scsi };
 static int setup(void **state)
 {
 	(void)state;
-	fake_errno = 0;
+	fake_errno = fake_scsi_errno = 0;
 	fake_calls = 0;
 	return fake_root_make("health");
 }
@@ -446,6 +452,16 @@ static void test_reader_kinds(void **state)
 	assert_true(h.available);
 	assert_string_equal(h.source, "scsi");
 	assert_int_equal(h.temperature_c, 33);
+	/* a bridge that passes neither: both reasons; unprivileged: that one */
+	fake_scsi_errno = EIO;
+	health_read(&n, root, &fakes, &h);
+	assert_false(h.available);
+	assert_string_equal(h.why, "no ATA pass-through on this USB bridge; SCSI LOG SENSE "
+				   "temperature page: the device refused it");
+	fake_errno = EPERM;
+	health_read(&n, root, &fakes, &h);
+	assert_string_equal(h.why, "ATA SMART READ DATA: not permitted (run as root)");
+	fake_errno = fake_scsi_errno = 0;
 	/* a SCSI disk on virtio-scsi: its LOG SENSE is asked (it may reach a real disk) */
 	put("sdb", "");
 	disk(&n, "sdb", "virtio");

@@ -1,10 +1,11 @@
-/* The commands behind struct health_ops, sent to an open disk: NVMe Get Log
- * Page through NVME_IOCTL_ADMIN_CMD (CAP_SYS_ADMIN), ATA SMART through SG_IO
- * and ATA PASS-THROUGH (16) (CAP_SYS_RAWIO), SCSI LOG SENSE through SG_IO.
- * Each returns 0, or -1 with errno; a command the device completed with an
- * error status is EIO.  Nothing here decodes: devinfo_health.c does. */
+/* The commands that ask a disk about its health, sent to an open disk:
+ * NVMe Get Log Page through NVME_IOCTL_ADMIN_CMD (CAP_SYS_ADMIN), ATA SMART
+ * through SG_IO and ATA PASS-THROUGH (16) (CAP_SYS_RAWIO), SCSI LOG SENSE
+ * through SG_IO.  Each returns 0, or -1 with errno; a command the device
+ * completed with an error status is EIO.  Nothing here decodes:
+ * devinfo_health.c does, and devinfo_health_read.c picks the commands. */
 #define _GNU_SOURCE
-#include "devinfo_health.h"
+#include "platform.h"
 
 #include <errno.h>
 #include <linux/nvme_ioctl.h>
@@ -23,7 +24,7 @@ enum {
 	SCSI_LOG_SENSE = 0x4d,
 };
 
-static int nvme_log(int fd, uint8_t log_id, uint8_t *buf, size_t len)
+int plat_nvme_log(int fd, uint8_t log_id, uint8_t *buf, size_t len)
 {
 	struct nvme_admin_cmd cmd;
 	uint32_t dwords = (uint32_t)(len / 4) - 1; /* NUMD counts from 0 */
@@ -69,7 +70,7 @@ static int sg_read(int fd, uint8_t *cdb, unsigned cdb_len, uint8_t *buf, size_t 
 	return 0;
 }
 
-static int ata_smart(int fd, uint8_t feature, uint8_t buf[HEALTH_PAGE])
+int plat_ata_smart(int fd, uint8_t feature, uint8_t buf[512])
 {
 	uint8_t cdb[16] = { 0 };
 	cdb[0] = ATA_PASS_THROUGH_16;
@@ -80,10 +81,10 @@ static int ata_smart(int fd, uint8_t feature, uint8_t buf[HEALTH_PAGE])
 	cdb[10] = 0x4f;   /* LBA mid and high: SMART's signature */
 	cdb[12] = 0xc2;
 	cdb[14] = ATA_SMART;
-	return sg_read(fd, cdb, sizeof(cdb), buf, HEALTH_PAGE);
+	return sg_read(fd, cdb, sizeof(cdb), buf, 512);
 }
 
-static int scsi_log_sense(int fd, uint8_t page, uint8_t *buf, size_t len)
+int plat_scsi_log_sense(int fd, uint8_t page, uint8_t *buf, size_t len)
 {
 	uint8_t cdb[10] = { 0 };
 	cdb[0] = SCSI_LOG_SENSE;
@@ -91,10 +92,4 @@ static int scsi_log_sense(int fd, uint8_t page, uint8_t *buf, size_t len)
 	cdb[7] = (uint8_t)(len >> 8);
 	cdb[8] = (uint8_t)len;
 	return sg_read(fd, cdb, sizeof(cdb), buf, len);
-}
-
-const struct health_ops *health_ioctl_ops(void)
-{
-	static const struct health_ops ops = { nvme_log, ata_smart, scsi_log_sense };
-	return &ops;
 }
