@@ -150,6 +150,12 @@ if [ $have_sysfs = 1 ]; then
 	py "info CSV: header and a row per device" '
 rows = list(csv.DictReader(out.splitlines()))
 assert rows and "name" in rows[0] and "transport" in rows[0], out
+# virtio and xen disks are virtual whatever else sysfs says: their column names them
+for r in rows:
+    if r["kind"] == "disk" and r["transport"] in ("virtio", "xen"):
+        assert r["virtual_kind"] in ("virtio-blk", "virtio-scsi", "Xen blkfront"), r
+    if r["kind"] in ("dm", "md", "loop"):  # no hypervisor presents these; a partition is its disk
+        assert r["virtual_kind"] == "", r
 '
 else
 	py "info CSV without sysfs: the header, no device row" '
