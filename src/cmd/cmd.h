@@ -1,11 +1,11 @@
 /* The command table.  Adding a test means:
- *   1. a row in commands[] (src/cmd.c): name, summary, run function, the
+ *   1. a row in commands[] (src/cmd/cmd.c): name, summary, run function, the
  *      options it accepts, its defaults and, if its output is not one
  *      single-test result, its renderers (and .targets, if its TARGET is
  *      not a directory, file or block device: shell completion reads it);
- *   2. the run function, in src/cmd_*.c, filling a struct result (its own
+ *   2. the run function, in src/cmd/cmd_*.c, filling a struct result (its own
  *      figures, if any, in result.detail);
- *   3. its renderers, in src/output_*.c, built from output.h's blocks;
+ *   3. its renderers, in src/output/output_*.c, built from output.h's blocks;
  *   4. a section in man/diskbench.1 (tests/cli checks that every option in
  *      `diskbench TEST --help` is documented there);
  *   5. unit tests for its logic, a CLI test running it, and its cases in

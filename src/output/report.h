@@ -1,5 +1,5 @@
-/* `diskbench report`'s own figures, handed from its command (src/cmd_report.c)
- * to its renderers (src/output_report.c) in result.detail. */
+/* `diskbench report`'s own figures, handed from its command (src/cmd/cmd_report.c)
+ * to its renderers (src/output/output_report.c) in result.detail. */
 #ifndef REPORT_H
 #define REPORT_H
 

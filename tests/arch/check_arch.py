@@ -9,7 +9,8 @@ joins, and which header each file includes from its #include lines.  Fails on:
   - a dependency circle between two or more files (through symbols);
   - a room using a room that ARCHITECTURE.md's table does not let it use, or a
     circle in the table itself;
-  - a header named *_int.h included from outside its room;
+  - a header included from outside its room that the table does not list among
+    the room's public headers (a *_int.h never is);
   - a path under /sys or /proc written outside the devinfo and platform rooms;
   - a source file outside a room, or a room the table does not name;
   - a source or header file over --max-lines lines.
@@ -23,13 +24,14 @@ import sys
 SYSFS_ROOMS = {"devinfo", "platform"}
 
 
-def parse_table(arch_path):
+def parse_table(arch_path, public=None):
     """{room: set(rooms it may use)} from the table whose header is
-    '| room | holds | may use |'."""
+    '| room | holds | public headers | may use |'; public, when given, is
+    filled with {room: set(header names other rooms may include)}."""
     allowed, in_table = {}, False
     for line in open(arch_path, encoding="utf-8"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if line.startswith("| room |"):
+        if line.startswith("| room | holds |"):
             in_table = True
             continue
         if not in_table:
@@ -41,6 +43,8 @@ def parse_table(arch_path):
         room = cells[0].strip("`")
         uses = {u.strip().strip("`") for u in cells[-1].split(",") if u.strip() and u.strip() != "—"}
         allowed[room] = uses
+        if public is not None and len(cells) >= 4:
+            public[room] = {h.strip().strip("`") for h in cells[-2].split(",") if h.strip().strip("`").endswith(".h")}
     return allowed
 
 
@@ -127,9 +131,10 @@ def includes(path):
 def check(src, arch, max_lines):
     problems = []
     files = sources(src)
-    allowed = parse_table(arch)
+    public = {}
+    allowed = parse_table(arch, public)
     if not allowed:
-        return [f"{arch}: no table headed '| room | holds | may use |'"]
+        return [f"{arch}: no table headed '| room | holds | public headers | may use |'"]
     rooms = {r for r in files.values() if r}
     for path, room in sorted(files.items()):
         if room is None:
@@ -160,8 +165,9 @@ def check(src, arch, max_lines):
             hr = header_room.get(inc)
             if hr is None:
                 continue
-            if hr != room and inc.endswith("_int.h"):
-                problems.append(f"{path} ({room}) includes {inc}, internal to room {hr}")
+            if hr != room and (inc.endswith("_int.h") or inc not in public.get(hr, set())):
+                problems.append(f"{path} ({room}) includes {inc}, internal to room {hr} "
+                                f"(its public headers: {', '.join(sorted(public.get(hr, ()))) or 'none'})")
             elif room and hr != room and hr not in allowed.get(room, set()):
                 problems.append(f"{path} ({room}) includes {inc} ({hr}); the table does not let {room} use {hr}")
         text = open(path, encoding="utf-8", errors="replace").read()
