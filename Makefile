@@ -89,6 +89,7 @@ cli: diskbench
 	bash tests/cli/files.sh ./diskbench
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
+	bash tests/cli/safety.sh ./diskbench
 
 # The rooms against ARCHITECTURE.md's table (from the objects' symbols and the
 # #include lines), and the checker itself on trees whose faults are known.
