@@ -91,10 +91,16 @@ import statistics, sys
 rows = {}
 for line in sys.stdin:
     name, *vals = line.split()
-    rows[name] = sorted(float(v) for v in vals)
-ref = statistics.median(rows["dd-direct"])
-print("%-10s %12s %9s %9s %8s" % ("row", "median MB/s", "min", "max", "/dd-direct"))
+    rows[name] = [float(v) for v in vals]
+ref = rows["dd-direct"]
+# the ratio within each repetition (runs seconds apart), then its median:
+# steadier than a ratio of medians when other jobs load the host by turns
+print("%-11s %11s %8s %8s %10s %18s" % ("row", "median MB/s", "min", "max", "/dd-direct",
+                                         "paired (q1..q3)"))
 for name, v in rows.items():
-    m = statistics.median(v)
-    print("%-10s %12.2f %9.2f %9.2f %8.2f" % (name, m / 1e6, v[0] / 1e6, v[-1] / 1e6, m / ref))
+    paired = sorted(a / b for a, b in zip(v, ref))
+    q = statistics.quantiles(paired, n=4) if len(paired) > 1 else [paired[0]] * 3
+    print("%-11s %11.2f %8.2f %8.2f %10.2f %6.2f (%.2f..%.2f)" % (
+        name, statistics.median(v) / 1e6, min(v) / 1e6, max(v) / 1e6,
+        statistics.median(v) / statistics.median(ref), q[1], q[0], q[2]))
 '

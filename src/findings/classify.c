@@ -275,21 +275,38 @@ void classify(const struct quick_figures *f, struct verdict *v)
 		add_warning(v, "the target lives in RAM: the figures are memory speed, not a disk's");
 }
 
+/* Appends to buf[len] at *n, which never passes the end (a cut line stays
+ * a string). */
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	if (*n >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	*n = k < 0 ? len : *n + (size_t)k;
+}
+
 /* A virtual disk's line names what presents it and what the figures
  * resemble, never a device class it cannot see. */
 static void virtual_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v,
 			 const char *seq, const char *lat, const char *iops)
 {
-	int n = snprintf(buf, len, "looks like: %s", f->cloud_volume ? "cloud volume" : "virtual disk");
+	size_t n = 0;
+	append(buf, len, &n, "looks like: %s", f->cloud_volume ? "cloud volume" : "virtual disk");
 	if (f->virt_kind)
-		n += snprintf(buf + n, len - (size_t)n, " (%s)", f->virt_kind);
+		append(buf, len, &n, " (%s)", f->virt_kind);
 	if (v->host_cache[0])
-		n += snprintf(buf + n, len - (size_t)n, ": the figures come through a hypervisor from the "
-			      "host's cache: %s", v->host_cache);
+		append(buf, len, &n, ": the figures come through a hypervisor from the host's cache: %s",
+		       v->host_cache);
 	else
-		n += snprintf(buf + n, len - (size_t)n, ": the figures come through a hypervisor and "
-			      "resemble the %s class", v->cls->label);
-	snprintf(buf + n, len - (size_t)n, " (seq read %s, QD1 read %s, %s IOPS @ 32)", seq, lat, iops);
+		append(buf, len, &n, ": the figures come through a hypervisor and resemble the %s class",
+		       v->cls->label);
+	append(buf, len, &n, " (seq read %s, QD1 read %s, %s IOPS @ 32)", seq, lat, iops);
 }
 
 void verdict_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v)

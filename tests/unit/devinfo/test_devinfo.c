@@ -1766,6 +1766,8 @@ static void test_real_root(void **state)
 		assert_string_equal(d->top.name, "vda");
 		assert_string_equal(d->top.transport, "virtio");
 		assert_true(d->top.is_virtual);
+		assert_string_equal(d->top.virt_kind, "virtio-blk");
+		assert_false(d->top.cloud_volume);
 		assert_true(d->top.rotational_unreliable);
 		assert_string_equal(d->top.link.kind, "none");
 		assert_true(d->top.size_bytes > 0);

@@ -189,6 +189,12 @@ static void test_virtual_prefix(void **state)
 	verdict_line(line, sizeof(line), &f, &v);
 	assert_string_equal(v.prefix, "virtual disk: ");
 	assert_non_null(strstr(line, "looks like: virtual disk: the figures come through a hypervisor"));
+	/* a short buffer cuts the line, still a string */
+	char small[40];
+	memset(small, 'x', sizeof(small));
+	verdict_line(small, sizeof(small), &f, &v);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_int_equal(strncmp(small, "looks like: virtual disk: the figures", 37), 0);
 }
 
 /* The issue's virtio disk: runs whose figures vary as this VM's do (a
