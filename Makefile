@@ -78,7 +78,17 @@ build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR) $(wildcard tests/unit/*.h)
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
-cli: diskbench
+# diskbench with its surroundings faked by environment variables (delays,
+# sysfs, the disk's counters, a sensor, cgroups): tests/cli/fake_env.c, for
+# the findings end to end (tests/cli/findings.sh).  Never installed.
+FAKE_WRAP = -Wl,--wrap=pread,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
+	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c
+build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
+	@mkdir -p build/tests
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \
+		$(FAKE_WRAP) $(ALL_LDFLAGS) $(LDLIBS)
+
+cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/run.sh ./diskbench
 	bash tests/cli/commands.sh ./diskbench
 	python3 tests/cli/option_hints.py src ./diskbench
@@ -91,6 +101,8 @@ cli: diskbench
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
 	bash tests/cli/safety.sh ./diskbench
+	bash tests/cli/findings.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/statics.sh
 
 # The rooms against ARCHITECTURE.md's table (from the objects' symbols and the
 # #include lines), and the checker itself on trees whose faults are known.

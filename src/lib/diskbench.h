@@ -142,12 +142,14 @@ struct options {
 #define MSG_LEN 512
 #define MAX_FINDINGS 8
 #define FINDING_FIGURES 8
+#define RESULT_KEEP 8
 
 struct series;
 struct devio;
 struct temp_track;
 struct health_run;
 struct fleet_record;
+struct run_record;
 
 /* What one of several targets did in a run (multi): its own file, device
  * and figures; the result's figures are their total. */
@@ -225,6 +227,16 @@ struct result {
 	 * whose target, file and device are the ones above */
 	const struct result_target *targets;
 	unsigned ntargets;
+	/* what the run observed around itself (run_record.h), in storage the
+	 * command owns and gives before the run; NULL: nothing is observed */
+	struct run_record *record;
+	/* storage the command's run keeps until the result is rendered
+	 * (util.h's result_keep), freed by result_release */
+	struct result_kept {
+		void *p;
+		void (*release)(void *p);
+	} kept[RESULT_KEEP];
+	unsigned nkept;
 };
 
 #endif

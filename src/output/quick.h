@@ -7,12 +7,15 @@
 #include "classify.h"
 #include "diskbench.h"
 
+struct run_record;
+
 #define QUICK_MAX_STEPS 9
 #define QUICK_DD_BS 8192 /* the dd step's block size: dd bs=8k oflag=dsync */
 
 struct quick_report {
 	struct result steps[QUICK_MAX_STEPS];
 	struct options opts[QUICK_MAX_STEPS];
+	struct run_record *records; /* QUICK_MAX_STEPS: what each step's run observed */
 	const char *labels[QUICK_MAX_STEPS];      /* "SEQ1M Q8T1 read", "SEQ8K Q1T1 write (dd oflag=dsync)" */
 	char names[QUICK_MAX_STEPS][24];          /* "SEQ1M Q8T1", as CrystalDiskMark names it */
 	char label_text[QUICK_MAX_STEPS][40];

@@ -17,6 +17,7 @@
 #include "names.h"
 #include "progress.h"
 #include "run_health.h"
+#include "run_record.h"
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
@@ -36,9 +37,10 @@ int run_prepare(struct target *t, const struct options *opt, struct result *r)
 
 void run_probe_device(const char *path, struct result *r)
 {
-	static struct devinfo device; /* for the "device" key of the JSON */
-	if (devinfo_probe(path, devinfo_default_roots(), &device) == 0)
-		r->device = &device;
+	/* for the "device" key of the JSON: kept with the result */
+	struct devinfo *device = result_keep(r, sizeof(*device), NULL);
+	if (device && devinfo_probe(path, devinfo_default_roots(), device) == 0)
+		r->device = device;
 }
 
 int run_plan_region(const struct target *t, const struct options *opt, bool write_test,
@@ -162,19 +164,23 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 			      "the device"));
 }
 
-/* --drop-caches=file|all: the test file's pages out of the page cache. */
-static void evict_file(const struct target *t, const struct options *opt, struct result *r)
+/* --drop-caches=file|all: the test file's pages out of the page cache;
+ * false when that was asked and failed. */
+static bool evict_file(const struct target *t, const struct options *opt, struct result *r)
 {
 	if (opt->drop == DROP_NONE)
-		return;
-	bool blockdev = t->kind == TARGET_BLOCKDEV;
-	if (plat_evict(t->fd, blockdev, r->region) != 0)
+		return true;
+	bool blockdev = t->kind == TARGET_BLOCKDEV, done = true;
+	if (plat_evict(t->fd, blockdev, r->region) != 0) {
 		warn(r, "could not evict '%s' from the page cache:", t->path);
+		done = false;
+	}
 	/* a loop device's reads may be served from its backing file's pages */
 	char backing[PATH_MAX];
 	bool direct_io;
 	if (blockdev && devinfo_fd_loop_backing(t->fd, backing, sizeof(backing), &direct_io) == 0)
 		plat_evict_path(backing);
+	return done;
 }
 
 double run_evict_again(const struct target *t, const struct options *opt, struct result *r)
@@ -198,11 +204,14 @@ bool run_residency_visible(const struct target *t, struct result *r)
 
 void run_evict(const struct target *t, const struct options *opt, struct result *r)
 {
-	r->evicted = drop_mode_name(opt->drop);
-	evict_file(t, opt, r);
-	if (opt->drop == DROP_ALL && plat_drop_all_caches() != 0)
+	/* the label says what was done, not what was asked */
+	enum drop_mode done = evict_file(t, opt, r) ? opt->drop : DROP_NONE;
+	if (done == DROP_ALL && plat_drop_all_caches() != 0) {
 		warn(r, "could not drop all caches (/proc/sys/vm/drop_caches needs root), "
 		     "only the test file was evicted:");
+		done = DROP_FILE;
+	}
+	r->evicted = drop_mode_name(done);
 	if (!run_residency_visible(t, r))
 		return;
 	if (plat_resident_pct(t->fd, r->region, &r->resident_before_pct) != 0) {
@@ -275,7 +284,9 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->seconds = out->seconds;
 	r->interrupted = out->stopped;
 	r->huge_buffers = out->huge_buffers;
-	r->cpu_busiest = out->cpu_busiest;
+	/* one thread uses at most all of one CPU: above that is the disagreement
+	 * of the thread's CPU clock and the monotonic one over a short run */
+	r->cpu_busiest = out->cpu_busiest < 1.0 ? out->cpu_busiest : 1.0;
 }
 
 /* The failure of a run, named for what a user can act on. */
@@ -341,6 +352,8 @@ static int before_start(void *ctx)
 	}
 	h->real_ns = fleet_now_ns();
 	h->mono_ns = clock_ns();
+	if (h->r->record)
+		run_record_open(h->r->record);
 	return 0;
 }
 
@@ -351,6 +364,8 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 	job->before_start = before_start;
 	job->before_start_ctx = &hook;
 	int rc = bench_run(job, out, sampler);
+	if (r->record)
+		run_record_close(r->record); /* right after the last worker joined */
 	job->before_start = NULL;
 	job->before_start_ctx = NULL;
 	struct fleet_record *f = r->fleet;
@@ -379,8 +394,9 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	}
 	bool show_progress = progress_wanted(opt) && (opt->time_s == 0 || opt->time_s > 1);
 	struct sampling sampling;
-	run_health_before(r);
+	/* the record first: sampling_begin empties it for this run */
 	const struct bench_sampler *sampler = sampling_begin(&sampling, opt, r, show_progress);
+	run_health_before(r);
 	if (job->ntargets <= 1)
 		job->fd = t->fd;
 	r->warmup_ios = job->warmup_ios;

@@ -548,6 +548,7 @@ DROP = [re.compile(p) for p in (
     r"flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
     r"a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
     r"throughput fell while [^;]* heated from [^;]*; cool it, or quote the sustained figure",
+    r"[^;]* moved [^;]* during the run, diskbench [^;]*: other I/O on the disk [^;]*",
     r"--start-at: the system clock is not synchronised [^;]*; synchronise it with chrony, ntpd or "
     r"systemd-timesyncd",
     r"--start-at \S+ had passed [0-9.]+ s before the run was ready \([^;)]*\); it started at once",
@@ -556,7 +557,7 @@ DROP = [re.compile(p) for p in (
 )]
 # findings that follow the machine or timing, as the warnings above
 DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady", "cgroup_limit", "rate_cap",
-                 "flush_fast", "cpu_bound", "heat", "health_warning"}
+                 "flush_fast", "cpu_bound", "heat", "health_warning", "device_other_io"}
 # numbers inside a message that come from timing, free space or the disk
 MSG = [(re.compile(p), r) for p, r in (
     (r"the run took only [0-9.]+ s \([0-9]+ I/Os\)", "the run took only N s (N I/Os)"),

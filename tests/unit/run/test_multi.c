@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+
+#include "util.h" /* before cmocka.h, whose fail() is a macro */
+
 #include <cmocka.h>
 
 #include <dirent.h>
@@ -79,6 +82,7 @@ static int teardown(void **state)
 	struct fx *f = *state;
 	target_cleanup();
 	remove_tree(f->dir);
+	result_release(&f->r); /* what multi_begin kept with the result */
 	free(f);
 	return 0;
 }
