@@ -38,6 +38,9 @@ struct dev_link {
 	bool below_max;        /* running below what both ends support */
 	char max_speed[32];    /* "" unknown */
 	int max_width;         /* PCIe; -1 unknown */
+	bool emulated;         /* a virtual disk's SATA or PCIe link: what the hypervisor
+				* claims, not a wire; figures above its ceiling come
+				* from the host's cache */
 };
 
 struct dev_node {
@@ -58,12 +61,19 @@ struct dev_node {
 	int hotplug;           /* first "removable" attribute up the device chain; -1 unknown */
 	const char *transport; /* nvme sata sas ata usb virtio mmc scsi xen loop fc fcoe iscsi spi sbp … or NULL */
 	bool is_virtual;       /* presented by a hypervisor */
+	const char *virt_kind; /* which: "virtio-blk", "Xen blkfront", "Amazon EBS volume", …;
+				* NULL for a physical disk */
+	bool cloud_volume;     /* a cloud provider's network volume (EBS, Persistent Disk,
+				* Azure remote disk) */
 	char dm_name[64], dm_uuid_prefix[16] /* LVM, CRYPT, mpath, part */, md_level[16];
 	int md_raid_disks;     /* -1 unknown */
 	char backing_file[512]; /* loop */
 	int loop_dio;          /* loop: 1 direct I/O to the backing file, -1 unknown */
 	char parent_disk[64];  /* part: the whole disk it belongs to */
 	bool in_ram;           /* zram, brd, pmem, or a loop over a file in tmpfs/ramfs */
+	char zoned[16];        /* queue/zoned: "none", "host-aware", "host-managed"; "" unknown */
+	int64_t zone_size_bytes; /* a zoned disk's zone (queue/chunk_sectors); -1 unknown or none */
+	int64_t nr_zones;      /* queue/nr_zones of a zoned disk; -1 unknown or none */
 	struct dev_link link;
 	char sysfs_path[512];  /* realpath of the node's sysfs directory */
 	/* Place in devinfo.stack (meaningless in devinfo.top): */
@@ -134,6 +144,12 @@ int devinfo_loop_backing(unsigned maj, unsigned min, const struct devinfo_roots 
  * errno ENOTBLK if fd is no block device, ENOENT if it has no backing). */
 bool devinfo_fd_in_ram(int fd, char *name, size_t len);
 int devinfo_fd_loop_backing(int fd, char *path, size_t len, bool *direct_io);
+
+/* Whether the block device at path takes writes only in order at each
+ * zone's write pointer (queue/zoned "host-managed": ZNS namespaces, SMR
+ * drives, zoned null_blk, dm over them): 1 with *zone_bytes (0 unknown);
+ * 0 if not, or unknown; -1 with errno if path is no block device. */
+int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int64_t *zone_bytes);
 
 /* A mounted filesystem that uses a block device. */
 struct devinfo_mounted {

@@ -1,15 +1,18 @@
 /* What a whole disk is: its queue (rotational, block sizes, write cache,
  * scheduler), its identity (vendor, model, serial, firmware; ATA IDENTIFY,
- * SCSI VPD page 0x80, NVMe controller attributes), its transport, whether a
+ * SCSI VPD pages 0x80 and 0xB1, NVMe controller attributes), its zoned model,
+ * its transport, whether a
  * hypervisor presents it, and which link it hangs on (devinfo_link.c). */
 #define _GNU_SOURCE
 #include "devinfo_int.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* SCSI VPD page 0x80 (unit serial number): 4-byte header, then ASCII. */
 static int read_vpd_serial(const char *disk, char *buf, size_t len)
@@ -189,31 +192,128 @@ static const char *disk_transport(const struct ctx *c, const char *disk, const c
 	return NULL;
 }
 
-/* Disks a hypervisor presents: by transport, by SCSI/ATA/NVMe vendor or
- * model string, by PCI vendor of an emulated NVMe controller. */
-static bool virtual_disk(const struct dev_node *n, const char *pci)
+/* The SCSI host driver of a SCSI disk (proc_name: "storvsc", "vmw_pvscsi",
+ * "virtio_scsi", "ahci" …) into buf; "" when there is none. */
+static void scsi_host_driver(const struct ctx *c, const char *devpath, char *buf, size_t len)
 {
-	static const char *const vendors[] = { "Msft", "VMware", "QEMU", "VBOX", "Google", "Xen", "BHYVE" };
-	static const char *const models[] = {
-		"QEMU", "VMware", "VBOX", "Virtual", "Amazon Elastic Block Store", "PersistentDisk",
-		"Google", "BHYVE", "Xen",
-	};
-	/* virtio/Red Hat, QEMU, VMware, Microsoft, Google */
-	static const char *const pci_vendors[] = { "0x1af4", "0x1b36", "0x15ad", "0x1414", "0x1ae0" };
-	if (n->transport && (strcmp(n->transport, "virtio") == 0 || strcmp(n->transport, "xen") == 0))
-		return true;
-	for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
-		if (strncasecmp(n->vendor, vendors[i], strlen(vendors[i])) == 0)
-			return true;
-	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-		if (strncasecmp(n->model, models[i], strlen(models[i])) == 0)
-			return true;
-	char buf[16];
-	if (pci && read_attr(pci, "vendor", buf, sizeof(buf)) == 0)
-		for (size_t i = 0; i < sizeof(pci_vendors) / sizeof(pci_vendors[0]); i++)
-			if (strcmp(buf, pci_vendors[i]) == 0)
-				return true;
-	return false;
+	char p[PATH_MAX];
+	int h, ch, t, l;
+	buf[0] = '\0';
+	if (devpath[0] && sscanf(base_name(devpath), "%d:%d:%d:%d", &h, &ch, &t, &l) == 4 &&
+	    pathf(p, "%s/class/scsi_host/host%d", c->sys, h) && read_attr(p, "proc_name", buf, len) != 0)
+		buf[0] = '\0';
+}
+
+/* One sign that a hypervisor presents a disk, and the name it then gets
+ * (NULL: a physical disk, though it hangs in a cloud machine). */
+struct virt_sign {
+	enum { BY_MODEL, BY_VENDOR, BY_HOST_DRIVER, BY_TRANSPORT, BY_PCI_VENDOR, BY_PCI_SUBVENDOR } field;
+	const char *prefix;      /* the start of the field, any case */
+	const char *name;
+	bool cloud;              /* a cloud provider's network volume */
+};
+
+/* First match wins: what a cloud names its volumes and its local disks
+ * before the bus they come through (Google's Persistent Disk sits on
+ * virtio-scsi), the bus before an emulator's strings.  Verified against
+ * amazon-ec2-utils' udev rules (ATTRS{model}=="Amazon Elastic Block Store";
+ * instance store is "Amazon EC2 NVMe Instance Storage"), GCE's
+ * 65-gce-disk-naming.rules and google_nvme_id ("PersistentDisk";
+ * "nvme_card-pd", local SSD "nvme_card"), azure-vm-utils' 80-azure-disk.rules
+ * (Msft "Virtual Disk"; "MSFT NVMe Accelerator v1.0" remote, "Microsoft NVMe
+ * Direct Disk" local), QEMU's hw/nvme ("QEMU NVMe Ctrl") and hw/ide ("QEMU
+ * HARDDISK"), and the proc_name of Linux's storvsc, vmw_pvscsi and
+ * virtio_scsi hosts. */
+static const struct virt_sign virt_signs[] = {
+	{ BY_MODEL, "Amazon EC2 NVMe Instance Storage", NULL, false },
+	{ BY_MODEL, "Microsoft NVMe Direct Disk", NULL, false },
+	{ BY_MODEL, "Amazon Elastic Block Store", "Amazon EBS volume", true },
+	{ BY_MODEL, "PersistentDisk", "Google Persistent Disk", true },
+	{ BY_MODEL, "nvme_card-pd", "Google Persistent Disk (NVMe)", true },
+	{ BY_MODEL, "MSFT NVMe Accelerator", "Azure remote disk (NVMe)", true },
+	{ BY_HOST_DRIVER, "storvsc", "Hyper-V/Azure storvsc", false },
+	{ BY_HOST_DRIVER, "vmw_pvscsi", "VMware PVSCSI", false },
+	{ BY_HOST_DRIVER, "virtio_scsi", "virtio-scsi", false },
+	{ BY_TRANSPORT, "virtio", "virtio-blk", false },
+	{ BY_TRANSPORT, "xen", "Xen blkfront", false },
+	{ BY_MODEL, "QEMU NVMe", "QEMU-emulated NVMe", false },
+	{ BY_MODEL, "QEMU", "QEMU-emulated disk", false },
+	{ BY_VENDOR, "QEMU", "QEMU-emulated disk", false },
+	{ BY_VENDOR, "Msft", "Hyper-V/Azure virtual disk", false },
+	{ BY_VENDOR, "VMware", "VMware virtual disk", false },
+	{ BY_MODEL, "VMware", "VMware virtual disk", false },
+	{ BY_VENDOR, "VBOX", "VirtualBox disk", false },
+	{ BY_MODEL, "VBOX", "VirtualBox disk", false },
+	{ BY_VENDOR, "Google", "Google virtual disk", false },
+	{ BY_MODEL, "Google", "Google virtual disk", false },
+	{ BY_VENDOR, "BHYVE", "bhyve disk", false },
+	{ BY_MODEL, "BHYVE", "bhyve disk", false },
+	{ BY_VENDOR, "Xen", "Xen-emulated disk", false },
+	{ BY_MODEL, "Xen", "Xen-emulated disk", false },
+	{ BY_MODEL, "Virtual", "virtual disk", false },
+	/* an emulated NVMe controller's PCI vendor: Red Hat (virtio), Red Hat
+	 * (QEMU), VMware, Microsoft, Google */
+	{ BY_PCI_VENDOR, "0x1af4", "virtio NVMe", false },
+	{ BY_PCI_VENDOR, "0x1b36", "QEMU-emulated NVMe", false },
+	{ BY_PCI_VENDOR, "0x15ad", "VMware virtual NVMe", false },
+	{ BY_PCI_VENDOR, "0x1414", "Hyper-V/Azure NVMe", false },
+	{ BY_PCI_VENDOR, "0x1ae0", "Google virtual NVMe", false },
+	/* last: QEMU gives the controllers it emulates (AHCI, xHCI, LSI, NVMe)
+	 * Red Hat's PCI subsystem vendor unless told otherwise, whatever model
+	 * string the disk behind them was given; a card passed through keeps
+	 * its own */
+	{ BY_PCI_SUBVENDOR, "0x1af4", "disk on a QEMU-emulated controller", false },
+};
+
+/* The PCI subsystem vendor of the controller a disk hangs on: the NVMe
+ * function, else the nearest directory up the SCSI device's path that has
+ * one (the AHCI, xHCI or SAS HBA); "" when none is found. */
+static void controller_subvendor(const struct ctx *c, const char *devpath, const char *pci,
+				 char *buf, size_t len)
+{
+	char p[PATH_MAX], top[PATH_MAX];
+	buf[0] = '\0';
+	if (pci) {
+		if (read_attr(pci, "subsystem_vendor", buf, len) != 0)
+			buf[0] = '\0';
+		return;
+	}
+	SCOPY(p, devpath);
+	pathf(top, "%s/devices", c->sys);
+	for (int i = 0; i < 16 && devpath[0] && strlen(p) > strlen(top); i++) {
+		if (read_attr(p, "subsystem_vendor", buf, len) == 0)
+			return;
+		char *slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			break;
+		*slash = '\0';
+	}
+	buf[0] = '\0';
+}
+
+/* Whether a hypervisor presents the disk, and as what (n->virt_kind,
+ * n->cloud_volume): by model, vendor, SCSI host driver, transport, or the PCI
+ * vendor of its NVMe controller (pci, or NULL). */
+static void virtual_kind(const struct ctx *c, const char *devpath, const char *pci, struct dev_node *n)
+{
+	char host[64], pci_vendor[16] = "", subvendor[16];
+	scsi_host_driver(c, devpath, host, sizeof(host));
+	controller_subvendor(c, devpath, pci, subvendor, sizeof(subvendor));
+	if (pci && read_attr(pci, "vendor", pci_vendor, sizeof(pci_vendor)) != 0)
+		pci_vendor[0] = '\0';
+	for (size_t i = 0; i < sizeof(virt_signs) / sizeof(virt_signs[0]); i++) {
+		const struct virt_sign *s = &virt_signs[i];
+		const char *field = s->field == BY_MODEL ? n->model : s->field == BY_VENDOR ? n->vendor
+				  : s->field == BY_HOST_DRIVER ? host : s->field == BY_PCI_VENDOR ? pci_vendor
+				  : s->field == BY_PCI_SUBVENDOR ? subvendor
+				  : n->transport ? n->transport : "";
+		if (!field[0] || strncasecmp(field, s->prefix, strlen(s->prefix)) != 0)
+			continue;
+		n->is_virtual = s->name != NULL;
+		n->virt_kind = s->name;
+		n->cloud_volume = s->cloud;
+		return;
+	}
 }
 
 /* lib/sysfs.c: the first `removable` attribute up the device chain that says
@@ -259,6 +359,68 @@ static void queue_details(const char *disk, struct dev_node *n)
 	}
 }
 
+/* The zoned model, and for a zoned disk its zone size and count: the
+ * zone size is queue/chunk_sectors (512-byte sectors), as blkzone says. */
+static void zoned_details(const char *disk, struct dev_node *n)
+{
+	char buf[32];
+	int64_t v;
+	if (read_attr(disk, "queue/zoned", buf, sizeof(buf)) != 0)
+		return;
+	SCOPY(n->zoned, buf);
+	if (strcmp(buf, "none") == 0)
+		return;
+	if (read_i64(disk, "queue/chunk_sectors", &v) == 0 && v > 0)
+		n->zone_size_bytes = v * 512;
+	if (read_i64(disk, "queue/nr_zones", &v) == 0 && v > 0)
+		n->nr_zones = v;
+}
+
+/* SCSI VPD page 0xB1 (block device characteristics): bytes 4-5 hold the
+ * medium rotation rate, 1 for solid state, 0x401-0xfffe rpm (SBC-4). */
+static void read_vpd_rpm(const char *disk, struct dev_node *n)
+{
+	char path[PATH_MAX];
+	unsigned char raw[64];
+	if (!join(path, sizeof(path), disk, "device/vpd_pgb1"))
+		return;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	size_t got = fread(raw, 1, sizeof(raw), f);
+	fclose(f);
+	if (got < 6 || raw[1] != 0xb1)
+		return;
+	unsigned rate = (unsigned)raw[4] << 8 | raw[5];
+	if (rate == 1 || (rate >= 0x401 && rate != 0xffff))
+		n->rpm = (int)rate;
+}
+
+int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int64_t *zone_bytes)
+{
+	struct stat st;
+	struct ctx c;
+	char dir[PATH_MAX];
+	struct dev_node n;
+	*zone_bytes = 0;
+	if (stat(path, &st) != 0)
+		return -1;
+	if (!S_ISBLK(st.st_mode)) {
+		errno = ENOTBLK;
+		return -1;
+	}
+	ctx_init(&c, roots);
+	if (sysfs_dev_dir(&c, st.st_rdev, dir) != 0)
+		return 0;
+	memset(&n, 0, sizeof(n));
+	n.zone_size_bytes = n.nr_zones = -1;
+	zoned_details(dir, &n);
+	if (strcmp(n.zoned, "host-managed") != 0)
+		return 0;
+	*zone_bytes = n.zone_size_bytes > 0 ? n.zone_size_bytes : 0;
+	return 1;
+}
+
 static void identity_strings(const char *disk, struct dev_node *n)
 {
 	char buf[512];
@@ -278,6 +440,7 @@ static void identity_strings(const char *disk, struct dev_node *n)
 void disk_details(const struct ctx *c, const char *disk, struct dev_node *n)
 {
 	queue_details(disk, n);
+	zoned_details(disk, n);
 	identity_strings(disk, n);
 	char devpath[PATH_MAX] = "", pci[PATH_MAX];
 	bool has_dev = resolve(disk, "device", devpath) == 0;
@@ -287,7 +450,9 @@ void disk_details(const struct ctx *c, const char *disk, struct dev_node *n)
 	bool has_pci = n->transport && strcmp(n->transport, "nvme") == 0 && nvme_pci_dir(disk, pci) == 0;
 	if (n->transport && (strcmp(n->transport, "sata") == 0 || strcmp(n->transport, "ata") == 0))
 		ata_details(c, devpath, n);
-	n->is_virtual = virtual_disk(n, has_pci ? pci : NULL);
+	if (n->rpm < 0)
+		read_vpd_rpm(disk, n);
+	virtual_kind(c, devpath, has_pci ? pci : NULL, n);
 	n->rotational_unreliable = n->is_virtual;
 	disk_link(c, disk, devpath, has_pci ? pci : NULL, n);
 	if (has_dev)

@@ -61,6 +61,7 @@ static void json_link(struct json *j, const struct dev_link *lk)
 	j_int(j, "max_width", lk->max_width);
 	j_bool(j, "below_max", lk->below_max);
 	j_rate(j, "ceiling_bytes_per_sec", lk->ceiling_bytes_per_sec);
+	j_bool(j, "emulated", lk->emulated);
 	json_object_end(j);
 }
 
@@ -76,6 +77,8 @@ static void json_node_core(struct json *j, const struct dev_node *n)
 	j_str(j, "firmware", n->firmware);
 	j_str(j, "transport", n->transport);
 	j_bool(j, "virtual", n->is_virtual);
+	j_str(j, "virtual_kind", n->virt_kind);
+	j_bool(j, "cloud_volume", n->cloud_volume);
 	j_flag(j, "rotational", n->rotational);
 	j_bool(j, "rotational_unreliable", n->rotational_unreliable);
 	j_int(j, "rpm", n->rpm);
@@ -102,6 +105,9 @@ static void json_node(struct json *j, const struct devinfo *d, const struct dev_
 	j_str(j, "parent_disk", n->parent_disk);
 	j_bool(j, "in_ram", n->in_ram);
 	j_str(j, "sysfs_path", n->sysfs_path);
+	j_str(j, "zoned", n->zoned);
+	j_int(j, "zone_size_bytes", n->zone_size_bytes);
+	j_int(j, "nr_zones", n->nr_zones);
 	json_link(j, &n->link);
 	if (in_stack) {
 		int self = (int)(n - d->stack);
@@ -193,6 +199,8 @@ void devinfo_json_device(struct json *j, const struct devinfo *d)
 		j_str(j, "model", n->model);
 		j_str(j, "transport", n->transport);
 		j_bool(j, "virtual", n->is_virtual);
+		j_str(j, "virtual_kind", n->virt_kind);
+		j_bool(j, "cloud_volume", n->cloud_volume);
 		j_flag(j, "rotational", n->rotational);
 		j_int(j, "rpm", n->rpm);
 		json_link(j, &n->link);
@@ -215,11 +223,14 @@ static int pcie_gen(const char *speed)
 static void link_text(char *buf, size_t len, const struct dev_node *n)
 {
 	const struct dev_link *lk = &n->link;
-	char rate[32] = "", extra[96] = "";
+	char rate[32] = "", extra[160] = "";
 	if (lk->ceiling_bytes_per_sec > 0) {
 		fmt_rate_si(rate, sizeof(rate), lk->ceiling_bytes_per_sec);
 		snprintf(extra, sizeof(extra), ", ceiling %s", rate);
 	}
+	if (lk->emulated)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 " (emulated: what the hypervisor claims, not a wire)");
 	if (!lk->kind) {
 		snprintf(buf, len, "unknown");
 	} else if (strcmp(lk->kind, "none") == 0) {
@@ -340,12 +351,33 @@ static void text_node_details(FILE *f, const struct dev_node *n)
 		fprintf(f, ", scheduler %s", n->scheduler);
 	if (n->removable == 1 || n->hotplug == 1)
 		fprintf(f, ", %s", n->removable == 1 ? "removable" : "hotplug");
+	if (n->zoned[0] && strcmp(n->zoned, "none") != 0) {
+		fprintf(f, ", %s zoned", n->zoned);
+		if (n->zone_size_bytes > 0) {
+			char zone[32];
+			fmt_bytes_iec(zone, sizeof(zone), (uint64_t)n->zone_size_bytes);
+			fprintf(f, " (%s zones", zone);
+			if (n->nr_zones > 0)
+				fprintf(f, " x %lld", (long long)n->nr_zones);
+			fputc(')', f);
+		}
+	}
 	fputc('\n', f);
+}
+
+/* ", virtual (virtio-blk)", ", virtual (Amazon EBS volume, a network volume)" */
+static void virtual_text(FILE *f, const struct dev_node *n)
+{
+	if (!n->is_virtual)
+		return;
+	fprintf(f, ", virtual");
+	if (n->virt_kind)
+		fprintf(f, " (%s%s)", n->virt_kind, n->cloud_volume ? ", a network volume" : "");
 }
 
 void devinfo_text(FILE *f, const struct devinfo *d)
 {
-	char kind[600], size[64], link[256];
+	char kind[600], size[64], link[320];
 	text_fs(f, d);
 	if (d->note[0])
 		fprintf(f, "  note: %s\n", d->note);
@@ -357,8 +389,9 @@ void devinfo_text(FILE *f, const struct devinfo *d)
 	const struct dev_node *t = &d->top;
 	kind_text(kind, sizeof(kind), t);
 	size_text(size, sizeof(size), t->size_bytes);
-	fprintf(f, "device: %s [%s], %s, %s%s\n", t->name, t->majmin[0] ? t->majmin : "?", kind, size,
-		t->is_virtual ? ", virtual" : "");
+	fprintf(f, "device: %s [%s], %s, %s", t->name, t->majmin[0] ? t->majmin : "?", kind, size);
+	virtual_text(f, t);
+	fputc('\n', f);
 	text_node_details(f, t);
 	link_text(link, sizeof(link), t);
 	if (!kind_without_link(t->kind) || d->nstack == 1)
@@ -379,8 +412,7 @@ void devinfo_text(FILE *f, const struct devinfo *d)
 		}
 		if (n->model[0] && strcmp(n->kind, "part") != 0)
 			fprintf(f, ", %s", n->model);
-		if (n->is_virtual)
-			fprintf(f, ", virtual");
+		virtual_text(f, n);
 		if (n->rpm > 1)
 			fprintf(f, ", %d rpm", n->rpm);
 		if (!has_child(d, i)) {

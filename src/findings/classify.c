@@ -25,6 +25,10 @@ const struct device_class device_classes[] = {
 	{ "nvme_gen3", "NVMe PCIe 3.0", 600 * MB, 3.94 * GB, 20 * US, 150 * US, 100e3, 800e3 },
 	{ "nvme_gen4", "NVMe PCIe 4.0", 2 * GB, 7.88 * GB, 20 * US, 150 * US, 300e3, 1.6e6 },
 	{ "nvme_gen5", "NVMe PCIe 5.0", 5 * GB, 15.75 * GB, 20 * US, 150 * US, 500e3, 2.5e6 },
+	/* a virtual disk's solid-state figures, SATA to NVMe Gen5 in one row:
+	 * no interface or generation, which only a real link could tell, and
+	 * one name however much the host's load moves the figures */
+	{ "ssd", "SSD", 200 * MB, 15.75 * GB, 20 * US, 300 * US, 20e3, 2.5e6 },
 	{ "cloud_block", "cloud block volume", 50 * MB, 4 * GB, 300 * US, 3 * MS, 1e3, 260e3 },
 	{ "ram", "RAM", 2 * GB, 1e12, 0, 20 * US, 200e3, 1e9 },
 };
@@ -54,11 +58,19 @@ static bool is(const char *a, const char *b)
 	return a && strcmp(a, b) == 0;
 }
 
+static bool in_ram(const struct quick_figures *f)
+{
+	return is(f->fs_class, "ram");
+}
+
 /* Where sysfs gives the link, its generation picks the rows: a USB 2.0 link
  * cannot carry a USB 3 device's rate, a PCIe 3.0 link makes any NVMe drive a
- * Gen3-class one.  Returns -1 when the link says nothing. */
+ * Gen3-class one.  Returns -1 when the link says nothing (an emulated link
+ * says nothing of the device behind it). */
 static int link_allows(const struct quick_figures *f, const struct device_class *c)
 {
+	if (f->link_emulated)
+		return -1;
 	if (is(f->link_kind, "usb") && f->link_ceiling_bps > 0) {
 		if (f->link_ceiling_bps < 100e6) /* USB 2.0 and slower */
 			return is(c->id, "usb2") || is(c->id, "hdd");
@@ -72,9 +84,22 @@ static int link_allows(const struct quick_figures *f, const struct device_class 
 	return -1;
 }
 
+/* What a virtual disk's figures may resemble: the host's storage, in
+ * coarse rows (HDD, SSD, cloud block volume), never a SATA or PCIe
+ * generation (the guest sees no real link) nor a USB stick; memory speed
+ * means the host's cache. */
+static bool virtual_allows(const struct device_class *c)
+{
+	return is(c->id, "hdd") || is(c->id, "ssd") || is(c->id, "cloud_block") || is(c->id, "ram");
+}
+
 /* Classes the identity allows. */
 static bool identity_allows(const struct quick_figures *f, const struct device_class *c)
 {
+	if (is(c->id, "ssd") && !(f->is_virtual && !in_ram(f)))
+		return false; /* the coarse row is for virtual disks only */
+	if (f->is_virtual && !in_ram(f))
+		return virtual_allows(c);
 	int by_link = link_allows(f, c);
 	if (by_link >= 0 && !(f->fs_class && strcmp(f->fs_class, "ram") == 0))
 		return by_link;
@@ -111,9 +136,14 @@ static void pick_class(const struct quick_figures *f, struct verdict *v)
 	double best = INFINITY, second = INFINITY;
 	const struct device_class *any_best = NULL;
 	double any = INFINITY;
+	bool through_host = f->is_virtual && !in_ram(f);
 	for (size_t i = 0; i < device_class_count; i++) {
 		const struct device_class *c = &device_classes[i];
 		double m = misfit(c, f);
+		/* a hypervisor can make a disk look like anything: what the
+		 * figures resemble is all there is, nothing to contradict */
+		if (through_host && !identity_allows(f, c))
+			continue;
 		if (m < any)
 			any = m, any_best = c;
 		if (!identity_allows(f, c))
@@ -126,7 +156,7 @@ static void pick_class(const struct quick_figures *f, struct verdict *v)
 		}
 	}
 	v->fit = "consistent";
-	if (v->second && second - best < 0.05)
+	if (v->second && second - best < 0.05 && !through_host) /* one name, the same each run */
 		v->fit = "ambiguous";
 	else
 		v->second = NULL;
@@ -145,6 +175,33 @@ static void pick_class(const struct quick_figures *f, struct verdict *v)
 	}
 }
 
+/* "SATA", "PCIe", "USB" */
+static const char *link_name(const struct quick_figures *f)
+{
+	return is(f->link_kind, "sata") ? "SATA" : is(f->link_kind, "pcie") ? "PCIe"
+	       : is(f->link_kind, "usb") ? "USB" : f->link_kind ? f->link_kind : "claimed";
+}
+
+/* A virtual disk's figures that come from the host's cache: beyond the link
+ * its emulated controller claims, or at memory speed (v->host_cache says
+ * which). */
+static void host_cache(const struct quick_figures *f, struct verdict *v)
+{
+	char rate[32], ceiling[32];
+	double top = f->seq_read_bps > f->seq_write_bps ? f->seq_read_bps : f->seq_write_bps;
+	if (f->link_emulated && f->link_ceiling_bps > 0 && top > 1.02 * f->link_ceiling_bps) {
+		fmt_rate_si(rate, sizeof(rate), top);
+		fmt_rate_si(ceiling, sizeof(ceiling), f->link_ceiling_bps);
+		snprintf(v->host_cache, sizeof(v->host_cache), "%s is more than its claimed %s link "
+			 "(%s, at most %s) can carry", rate, link_name(f),
+			 f->link_speed ? f->link_speed : "?", ceiling);
+	} else if (v->cls && is(v->cls->id, "ram")) {
+		snprintf(v->host_cache, sizeof(v->host_cache), "the figures are memory speed");
+	}
+	if (v->host_cache[0])
+		v->fit = "host_cache";
+}
+
 static void link_warnings(const struct quick_figures *f, struct verdict *v)
 {
 	if (f->link_below_max) {
@@ -159,6 +216,14 @@ static void link_warnings(const struct quick_figures *f, struct verdict *v)
 	double top = f->seq_read_bps > f->seq_write_bps ? f->seq_read_bps : f->seq_write_bps;
 	fmt_rate_si(ceiling, sizeof(ceiling), f->link_ceiling_bps);
 	fmt_rate_si(rate, sizeof(rate), top);
+	if (f->link_emulated) {
+		if (top > 1.02 * f->link_ceiling_bps)
+			add_warning(v, "%s is more than the %s link (%s, at most %s) that the hypervisor "
+				    "claims for this virtual disk: the host's cache was measured, not the "
+				    "disk behind it", rate, link_name(f), f->link_speed ? f->link_speed : "?",
+				    ceiling);
+		return; /* an emulated link bounds nothing: no link-bound warning */
+	}
 	if (top > 1.02 * f->link_ceiling_bps)
 		add_warning(v, "%s on a %s link (%s, at most %s of data) is impossible: a cache was "
 			    "measured (page cache, device RAM or compression)", rate,
@@ -201,11 +266,47 @@ void classify(const struct quick_figures *f, struct verdict *v)
 	if (v->cls && f->cap[0]) {
 		v->fit = "capped"; /* whatever class the figures resemble, a limit set them */
 		v->second = NULL;
+	} else if (v->cls && f->is_virtual && !in_ram(f)) {
+		host_cache(f, v);
 	}
 	link_warnings(f, v);
 	cap_warning(f, v);
 	if (f->fs_class && strcmp(f->fs_class, "ram") == 0)
 		add_warning(v, "the target lives in RAM: the figures are memory speed, not a disk's");
+}
+
+/* Appends to buf[len] at *n, which never passes the end (a cut line stays
+ * a string). */
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	if (*n >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	*n = k < 0 ? len : *n + (size_t)k;
+}
+
+/* A virtual disk's line names what presents it and what the figures
+ * resemble, never a device class it cannot see. */
+static void virtual_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v,
+			 const char *seq, const char *lat, const char *iops)
+{
+	size_t n = 0;
+	append(buf, len, &n, "looks like: %s", f->cloud_volume ? "cloud volume" : "virtual disk");
+	if (f->virt_kind)
+		append(buf, len, &n, " (%s)", f->virt_kind);
+	if (v->host_cache[0])
+		append(buf, len, &n, ": the figures come through a hypervisor from the host's cache: %s",
+		       v->host_cache);
+	else
+		append(buf, len, &n, ": the figures come through a hypervisor and resemble the %s class",
+		       v->cls->label);
+	append(buf, len, &n, " (seq read %s, QD1 read %s, %s IOPS @ 32)", seq, lat, iops);
 }
 
 void verdict_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v)
@@ -225,6 +326,10 @@ void verdict_line(char *buf, size_t len, const struct quick_figures *f, const st
 		snprintf(buf, len, "looks like: %scapped by %s: the figures are the limit, not a "
 			 "device class (seq read %s, QD1 read %s, %s IOPS @ 32)", v->prefix, f->cap,
 			 seq, lat, iops);
+		return;
+	}
+	if (strcmp(v->prefix, "virtual disk: ") == 0) {
+		virtual_line(buf, len, f, v, seq, lat, iops);
 		return;
 	}
 	int n = snprintf(buf, len, "looks like: %s%s", v->prefix, v->cls->label);

@@ -25,6 +25,9 @@ struct quick_figures {
 	const char *fs_class;   /* "ram", "network" or NULL */
 	const char *transport;  /* "nvme", "sata", "usb", "virtio", … */
 	bool is_virtual;
+	const char *virt_kind;  /* "virtio-blk", "Amazon EBS volume", … or NULL */
+	bool cloud_volume;      /* a cloud provider's network volume */
+	bool link_emulated;     /* the link is a virtual disk's claim, not a wire */
 	int rotational;         /* -1 unknown */
 	const char *link_kind;  /* "sata", "usb", "pcie", "none" or NULL */
 	const char *link_speed; /* "6.0 Gbps", "480", "8.0 GT/s PCIe" … */
@@ -42,9 +45,12 @@ struct verdict {
 	const struct device_class *second; /* an equally good fit, or NULL */
 	const char *fit;                   /* "consistent", "ambiguous", "contradicts_identity",
 					    * "capped" (a limit set the figures: cls is what
-					    * they resemble, not what the device is) */
+					    * they resemble, not what the device is),
+					    * "host_cache" (a virtual disk's figures beyond its
+					    * claimed link, or at memory speed) */
 	const char *prefix;                /* "virtual disk: ", "RAM: ", "network: " or "" */
 	char identity_note[160];           /* why identity and figures disagree, if they do */
+	char host_cache[160];              /* why the figures are the host's cache, or "" */
 	char warnings[VERDICT_MAX_WARNINGS][256];
 	unsigned nwarnings;
 };

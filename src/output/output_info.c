@@ -81,14 +81,14 @@ static void info_csv(FILE *f, const struct result *r)
 	const struct devinfo *d = r->device;
 	fputs("test,target,name,kind,depth,size_bytes,transport,vendor,model,rotational,"
 	      "logical_block_size,physical_block_size,link_kind,link_speed,ceiling_bytes_per_sec,"
-	      "error\n", f);
+	      "error,virtual_kind\n", f);
 	if (!d) {
 		out_csv_field(f, r->test);
 		fputc(',', f);
 		out_csv_field(f, r->target);
 		fputs(",,,,,,,,,,,,,,", f);
 		out_csv_field(f, r->error);
-		fputc('\n', f);
+		fputs(",\n", f);
 		return;
 	}
 	for (int i = 0; d && i < d->nstack; i++) {
@@ -107,7 +107,9 @@ static void info_csv(FILE *f, const struct result *r)
 		fprintf(f, ",%d,%d,%d,%s,", n->rotational, n->logical_block_size,
 			n->physical_block_size, n->link.kind ? n->link.kind : "");
 		out_csv_field(f, n->link.speed);
-		fprintf(f, ",%.0f,\n", n->link.ceiling_bytes_per_sec);
+		fprintf(f, ",%.0f,,", n->link.ceiling_bytes_per_sec);
+		out_csv_field(f, n->virt_kind ? n->virt_kind : "");
+		fputc('\n', f);
 	}
 }
 

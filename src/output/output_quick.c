@@ -52,7 +52,7 @@ static void json_verdict(struct json *j, const struct quick_report *q)
 	json_key(j, "verdict");
 	json_object_begin(j);
 	/* a capped run names no class: the figures are the limit's */
-	bool named = v->cls && strcmp(v->fit, "capped") != 0;
+	bool named = v->cls && strcmp(v->fit, "capped") != 0 && strcmp(v->fit, "host_cache") != 0;
 	json_key(j, "class"), json_string(j, named ? v->cls->id : NULL);
 	json_key(j, "label"), json_string(j, named ? v->cls->label : NULL);
 	json_key(j, "cap"), json_string(j, fig->cap[0] ? fig->cap : NULL);
@@ -60,6 +60,9 @@ static void json_verdict(struct json *j, const struct quick_report *q)
 	json_key(j, "fit"), json_string(j, v->fit);
 	json_key(j, "prefix"), json_string(j, v->prefix);
 	json_key(j, "identity_note"), json_string(j, v->identity_note[0] ? v->identity_note : NULL);
+	json_key(j, "virtual_kind"), json_string(j, fig->is_virtual ? fig->virt_kind : NULL);
+	json_key(j, "cloud_volume"), json_bool(j, fig->cloud_volume);
+	json_key(j, "host_cache"), json_string(j, v->host_cache[0] ? v->host_cache : NULL);
 	json_key(j, "line"), json_string(j, q->line);
 	json_key(j, "evidence");
 	json_object_begin(j);
@@ -76,6 +79,7 @@ static void json_verdict(struct json *j, const struct quick_report *q)
 	json_key(j, "speed"), json_string(j, fig->link_speed);
 	json_key(j, "ceiling_bytes_per_sec");
 	fig->link_ceiling_bps > 0 ? json_double(j, fig->link_ceiling_bps, 0) : json_null(j);
+	json_key(j, "emulated"), json_bool(j, fig->link_emulated);
 	json_object_end(j);
 	json_object_end(j);
 }
@@ -112,6 +116,19 @@ static void json_cdm(struct json *j, const struct quick_report *q)
 	json_object_end(j);
 }
 
+/* "dd": the 8 KiB O_DSYNC write step, the figure `dd bs=8k oflag=dsync`
+ * gives (null figures where quick wrote nothing). */
+static void json_dd(struct json *j, const struct quick_report *q)
+{
+	const struct result *sr = q->dd_step >= 0 ? &q->steps[q->dd_step] : NULL;
+	json_key(j, "dd");
+	json_object_begin(j);
+	json_key(j, "block_size"), json_uint(j, QUICK_DD_BS);
+	json_key(j, "oflag"), json_string(j, "dsync");
+	cdm_figures(j, sr, "write");
+	json_object_end(j);
+}
+
 static void quick_json(struct json *j, const struct result *r)
 {
 	const struct quick_report *q = r->detail;
@@ -126,6 +143,7 @@ static void quick_json(struct json *j, const struct result *r)
 	json_array_end(j);
 	json_key(j, "engine"), json_string(j, q->engine);
 	json_cdm(j, q);
+	json_dd(j, q);
 	if (r->measured)
 		json_verdict(j, q);
 }

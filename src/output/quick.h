@@ -10,7 +10,8 @@
 struct fleet_record;
 struct run_record;
 
-#define QUICK_MAX_STEPS 8
+#define QUICK_MAX_STEPS 9
+#define QUICK_DD_BS 8192 /* the dd step's block size: dd bs=8k oflag=dsync */
 
 struct quick_report {
 	struct result steps[QUICK_MAX_STEPS];
@@ -18,12 +19,13 @@ struct quick_report {
 	struct run_record *records; /* QUICK_MAX_STEPS: what each step's run observed */
 	struct fleet_record *fleets; /* QUICK_MAX_STEPS: each step's fleet record (its own
 				      * times for --jsonl), or NULL when the run has none */
-	const char *labels[QUICK_MAX_STEPS];      /* "SEQ1M Q8T1 read" */
+	const char *labels[QUICK_MAX_STEPS];      /* "SEQ1M Q8T1 read", "SEQ8K Q1T1 write (dd oflag=dsync)" */
 	char names[QUICK_MAX_STEPS][24];          /* "SEQ1M Q8T1", as CrystalDiskMark names it */
-	char label_text[QUICK_MAX_STEPS][32];
+	char label_text[QUICK_MAX_STEPS][40];
 	const char *engine;       /* resolved once for every step */
 	unsigned max_qd;          /* what that engine holds per thread */
 	unsigned nsteps;
+	int dd_step;              /* the step dd's figure compares with, -1 if it did not run */
 	uint64_t span;            /* bytes of the file the steps range over */
 	double measure_s;         /* the -t budget split over the steps */
 	double layout_s;          /* time spent laying out the file (untimed) */

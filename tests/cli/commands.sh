@@ -126,6 +126,12 @@ if [ $have_sysfs = 1 ]; then
 	py "info CSV: header and a row per device" '
 rows = list(csv.DictReader(out.splitlines()))
 assert rows and "name" in rows[0] and "transport" in rows[0], out
+# virtio and xen disks are virtual whatever else sysfs says: their column names them
+for r in rows:
+    if r["kind"] == "disk" and r["transport"] in ("virtio", "xen"):
+        assert r["virtual_kind"] in ("virtio-blk", "virtio-scsi", "Xen blkfront"), r
+    if r["kind"] in ("dm", "md", "loop"):  # no hypervisor presents these; a partition is its disk
+        assert r["virtual_kind"] == "", r
 '
 else
 	py "info CSV without sysfs: the header, no device row" '
@@ -185,7 +191,7 @@ py "quick JSON: tests, device, verdict" '
 d = json.loads(out)
 assert d["test"] == "quick"
 tests = d["tests"]
-assert [t["test"] for t in tests] == ["seqread", "seqread", "randread", "randread", "seqwrite", "seqwrite", "randwrite", "randwrite"], [t["test"] for t in tests]
+assert [t["test"] for t in tests] == ["seqread", "seqread", "randread", "randread", "seqwrite", "seqwrite", "randwrite", "randwrite", "seqwrite"], [t["test"] for t in tests]
 assert tests[2]["params"]["threads"] * tests[2]["params"]["qd"] == 32 and tests[4]["params"]["block_size"] == 1048576
 for t in tests:
     r = t["result"]
@@ -193,17 +199,44 @@ for t in tests:
 v = d["verdict"]
 classes = {"usb2": "USB 2.0 flash", "usb3_flash": "USB 3 flash", "hdd": "HDD", "hdd_15k": "15k rpm HDD",
            "sata_ssd": "SATA SSD", "nvme_gen3": "NVMe PCIe 3.0", "nvme_gen4": "NVMe PCIe 4.0",
-           "nvme_gen5": "NVMe PCIe 5.0", "cloud_block": "cloud block volume", "ram": "RAM"}
-assert v["class"] in classes and v["label"] == classes[v["class"]], v
-assert v["line"].startswith("looks like: ") and classes[v["class"]] in v["line"], v
-assert v["class"] != "ram", v  # a disk-backed directory is not memory
-if d["device"].get("virtual"):
-    assert v["prefix"] == "virtual disk: ", v
+           "nvme_gen5": "NVMe PCIe 5.0", "ssd": "SSD", "cloud_block": "cloud block volume", "ram": "RAM"}
+assert v["line"].startswith("looks like: "), v
+if v["fit"] != "host_cache":
+    assert v["class"] in classes and v["label"] == classes[v["class"]], v
+    assert classes[v["class"]] in v["line"], v
+    assert v["class"] != "ram", v  # a disk-backed directory is not memory
+if d["device"].get("virtual"):  # this VM: the hypervisor named, no PCIe generation
+    assert v["prefix"] == "virtual disk: " and v["virtual_kind"] == d["device"]["virtual_kind"], v
+    assert "through a hypervisor" in v["line"] and "PCIe" not in v["line"], v
+    assert v["class"] in (None, "hdd", "ssd", "cloud_block"), v
 assert "device" in d
 assert sum(t["params"]["time_limit_s"] for t in tests) <= 3.01
 '
+py "quick JSON: the dd step (8 KiB, O_DSYNC, one at a time) and its figure from its bytes and seconds" '
+d = json.loads(out)
+t = d["tests"][8]
+p, r = t["params"], t["result"]
+assert p["block_size"] == 8192 and p["sync"] == "dsync" and p["qd"] * p["threads"] == 1, p
+assert r["ios"] > 0 and r["bytes"] == r["ios"] * 8192, r
+want = r["bytes"] / r["seconds"]
+dd = d["dd"]
+assert dd["block_size"] == 8192 and dd["oflag"] == "dsync", dd
+# JSON gives seconds to the microsecond: the ratio is known to 1 us over the seconds
+tol = 1e-6 / r["seconds"]
+assert abs(dd["write_bytes_per_sec"] - want) <= tol * want + 0.1, (dd, want)
+assert abs(dd["write_iops"] - r["ios"] / r["seconds"]) <= tol * dd["write_iops"] + 0.01, dd
+# the device took at least what the step wrote: O_DSYNC writes reach it
+for dev in r.get("device_io") or []:
+    assert dev["write_bytes"] >= r["bytes"], (dev, r["bytes"])
+'
 check "quick --csv" 0 quick -t 2 -s 16M --csv "$D"
-py "quick CSV: a row per step" 'rows = list(csv.DictReader(out.splitlines())); assert len(rows) == 8, rows'
+py "quick CSV: a row per step, the dd step last" '
+rows = list(csv.DictReader(out.splitlines()))
+assert len(rows) == 9, rows
+dd = rows[8]
+assert dd["test"] == "seqwrite" and dd["block_size"] == "8192", dd
+assert abs(float(dd["bytes_per_sec"]) - float(dd["bytes"]) / float(dd["seconds"])) <= 0.001 * float(dd["bytes_per_sec"]) + 1, dd
+'
 dd if=/dev/urandom of="$S/data" bs=1M count=16 status=none
 check "quick on an existing file: reads only, the file unchanged" 0 quick -t 2 --json "$S/data"
 py "quick on a file: no write steps" '

@@ -201,7 +201,7 @@ expect "a failed run's record names its host and says why (exit 2: no such direc
 
 "$DB" quick --jsonl --run-id qk -s 16M -t 2 "$D" >"$S/out" 2>"$S/err"
 st=$?
-check_records "$S/out" 8 qk # 4 reads, and 4 writes on its own file
+check_records "$S/out" 9 qk # 4 reads, and 5 writes on its own file (dd's too)
 expect "quick --jsonl: a record per step, the run id shared, lat_buckets and times in each" $(($? + st)) \
 	"exit $st: $(head -c 300 "$S/err")" "$(cat "$S/why")"
 "$DB" sweep --jsonl -s 16M --levels 1,2 --large-levels 1 --point-time 0.2 "$D" >"$S/out" 2>"$S/err"

@@ -552,6 +552,7 @@ DROP = [re.compile(p) for p in (
     r"(?:[^;]*: )?a submitting thread was busy on the CPU for [^;]*",  # follows the machine's load
     r"link-bound: [^;]*; the device may be faster than its link",
     r"[^;]* is impossible: a cache was measured[^;]*",
+    r"[^;]* that the hypervisor claims for this virtual disk: the host's cache was measured[^;]*",
     r"the [^;]* link runs below what the device supports[^;]*",
     r"(?:[^;]*: )?(?:io_uring|aio) unavailable: [^;]*(?:; [^;]*unavailable[^;]*)*; using \w+",
     r"only [0-9.]+ % of the bytes read reached [^;]*",
@@ -586,7 +587,7 @@ MSG = [(re.compile(p), r) for p, r in (
 
 # quick's steps run for shares of -t: whether a short one ends under 0.2 s
 # or 20 I/Os is timing, so its cases (flag q) leave that warning out
-SHORT_STEP = re.compile(r"(?:(?:SEQ|RND)\w+ Q\d+T\d+ (?:read|write): )?the run took only "
+SHORT_STEP = re.compile(r"(?:(?:SEQ|RND)\w+ Q\d+T\d+ (?:read|write)(?: \(dd oflag=dsync\))?: )?the run took only "
                         r"[0-9.]+ s \(\d+ I/Os\), too short to time well; use a larger -s(?: or -t)?")
 EXTRA_DROP = []
 
@@ -646,7 +647,12 @@ HIST_ROW = re.compile(r"^\s+[0-9.]+ \S+ -\s+[0-9.]+ \S+\s+\d+\s")
 VERDICT = re.compile(r"^looks like: (.*?) class \((.*)\)(.*)$")
 SUMMARY = re.compile(r"^(max IOPS|min latency|knee|max MB/s)([^:]*): (.*)$")
 
+HOST_CACHE = re.compile(r"^looks like: .*? from the host's cache: .* \((seq read .*)\)$")
+
 def verdict_line(line):
+    m = HOST_CACHE.match(line)  # a virtual disk's figures beyond its claimed link
+    if m:
+        return "looks like: <verdict> class (%s)" % figures(m.group(1))
     m = VERDICT.match(line)
     if not m:
         return line
@@ -764,8 +770,10 @@ def mask_verdict(v, machine):
             out[k] = verdict_line(x) if isinstance(x, str) else x
         elif k == "evidence":
             out[k] = masked(x)
-        elif k in ("prefix", "link") and machine and not ram:
-            out[k] = MACHINE
+        elif k in ("prefix", "link", "virtual_kind", "cloud_volume", "host_cache") and machine and not ram:
+            out[k] = MACHINE  # host_cache follows the figures too
+        elif k == "host_cache":
+            out[k] = N if x else x
         else:
             out[k] = walk(x, k, machine, False)
     return out
@@ -815,6 +823,8 @@ def walk(v, key, machine, keep_seed, parent=None):
         return [f for f in v if not (isinstance(f, dict) and f.get("key") in DROP_FINDINGS)]
     if key == "verdict" and isinstance(v, dict):
         return mask_verdict(v, machine)
+    if key == "dd" and isinstance(v, dict):  # quick's dd step: its figures measured, the rest pinned
+        return {k: masked(x) if k.startswith("write_") else x for k, x in v.items()}
     if key == "warnings" and isinstance(v, list):
         return [msg(w) for w in v if not (isinstance(w, str) and dropped(w))]
     if key == "error" and isinstance(v, str):
