@@ -20,6 +20,7 @@ enum exit_code {
 	EXIT_USAGE = 2,    /* bad option, value or target */
 	EXIT_REFUSED = 3,  /* refused for safety */
 	EXIT_REGRESSED = 4, /* report --baseline: a figure got worse beyond --threshold */
+	EXIT_INCOMPLETE = 5, /* report: a host's run failed, or a baseline host has no record */
 	EXIT_SIGINT = 130, /* interrupted (128 + SIGINT) */
 };
 
@@ -62,9 +63,15 @@ enum opt_bit {
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
 	OPT_SUSTAINED = 1u << 26, /* --sustained: until the rate is steady */
+	/* the factors that move a figure (issue 19) */
+	OPT_BUFFERS = 1u << 27, /* --buffers=huge|pages; --batch goes with OPT_QD */
+	OPT_ONCE = 1u << 28,    /* --once: one pass over the region, not -t seconds */
 };
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
+/* --buffers: huge pages (one segment per request; the default) or ordinary
+ * 4 KiB pages, as dd and fio allocate them (issue 19) */
+enum buffer_mode { BUF_HUGE, BUF_PAGES };
 
 #define OPT_MAX_LEVELS 32
 #define OPT_MAX_THREADS 1024 /* -j and sweep levels */
@@ -118,6 +125,7 @@ struct options {
 	unsigned ninputs;
 	const char *baseline; /* --baseline OLD, or NULL */
 	double threshold_pct; /* --threshold: worse than this is a regression */
+	bool allow_missing;   /* --allow-missing: failed or missing hosts do not make exit 5 */
 	/* matrix (issue 15) */
 	struct matrix_axes matrix;
 	/* fleet runs (issue 13); --jsonl is format OUT_JSONL */
@@ -134,6 +142,10 @@ struct options {
 	const char *files_dir; /* --dir: work there (NULL: a new directory under target) */
 	/* svg (issue 14) */
 	const char *svg_path; /* --svg FILE: the pictures, written after the run; NULL: none */
+	/* the factors that move a figure (issue 19) */
+	enum buffer_mode buffers; /* --buffers */
+	unsigned batch;           /* --batch: requests per submit call at most; 0: no limit */
+	bool once;                /* --once: one pass over the region ends the run */
 };
 
 #define MAX_WARNINGS 16
@@ -237,6 +249,11 @@ struct result {
 		void (*release)(void *p);
 	} kept[RESULT_KEEP];
 	unsigned nkept;
+	/* the factors that move a figure (issue 19), from the timed loop */
+	uint64_t submit_calls, submitted; /* counted requests and the calls that started them */
+	double buffer_segments; /* mean physically contiguous runs per request buffer; < 0: unknown */
+	const char *ended;      /* "time", "one pass", "steady", "interrupted", "error"; NULL: none */
+	double passes;          /* bytes moved over the region's bytes (every target's) */
 };
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checks.h"
@@ -21,6 +22,7 @@
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
+#include "utctime.h"
 
 int run_prepare(struct target *t, const struct options *opt, struct result *r)
 {
@@ -241,6 +243,8 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
 	job->warmup_ios = run_warmup_ios(opt);
 	job->qd = opt->qd ? opt->qd : 1;
+	job->batch = opt->batch;
+	job->page_buffers = opt->buffers == BUF_PAGES;
 }
 
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
@@ -273,6 +277,39 @@ void run_job_by_time(struct bench_job *job)
 	job->bytes_limit = UINT64_MAX;
 }
 
+void run_job_for(struct bench_job *job, const struct options *opt)
+{
+	/* reads through the page cache never go round: the second pass would
+	 * come from the cache the first one filled */
+	bool cache_reads = !opt->direct && job->dir == IO_READ && job->write_pct == 0;
+	if (opt->time_s > 0 && !opt->once && !cache_reads)
+		run_job_by_time(job);
+	else if (opt->once && job->ntargets <= 1 && job->bytes_limit > job->region)
+		job->bytes_limit = job->region; /* one pass, random I/O included */
+}
+
+static const char *end_name(enum bench_end e)
+{
+	switch (e) {
+	case BENCH_END_TIME: return "time";
+	case BENCH_END_PASS: return "one pass";
+	case BENCH_END_STEADY: return "steady";
+	case BENCH_END_STOP: return "interrupted";
+	case BENCH_END_ERROR: return "error";
+	default: return NULL;
+	}
+}
+
+/* Bytes moved over the bytes of every region the job covers. */
+static double passes(const struct bench_job *job, uint64_t bytes)
+{
+	uint64_t region = 0;
+	unsigned n = job->ntargets > 1 ? job->ntargets : 1;
+	for (unsigned k = 0; k < n; k++)
+		region += job->ntargets > 1 ? job->regions[k] : job->region;
+	return region ? (double)bytes / (double)region : 0.0;
+}
+
 _Static_assert(RESULT_QD_BUCKETS == BENCH_QD_BUCKETS, "one qd_hist scheme");
 
 static void fill_result(const struct bench_outcome *out, struct result *r)
@@ -287,6 +324,25 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	/* one thread uses at most all of one CPU: above that is the disagreement
 	 * of the thread's CPU clock and the monotonic one over a short run */
 	r->cpu_busiest = out->cpu_busiest < 1.0 ? out->cpu_busiest : 1.0;
+	r->submit_calls = out->submit_calls;
+	r->submitted = out->submitted;
+	r->buffer_segments = out->buffer_segments;
+	r->ended = end_name(out->ended);
+}
+
+/* The end of the file inside the region: where the file ends now (a read
+ * wholly past it knows only that it is at or before its offset). */
+static int eof_failure(const struct target *t, const struct bench_job *job,
+		       const struct bench_outcome *out, struct result *r)
+{
+	struct stat st;
+	uint64_t end = out->failed_offset;
+	if (fstat(t->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < end)
+		end = (uint64_t)st.st_size;
+	uint64_t region = job->ntargets > 1 ? job->regions[out->failed_target] : job->region;
+	return fail(r, EXIT_RUN, "%s '%s': the file ends at offset %llu, inside the %llu bytes the "
+		    "run was to cover: it shrank during the run", out->failed_op, t->path,
+		    (unsigned long long)end, (unsigned long long)region);
 }
 
 /* The failure of a run, named for what a user can act on. */
@@ -297,6 +353,8 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 	const char *op = out->failed_op;
 	fmt_size_exact(bs, sizeof(bs), job->bs);
 	errno = out->error ? out->error : ENOMEM;
+	if (out->eof)
+		return eof_failure(t, job, out, r);
 	if (!op || strcmp(op, "allocate") == 0)
 		return fail(r, EXIT_RUN, "cannot allocate the I/O buffers (%u x %s):", job->threads, bs);
 	if (strcmp(op, "start thread") == 0)
@@ -327,8 +385,8 @@ struct start_hook {
 
 static void warn_start(const struct fleet_record *f, struct result *r)
 {
-	char at[FLEET_UTC_LEN];
-	fleet_format_utc(at, sizeof(at), f->start_at_ns);
+	char at[UTC_LEN];
+	utc_format(at, sizeof(at), f->start_at_ns);
 	if (f->clock_synced == 0)
 		warn(r, "--start-at: the system clock is not synchronised (the kernel admits an error "
 		     "of up to %.3f s), so hosts may start that far apart; synchronise it with "
@@ -381,6 +439,19 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 	return rc;
 }
 
+/* A run of -t seconds that ended after one pass, without --once: only a
+ * run through the page cache does (run_job_for), and the result says so. */
+static void warn_short_pass(const struct bench_job *job, const struct options *opt,
+			    struct result *r)
+{
+	if (job->wrap || opt->once || opt->time_s <= 0 || !r->ended ||
+	    strcmp(r->ended, "one pass") != 0 || r->seconds >= opt->time_s)
+		return;
+	warn(r, "the run ended after one pass over the region, in %.3f s of -t %g: a second pass "
+	     "would read from the page cache the first one filled%s", r->seconds, opt->time_s,
+	     opt_hint(opt, OPT_SIZE, "; use a larger -s to read for longer"));
+}
+
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r)
 {
@@ -403,6 +474,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	int rc = run_bench(job, out, sampler, r);
 	progress_clear();
 	fill_result(out, r);
+	r->passes = passes(job, out->bytes);
 	/* several targets: name the one the failure was on */
 	const struct target *failed = job->ntargets > 1 ? &t[out->failed_target] : t;
 	code = rc != 0 ? run_failure(failed, job, out, opt, r) : EXIT_OK;
@@ -417,11 +489,12 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	if (r->interrupted)
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
+	warn_short_pass(job, opt, r);
 	sampling_finish(opt, r, sampler_lead_s);
 	checks_flush(t, job->region, job->bs, opt, r);
 	run_health_after(r);
 	run_health_check(r);
-	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
+	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers && opt->buffers == BUF_HUGE)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
 		     "requests from scattered pages can be much slower than the device allows");
 	if (r->seconds < 0.2 || r->ios < 20)
