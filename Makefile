@@ -8,6 +8,7 @@
 #   make check-envs      the tests in a chroot and in containers (root)
 #   make static          ./diskbench-static, statically linked, to copy to other hosts
 #   make check-fleet     fleet runs on pdsh, Slurm and the static binary (tests/cli/fleet.sh)
+#   make check-lab       every kind of disk under a real kernel in qemu (tests/lab/lab.sh)
 #   make install         PREFIX, MANPREFIX and DESTDIR are honoured
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -202,5 +203,15 @@ static: diskbench-static
 check-fleet: diskbench
 	bash tests/cli/fleet.sh ./diskbench
 
+# ---- the hardware lab --------------------------------------------------------
+# make check-lab: the static binary on every kind of disk, under Debian's own
+# kernel in qemu (TCG): NVMe behind a PCIe root port, an NVMe zoned namespace,
+# a SATA HDD and SSD on AHCI, a SCSI HDD on virtio-scsi, USB mass storage on
+# xHCI, a volume capped at 150 IOPS, null_blk, dm-delay and dm-flakey; info,
+# quick, the findings and the disks' health held against lsblk, smartctl and
+# nvme-cli in the same guest (tests/lab/).  Skipped, with the reason, without qemu.
+check-lab: static
+	bash tests/lab/lab.sh ./diskbench-static
+
 .PHONY: all clean install uninstall unit cli check check-arch check-svg test sanitize memcheck fuzz check-envs \
-	static check-fleet
+	static check-fleet check-lab

@@ -235,6 +235,10 @@ static void gather_figures(struct quick_report *q, const struct devinfo *d)
 	if (!d)
 		return;
 	f->fs_class = d->fs_class;
+	/* a block device whose data live in memory (zram, brd, pmem, null_blk)
+	 * runs at memory speed as tmpfs does */
+	if (!f->fs_class && d->has_top && d->top.in_ram)
+		f->fs_class = "ram";
 	if (d->has_top) {
 		f->transport = d->top.transport;
 		f->is_virtual = d->top.is_virtual || d->top.rotational_unreliable;

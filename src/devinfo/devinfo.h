@@ -71,6 +71,9 @@ struct dev_node {
 	int loop_dio;          /* loop: 1 direct I/O to the backing file, -1 unknown */
 	char parent_disk[64];  /* part: the whole disk it belongs to */
 	bool in_ram;           /* zram, brd, pmem, or a loop over a file in tmpfs/ramfs */
+	char zoned[16];        /* queue/zoned: "none", "host-aware", "host-managed"; "" unknown */
+	int64_t zone_size_bytes; /* a zoned disk's zone (queue/chunk_sectors); -1 unknown or none */
+	int64_t nr_zones;      /* queue/nr_zones of a zoned disk; -1 unknown or none */
 	struct dev_link link;
 	char sysfs_path[512];  /* realpath of the node's sysfs directory */
 	/* Place in devinfo.stack (meaningless in devinfo.top): */
@@ -141,6 +144,12 @@ int devinfo_loop_backing(unsigned maj, unsigned min, const struct devinfo_roots 
  * errno ENOTBLK if fd is no block device, ENOENT if it has no backing). */
 bool devinfo_fd_in_ram(int fd, char *name, size_t len);
 int devinfo_fd_loop_backing(int fd, char *path, size_t len, bool *direct_io);
+
+/* Whether the block device at path takes writes only in order at each
+ * zone's write pointer (queue/zoned "host-managed": ZNS namespaces, SMR
+ * drives, zoned null_blk, dm over them): 1 with *zone_bytes (0 unknown);
+ * 0 if not, or unknown; -1 with errno if path is no block device. */
+int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int64_t *zone_bytes);
 
 /* A mounted filesystem that uses a block device. */
 struct devinfo_mounted {

@@ -1,15 +1,18 @@
 /* What a whole disk is: its queue (rotational, block sizes, write cache,
  * scheduler), its identity (vendor, model, serial, firmware; ATA IDENTIFY,
- * SCSI VPD page 0x80, NVMe controller attributes), its transport, whether a
+ * SCSI VPD pages 0x80 and 0xB1, NVMe controller attributes), its zoned model,
+ * its transport, whether a
  * hypervisor presents it, and which link it hangs on (devinfo_link.c). */
 #define _GNU_SOURCE
 #include "devinfo_int.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* SCSI VPD page 0x80 (unit serial number): 4-byte header, then ASCII. */
 static int read_vpd_serial(const char *disk, char *buf, size_t len)
@@ -204,7 +207,7 @@ static void scsi_host_driver(const struct ctx *c, const char *devpath, char *buf
 /* One sign that a hypervisor presents a disk, and the name it then gets
  * (NULL: a physical disk, though it hangs in a cloud machine). */
 struct virt_sign {
-	enum { BY_MODEL, BY_VENDOR, BY_HOST_DRIVER, BY_TRANSPORT, BY_PCI_VENDOR } field;
+	enum { BY_MODEL, BY_VENDOR, BY_HOST_DRIVER, BY_TRANSPORT, BY_PCI_VENDOR, BY_PCI_SUBVENDOR } field;
 	const char *prefix;      /* the start of the field, any case */
 	const char *name;
 	bool cloud;              /* a cloud provider's network volume */
@@ -255,21 +258,54 @@ static const struct virt_sign virt_signs[] = {
 	{ BY_PCI_VENDOR, "0x15ad", "VMware virtual NVMe", false },
 	{ BY_PCI_VENDOR, "0x1414", "Hyper-V/Azure NVMe", false },
 	{ BY_PCI_VENDOR, "0x1ae0", "Google virtual NVMe", false },
+	/* last: QEMU gives the controllers it emulates (AHCI, xHCI, LSI, NVMe)
+	 * Red Hat's PCI subsystem vendor unless told otherwise, whatever model
+	 * string the disk behind them was given; a card passed through keeps
+	 * its own */
+	{ BY_PCI_SUBVENDOR, "0x1af4", "disk on a QEMU-emulated controller", false },
 };
+
+/* The PCI subsystem vendor of the controller a disk hangs on: the NVMe
+ * function, else the nearest directory up the SCSI device's path that has
+ * one (the AHCI, xHCI or SAS HBA); "" when none is found. */
+static void controller_subvendor(const struct ctx *c, const char *devpath, const char *pci,
+				 char *buf, size_t len)
+{
+	char p[PATH_MAX], top[PATH_MAX];
+	buf[0] = '\0';
+	if (pci) {
+		if (read_attr(pci, "subsystem_vendor", buf, len) != 0)
+			buf[0] = '\0';
+		return;
+	}
+	SCOPY(p, devpath);
+	pathf(top, "%s/devices", c->sys);
+	for (int i = 0; i < 16 && devpath[0] && strlen(p) > strlen(top); i++) {
+		if (read_attr(p, "subsystem_vendor", buf, len) == 0)
+			return;
+		char *slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			break;
+		*slash = '\0';
+	}
+	buf[0] = '\0';
+}
 
 /* Whether a hypervisor presents the disk, and as what (n->virt_kind,
  * n->cloud_volume): by model, vendor, SCSI host driver, transport, or the PCI
  * vendor of its NVMe controller (pci, or NULL). */
 static void virtual_kind(const struct ctx *c, const char *devpath, const char *pci, struct dev_node *n)
 {
-	char host[64], pci_vendor[16] = "";
+	char host[64], pci_vendor[16] = "", subvendor[16];
 	scsi_host_driver(c, devpath, host, sizeof(host));
+	controller_subvendor(c, devpath, pci, subvendor, sizeof(subvendor));
 	if (pci && read_attr(pci, "vendor", pci_vendor, sizeof(pci_vendor)) != 0)
 		pci_vendor[0] = '\0';
 	for (size_t i = 0; i < sizeof(virt_signs) / sizeof(virt_signs[0]); i++) {
 		const struct virt_sign *s = &virt_signs[i];
 		const char *field = s->field == BY_MODEL ? n->model : s->field == BY_VENDOR ? n->vendor
 				  : s->field == BY_HOST_DRIVER ? host : s->field == BY_PCI_VENDOR ? pci_vendor
+				  : s->field == BY_PCI_SUBVENDOR ? subvendor
 				  : n->transport ? n->transport : "";
 		if (!field[0] || strncasecmp(field, s->prefix, strlen(s->prefix)) != 0)
 			continue;
@@ -323,6 +359,68 @@ static void queue_details(const char *disk, struct dev_node *n)
 	}
 }
 
+/* The zoned model, and for a zoned disk its zone size and count: the
+ * zone size is queue/chunk_sectors (512-byte sectors), as blkzone says. */
+static void zoned_details(const char *disk, struct dev_node *n)
+{
+	char buf[32];
+	int64_t v;
+	if (read_attr(disk, "queue/zoned", buf, sizeof(buf)) != 0)
+		return;
+	SCOPY(n->zoned, buf);
+	if (strcmp(buf, "none") == 0)
+		return;
+	if (read_i64(disk, "queue/chunk_sectors", &v) == 0 && v > 0)
+		n->zone_size_bytes = v * 512;
+	if (read_i64(disk, "queue/nr_zones", &v) == 0 && v > 0)
+		n->nr_zones = v;
+}
+
+/* SCSI VPD page 0xB1 (block device characteristics): bytes 4-5 hold the
+ * medium rotation rate, 1 for solid state, 0x401-0xfffe rpm (SBC-4). */
+static void read_vpd_rpm(const char *disk, struct dev_node *n)
+{
+	char path[PATH_MAX];
+	unsigned char raw[64];
+	if (!join(path, sizeof(path), disk, "device/vpd_pgb1"))
+		return;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	size_t got = fread(raw, 1, sizeof(raw), f);
+	fclose(f);
+	if (got < 6 || raw[1] != 0xb1)
+		return;
+	unsigned rate = (unsigned)raw[4] << 8 | raw[5];
+	if (rate == 1 || (rate >= 0x401 && rate != 0xffff))
+		n->rpm = (int)rate;
+}
+
+int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int64_t *zone_bytes)
+{
+	struct stat st;
+	struct ctx c;
+	char dir[PATH_MAX];
+	struct dev_node n;
+	*zone_bytes = 0;
+	if (stat(path, &st) != 0)
+		return -1;
+	if (!S_ISBLK(st.st_mode)) {
+		errno = ENOTBLK;
+		return -1;
+	}
+	ctx_init(&c, roots);
+	if (sysfs_dev_dir(&c, st.st_rdev, dir) != 0)
+		return 0;
+	memset(&n, 0, sizeof(n));
+	n.zone_size_bytes = n.nr_zones = -1;
+	zoned_details(dir, &n);
+	if (strcmp(n.zoned, "host-managed") != 0)
+		return 0;
+	*zone_bytes = n.zone_size_bytes > 0 ? n.zone_size_bytes : 0;
+	return 1;
+}
+
 static void identity_strings(const char *disk, struct dev_node *n)
 {
 	char buf[512];
@@ -342,6 +440,7 @@ static void identity_strings(const char *disk, struct dev_node *n)
 void disk_details(const struct ctx *c, const char *disk, struct dev_node *n)
 {
 	queue_details(disk, n);
+	zoned_details(disk, n);
 	identity_strings(disk, n);
 	char devpath[PATH_MAX] = "", pci[PATH_MAX];
 	bool has_dev = resolve(disk, "device", devpath) == 0;
@@ -351,6 +450,8 @@ void disk_details(const struct ctx *c, const char *disk, struct dev_node *n)
 	bool has_pci = n->transport && strcmp(n->transport, "nvme") == 0 && nvme_pci_dir(disk, pci) == 0;
 	if (n->transport && (strcmp(n->transport, "sata") == 0 || strcmp(n->transport, "ata") == 0))
 		ata_details(c, devpath, n);
+	if (n->rpm < 0)
+		read_vpd_rpm(disk, n);
 	virtual_kind(c, devpath, has_pci ? pci : NULL, n);
 	n->rotational_unreliable = n->is_virtual;
 	disk_link(c, disk, devpath, has_pci ? pci : NULL, n);

@@ -20,6 +20,7 @@ const char *node_kind(const char *dir, const char *name, bool part)
 	static const char *const prefixes[][2] = {
 		{ "zram", "zram" }, { "ram", "ram" }, { "nbd", "nbd" }, { "pmem", "pmem" },
 		{ "rbd", "rbd" }, { "sr", "rom" }, { "dm-", "dm" }, { "md", "md" },
+		{ "nullb", "null" }, /* null_blk: data in RAM (memory_backed) or nowhere */
 	};
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (starts(name, prefixes[i][0]))
@@ -30,7 +31,7 @@ const char *node_kind(const char *dir, const char *name, bool part)
 bool kind_without_link(const char *kind)
 {
 	static const char *const kinds[] = {
-		"dm", "md", "loop", "zram", "ram", "nbd", "rbd", "pmem", "btrfs", "bcachefs", "multi",
+		"dm", "md", "loop", "zram", "ram", "nbd", "rbd", "pmem", "btrfs", "bcachefs", "multi", "null",
 	};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strcmp(kind, kinds[i]) == 0)

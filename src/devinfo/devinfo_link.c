@@ -160,15 +160,16 @@ static void pcie_link(const char *pci, struct dev_link *lk)
 void disk_link(const struct ctx *c, const char *disk, const char *devpath, const char *pci,
 	       struct dev_node *n)
 {
-	/* an emulated controller still claims a SATA or PCIe link: kept, so
-	 * that figures beyond it name the host's cache */
-	bool claims = n->link.kind || pci;
+	/* an emulated controller still claims a SATA, USB or PCIe link: kept,
+	 * so that figures beyond it name the host's cache */
+	bool usb = n->transport && strcmp(n->transport, "usb") == 0;
+	bool claims = n->link.kind || pci || usb;
 	if ((n->is_virtual && !claims) || kind_without_link(n->kind) ||
 	    kind_without_link(node_kind(disk, base_name(disk), false))) {
 		memset(&n->link, 0, sizeof(n->link));
 		n->link.width = n->link.max_width = -1;
 		n->link.kind = "none";
-	} else if (n->transport && strcmp(n->transport, "usb") == 0) {
+	} else if (usb) {
 		usb_link(c, devpath, &n->link);
 	} else if (pci) {
 		pcie_link(pci, &n->link);

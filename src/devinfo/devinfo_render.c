@@ -105,6 +105,9 @@ static void json_node(struct json *j, const struct devinfo *d, const struct dev_
 	j_str(j, "parent_disk", n->parent_disk);
 	j_bool(j, "in_ram", n->in_ram);
 	j_str(j, "sysfs_path", n->sysfs_path);
+	j_str(j, "zoned", n->zoned);
+	j_int(j, "zone_size_bytes", n->zone_size_bytes);
+	j_int(j, "nr_zones", n->nr_zones);
 	json_link(j, &n->link);
 	if (in_stack) {
 		int self = (int)(n - d->stack);
@@ -348,6 +351,17 @@ static void text_node_details(FILE *f, const struct dev_node *n)
 		fprintf(f, ", scheduler %s", n->scheduler);
 	if (n->removable == 1 || n->hotplug == 1)
 		fprintf(f, ", %s", n->removable == 1 ? "removable" : "hotplug");
+	if (n->zoned[0] && strcmp(n->zoned, "none") != 0) {
+		fprintf(f, ", %s zoned", n->zoned);
+		if (n->zone_size_bytes > 0) {
+			char zone[32];
+			fmt_bytes_iec(zone, sizeof(zone), (uint64_t)n->zone_size_bytes);
+			fprintf(f, " (%s zones", zone);
+			if (n->nr_zones > 0)
+				fprintf(f, " x %lld", (long long)n->nr_zones);
+			fputc(')', f);
+		}
+	}
 	fputc('\n', f);
 }
 

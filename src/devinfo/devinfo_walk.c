@@ -28,14 +28,16 @@ void node_init(struct dev_node *n)
 	n->logical_block_size = n->physical_block_size = -1;
 	n->fua = n->removable = n->hotplug = -1;
 	n->md_raid_disks = n->loop_dio = -1;
+	n->zone_size_bytes = n->nr_zones = -1;
 	n->link.width = n->link.max_width = -1;
 	n->parent = -1;
 }
 
-/* Kinds whose data live in memory: brd, zram, persistent memory. */
+/* Kinds whose data live in memory: brd, zram, persistent memory, null_blk. */
 static bool kind_in_ram(const char *kind)
 {
-	return strcmp(kind, "ram") == 0 || strcmp(kind, "zram") == 0 || strcmp(kind, "pmem") == 0;
+	return strcmp(kind, "ram") == 0 || strcmp(kind, "zram") == 0 || strcmp(kind, "pmem") == 0 ||
+	       strcmp(kind, "null") == 0;
 }
 
 /* The one loop backing-file reader, from the loop device's sysfs dir. */

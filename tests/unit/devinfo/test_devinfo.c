@@ -527,6 +527,72 @@ static void test_nvme_gen3_x4(void **state)
 	free(json);
 }
 
+/* A ZNS namespace: host-managed, its zone size from queue/chunk_sectors
+ * (512-byte sectors) and its zone count; then a plain disk whose
+ * chunk_sectors is a RAID chunk, not a zone, must show no zone at all. */
+static void test_nvme_zoned(void **state)
+{
+	struct fx *f = *state;
+	nvme_a(f, f->majmin, "8.0", "8.0", 4, 4);
+	put(f, NS_A "/queue/zoned", "host-managed");
+	put(f, NS_A "/queue/chunk_sectors", "16384");
+	put(f, NS_A "/queue/nr_zones", "8");
+	mount_data(f, "/dev/nvme0n1");
+	const struct dev_node *t = &probe(f)->top;
+	assert_string_equal(t->zoned, "host-managed");
+	assert_int_equal(t->zone_size_bytes, 8 << 20);
+	assert_int_equal(t->nr_zones, 8);
+	char *text = render(&f->d, OUT_TEXT), *json = render(&f->d, OUT_JSON);
+	assert_true(has(text, ", host-managed zoned (8.0 MiB zones x 8)"));
+	assert_true(has(json, "\"zoned\": \"host-managed\", \"zone_size_bytes\": 8388608, \"nr_zones\": 8"));
+	free(text);
+	free(json);
+
+	put(f, NS_A "/queue/zoned", "none");
+	put(f, NS_A "/queue/chunk_sectors", "128");
+	put(f, NS_A "/queue/nr_zones", "0");
+	t = &probe(f)->top;
+	assert_string_equal(t->zoned, "none");
+	assert_int_equal(t->zone_size_bytes, -1);
+	assert_int_equal(t->nr_zones, -1);
+	text = render(&f->d, OUT_TEXT);
+	assert_null(strstr(text, "zoned"));
+	free(text);
+}
+
+/* The write tests' refusal asks devinfo_path_zoned about a device node: a
+ * node made here (root only) whose number the fake tree describes. */
+static void test_path_zoned(void **state)
+{
+	struct fx *f = *state;
+	char node[PATH_MAX];
+	int64_t zone = -1;
+	fmt_to(node, sizeof(node), "%s/zns", f->root);
+	if (mknod(node, S_IFBLK | 0600, makedev(259, 77)) != 0) {
+		print_message("skipped: mknod needs root (%s)\n", strerror(errno));
+		skip();
+	}
+	put(f, "devices/virtual/block/nullb1/dev", "259:77");
+	lnk(f, "dev/block/259:77", "devices/virtual/block/nullb1");
+	put(f, "devices/virtual/block/nullb1/queue/zoned", "host-managed");
+	put(f, "devices/virtual/block/nullb1/queue/chunk_sectors", "131072");
+	assert_int_equal(devinfo_path_zoned(node, &f->roots, &zone), 1);
+	assert_int_equal(zone, 64 << 20);
+	/* host-aware takes writes anywhere; so does a conventional disk */
+	put(f, "devices/virtual/block/nullb1/queue/zoned", "host-aware");
+	assert_int_equal(devinfo_path_zoned(node, &f->roots, &zone), 0);
+	put(f, "devices/virtual/block/nullb1/queue/zoned", "none");
+	assert_int_equal(devinfo_path_zoned(node, &f->roots, &zone), 0);
+	assert_int_equal(zone, 0);
+	/* a device the tree does not know: not zoned as far as can be told */
+	unlink(node);
+	assert_int_equal(mknod(node, S_IFBLK | 0600, makedev(259, 78)), 0);
+	assert_int_equal(devinfo_path_zoned(node, &f->roots, &zone), 0);
+	unlink(node);
+	assert_int_equal(devinfo_path_zoned(f->root, &f->roots, &zone), -1);
+	assert_int_equal(errno, ENOTBLK);
+}
+
 /* Native multipath: the namespace hangs under nvme-subsysN, which holds the
  * controller; a Gen4 x4 device running at Gen3 x2. */
 #define PCI_B "devices/pci0000:00/0000:00:01.1/0000:01:00.0"
@@ -798,7 +864,8 @@ static void test_lvm(void **state)
 
 /* ---- USB ------------------------------------------------------------------ */
 
-#define USBDEV "devices/pci0000:00/0000:00:14.0/usb1/1-2"
+#define USBXHCI "devices/pci0000:00/0000:00:14.0"
+#define USBDEV USBXHCI "/usb1/1-2"
 #define USBSCSI USBDEV "/1-2:1.0/host6/target6:0:0/6:0:0:0"
 #define SDC USBSCSI "/block/sdc"
 
@@ -855,6 +922,16 @@ static void test_usb_stick(void **state)
 		assert_near(f->d.top.link.ceiling_bytes_per_sec, speeds[i].ceiling, 0.001);
 	}
 	assert_false(f->d.top.link.below_max);
+
+	/* the same stick on QEMU's emulated xHCI (Red Hat's PCI subsystem
+	 * vendor): virtual, its USB link kept as what the emulator claims */
+	put(f, USBXHCI "/subsystem_vendor", "0x1af4");
+	probe(f);
+	assert_true(f->d.top.is_virtual);
+	assert_string_equal(f->d.top.link.kind, "usb");
+	assert_string_equal(f->d.top.link.speed, "20000 Mbit/s");
+	assert_true(f->d.top.link.emulated);
+	assert_false(f->d.top.link.below_max);
 }
 
 /* ---- virtio ----------------------------------------------------------------- */
@@ -908,6 +985,23 @@ static void test_virtio(void **state)
 	free(json);
 }
 
+/* A SCSI disk mounted as the data directory: the SCSI device's vendor and
+ * model (padded as the kernel pads them), its block node linked to it. */
+static void scsi_disk(struct fx *f, const char *dev, const char *disk, const char *vendor,
+		      const char *model, long long sectors)
+{
+	char rel[PATH_MAX];
+	fmt_to(rel, sizeof(rel), "%s/vendor", dev);
+	put(f, rel, "%s", vendor);
+	fmt_to(rel, sizeof(rel), "%s/model", dev);
+	put(f, rel, "%s", model);
+	blockdev(f, disk, f->majmin, sectors, 1, 512, 4096, "write back", 1, "[mq-deadline] none");
+	fmt_to(rel, sizeof(rel), "%s/device", disk);
+	lnk(f, rel, dev);
+	fmt_to(rel, sizeof(rel), "/dev%s", strrchr(disk, '/'));
+	mount_data(f, rel);
+}
+
 /* Hypervisor disks behind SCSI: Hyper-V, VMware, QEMU by vendor or model. */
 static void test_virtual_scsi(void **state)
 {
@@ -915,15 +1009,8 @@ static void test_virtual_scsi(void **state)
 	const char *dev = "devices/LNXSYSTM:00/VMBUS:00/vmbus_0/host0/target0:0:0/0:0:0:0";
 	const char *sda = "devices/LNXSYSTM:00/VMBUS:00/vmbus_0/host0/target0:0:0/0:0:0:0/block/sda";
 	char rel[PATH_MAX];
-	fmt_to(rel, sizeof(rel), "%s/vendor", dev);
-	put(f, rel, "Msft    ");
-	fmt_to(rel, sizeof(rel), "%s/model", dev);
-	put(f, rel, "Virtual Disk    ");
 	put(f, "class/scsi_host/host0/proc_name", "storvsc");
-	blockdev(f, sda, f->majmin, 268435456, 1, 512, 4096, "write back", 1, "[mq-deadline] none");
-	fmt_to(rel, sizeof(rel), "%s/device", sda);
-	lnk(f, rel, dev);
-	mount_data(f, "/dev/sda");
+	scsi_disk(f, dev, sda, "Msft    ", "Virtual Disk    ", 268435456);
 	probe(f);
 	assert_string_equal(f->d.top.transport, "scsi");
 	assert_true(f->d.top.is_virtual);
@@ -946,6 +1033,45 @@ static void test_virtual_scsi(void **state)
 	assert_false(f->d.top.is_virtual);
 	assert_string_equal(f->d.top.transport, "sas");
 	assert_null(f->d.top.link.kind);
+}
+
+/* SCSI VPD page 0xB1: the medium rotation rate in bytes 4-5 (SBC-4), as
+ * the kernel exposes it in device/vpd_pgb1; 0 (not reported), a wrong page
+ * code or a short page give no rpm. */
+static void put_pgb1(struct fx *f, const char *rel, unsigned char page, unsigned rate, size_t len)
+{
+	unsigned char raw[64] = { 0x00, page, 0x00, 0x3c, (unsigned char)(rate >> 8), (unsigned char)rate };
+	char path[PATH_MAX];
+	fmt_to(path, sizeof(path), "%s/%s", f->sys, rel);
+	parent_dirs(path);
+	FILE *out = fopen(path, "wb");
+	assert_non_null(out);
+	assert_int_equal(fwrite(raw, 1, len, out), len);
+	assert_int_equal(fclose(out), 0);
+}
+
+static void test_scsi_rpm(void **state)
+{
+	struct fx *f = *state;
+	const char *dev = "devices/pci0000:00/0000:00:03.0/host2/target2:0:0/2:0:0:0";
+	const char *sdc = "devices/pci0000:00/0000:00:03.0/host2/target2:0:0/2:0:0:0/block/sdc";
+	char rel[PATH_MAX];
+	put(f, "class/sas_host/host2/.keep", "x");
+	scsi_disk(f, dev, sdc, "SEAGATE ", "ST4000NM0035    ", 7814037168LL);
+	fmt_to(rel, sizeof(rel), "%s/vpd_pgb1", dev);
+	put_pgb1(f, rel, 0xb1, 7200, 64);
+	assert_int_equal(probe(f)->top.rpm, 7200);
+	char *text = render(&f->d, OUT_TEXT);
+	assert_true(has(text, "rotational 1, 7200 rpm"));
+	free(text);
+	put_pgb1(f, rel, 0xb1, 1, 64);
+	assert_int_equal(probe(f)->top.rpm, 1);
+	put_pgb1(f, rel, 0xb1, 0, 64);
+	assert_int_equal(probe(f)->top.rpm, -1);
+	put_pgb1(f, rel, 0xb0, 7200, 64);
+	assert_int_equal(probe(f)->top.rpm, -1);
+	put_pgb1(f, rel, 0xb1, 7200, 5);
+	assert_int_equal(probe(f)->top.rpm, -1);
 }
 
 /* ---- loop -------------------------------------------------------------------- */
@@ -1545,6 +1671,15 @@ static void test_ram_detector(void **state)
 	assert_string_equal(name, "pmem0");
 	assert_int_equal(devinfo_blockdev_in_ram(253, 3, &f->roots, name, sizeof(name)), 1);
 	assert_string_equal(name, "dm-3"); /* every leaf below it is in RAM */
+	/* null_blk keeps its data in RAM (memory_backed) or nowhere: no disk either way */
+	blockdev(f, "devices/virtual/block/nullb0", "251:0", 8, 0, 512, 512, "write through", 0, "none");
+	assert_int_equal(devinfo_blockdev_in_ram(251, 0, &f->roots, name, sizeof(name)), 1);
+	assert_string_equal(name, "nullb0");
+	struct devinfo *d = &f->d;
+	assert_int_equal(devinfo_probe_devnum(251, 0, &f->roots, d), 0);
+	assert_string_equal(d->top.kind, "null");
+	assert_true(d->top.in_ram);
+	assert_string_equal(d->top.link.kind, "none");
 	assert_int_equal(devinfo_blockdev_in_ram(maj, min, &f->roots, name, sizeof(name)), 0);
 	assert_int_equal(devinfo_blockdev_in_ram(9, 9, &f->roots, name, sizeof(name)), 0);
 	lnk(f, "devices/virtual/block/dm-3/slaves/vda", VDA); /* one leaf on a disk */
@@ -1677,6 +1812,9 @@ int main(void)
 		cmocka_unit_test(test_validator),
 		cmocka_unit_test_setup_teardown(test_nvme_gen3_x4, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nvme_below_max_multipath, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nvme_zoned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_path_zoned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scsi_rpm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sata_partition, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_md_raid1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lvm, setup, teardown),

@@ -248,6 +248,33 @@ static const struct fake_disk physical_disks[] = {
 	  false },
 };
 
+/* A disk given a real model string on a controller QEMU emulates (the
+ * lab's AHCI disks): the controller's Red Hat subsystem vendor gives it
+ * away.  The same disk on a controller with its own subsystem vendor (a real
+ * ICH9, or a card passed through) stays physical. */
+static const struct fake_disk on_qemu_ahci = {
+	"SATA on QEMU's AHCI", SATA, "ahci", "ATA     ", "WDC WD40EFRX-68N", NULL, true,
+	"disk on a QEMU-emulated controller", false, "sata", true,
+};
+static const struct fake_disk on_real_ahci = {
+	"SATA on a real AHCI", SATA, "ahci", "ATA     ", "WDC WD40EFRX-68N", NULL, false, NULL, false,
+	"sata", false,
+};
+
+static void test_qemu_controller(void **state)
+{
+	put("devices/pci0000:00/0000:00:1f.2/subsystem_vendor", "0x1af4");
+	*state = (void *)&on_qemu_ahci;
+	check_case(state);
+}
+
+static void test_real_controller(void **state)
+{
+	put("devices/pci0000:00/0000:00:1f.2/subsystem_vendor", "0x8086");
+	*state = (void *)&on_real_ahci;
+	check_case(state);
+}
+
 /* A test named after its case, so that a failure says which disk. */
 #define CASE(table, i) { .name = table[i].what, .test_func = check_case, .setup_func = setup, \
 			 .teardown_func = teardown, .initial_state = (void *)&table[i] }
@@ -261,6 +288,8 @@ int main(void)
 		CASE(virtual_disks, 9), CASE(virtual_disks, 10),
 		CASE(physical_disks, 0), CASE(physical_disks, 1), CASE(physical_disks, 2),
 		CASE(physical_disks, 3), CASE(physical_disks, 4),
+		cmocka_unit_test_setup_teardown(test_qemu_controller, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_real_controller, setup, teardown),
 	};
 	_Static_assert(sizeof(virtual_disks) / sizeof(virtual_disks[0]) == 11, "every virtual case runs");
 	_Static_assert(sizeof(physical_disks) / sizeof(physical_disks[0]) == 5, "every physical case runs");
