@@ -82,6 +82,7 @@ cli: diskbench
 	bash tests/cli/files.sh ./diskbench
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
+	bash tests/cli/messages.sh ./diskbench
 
 check: unit cli
 

@@ -158,6 +158,72 @@ static const struct optdef *find_short(char letter)
 	return NULL;
 }
 
+/* Levenshtein distance between a[0..n) and b: how many characters to
+ * insert, delete or change (names are short: at most 63 characters). */
+static size_t edit_distance(const char *a, size_t n, const char *b)
+{
+	size_t m = strlen(b), row[64];
+	if (n >= 64 || m >= 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= m; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			best = up + 1 < best ? up + 1 : best;
+			row[j] = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			diag = up;
+		}
+	}
+	return row[m];
+}
+
+/* The option a mistyped long name most likely meant, into out: a value run
+ * into the name (--qd32: "--qd 32"), the one option it begins (--histo), or
+ * the nearest name within 2 edits and under half its length (--sice).
+ * False: no guess. */
+static bool suggest_option(const char *name, size_t n, char *out, size_t len)
+{
+	const struct optdef *prefix_of = NULL, *nearest = NULL;
+	size_t best = 3, prefixes = 0;
+	for (size_t i = 0; i < NOPTDEFS; i++) {
+		const struct optdef *d = &optdefs[i];
+		size_t k = strlen(d->name);
+		if (d->arg && k < n && strncmp(name, d->name, k) == 0 &&
+		    strchr("0123456789", name[k])) {
+			snprintf(out, len, "--%s %.*s", d->name, (int)(n - k), name + k);
+			return true;
+		}
+		if (n >= 2 && k > n && strncmp(name, d->name, n) == 0 &&
+		    (!prefix_of || strcmp(prefix_of->name, d->name) != 0)) {
+			prefix_of = d;
+			prefixes++;
+		}
+		size_t dist = edit_distance(name, n, d->name);
+		if (dist < best && dist * 2 < n) {
+			best = dist;
+			nearest = d;
+		}
+	}
+	const struct optdef *d = prefixes == 1 ? prefix_of : nearest;
+	if (d)
+		snprintf(out, len, "--%s", d->name);
+	return d != NULL;
+}
+
+/* "unknown option '--histo'", and what was meant when a guess is good. */
+static int unknown_option(const char *arg, size_t n, char *why, size_t len)
+{
+	char guess[96];
+	if (suggest_option(arg + 2, n, guess, sizeof(guess)))
+		return usage_error(why, len, "unknown option '%.*s'; did you mean '%s'?",
+				   (int)n + 2, arg, guess);
+	return usage_error(why, len, "unknown option '%.*s'", (int)n + 2, arg);
+}
+
 /* Splits argv into options (kept with their values, applied later, once the
  * test and so its defaults are known) and positional words. */
 static int split_args(int argc, char **argv, struct given *opts, int *nopts,
@@ -181,7 +247,7 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 			size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 			d = find_long(a + 2, n);
 			if (!d)
-				return usage_error(why, len, "unknown option '%.*s'", (int)n + 2, a);
+				return unknown_option(a, n, why, len);
 			if (eq && !d->arg)
 				return usage_error(why, len, "option '--%s' takes no value", d->name);
 			value = eq ? eq + 1 : NULL;
@@ -539,6 +605,7 @@ static int check_svg_path(const struct options *o, char *why, size_t len)
 static enum out_format sniff_format(int argc, char **argv)
 {
 	enum out_format format = OUT_TEXT;
+	unsigned named = 0; /* a bit per format: two of them are a usage error */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			format = OUT_JSON;
@@ -546,8 +613,12 @@ static enum out_format sniff_format(int argc, char **argv)
 			format = OUT_CSV;
 		else if (strcmp(argv[i], "--jsonl") == 0)
 			format = OUT_JSONL;
+		else
+			continue;
+		named |= 1u << format;
 	}
-	return format;
+	/* which of two would a script parse?  Neither: the error goes to stderr */
+	return (named & (named - 1)) ? OUT_TEXT : format;
 }
 
 /* An option that means different things to different commands has a row

@@ -175,6 +175,32 @@ static void fill_result(const struct files_result *fr, struct result *r)
 	r->resident_before_pct = fr->phase[files_phase_index(FILES_SEQ, FILES_READ)].resident_before_pct;
 }
 
+/* An interrupted run prints no result, but says on stderr which phases
+ * finished (their figures are sound), which one was cut short and which
+ * never ran: the whole run's sums would mix them. */
+static void print_finished_phases(const struct files_result *fr)
+{
+	int last = -1;
+	for (int i = 0; i < FILES_NPHASES; i++)
+		if (fr->phase[i].planned && (fr->phase[i].files > 0 || fr->phase[i].passes > 0))
+			last = i;
+	fputs("diskbench: files interrupted; its phases (not a result):\n", stderr);
+	for (int i = 0; i < FILES_NPHASES; i++) {
+		const struct files_phase *p = &fr->phase[i];
+		char rate[16];
+		if (!p->planned)
+			continue;
+		if (i >= last) {
+			fprintf(stderr, "  %-14s %s\n", files_phase_name(i),
+				i == last ? "interrupted" : "not run");
+			continue;
+		}
+		fmt_count(rate, sizeof(rate), files_phase_rate(p));
+		fprintf(stderr, "  %-14s %s files/s (%llu files in %.3f s)\n", files_phase_name(i), rate,
+			(unsigned long long)p->files, p->seconds);
+	}
+}
+
 int cmd_run_files(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	static struct files_result fr;
@@ -200,9 +226,10 @@ int cmd_run_files(const struct command *cmd, const struct options *opt, struct r
 			code = run_failure(&fr, r);
 		progress_clear();
 	}
-	if (code == EXIT_OK || fr.stopped)
-		fill_result(&fr, r); /* interrupted: main says the partial figures on stderr */
+	if (fr.stopped)
+		print_finished_phases(&fr);
 	if (code == EXIT_OK) {
+		fill_result(&fr, r);
 		warn_run(&fr, r);
 		r->measured = true;
 	}

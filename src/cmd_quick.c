@@ -98,6 +98,16 @@ static bool said_before(const struct quick_report *q, const char *warning)
 	return false;
 }
 
+/* "SEQ1M Q8T1 read": CrystalDiskMark's name of a step as the engine runs
+ * it (Q8T1 where it holds 8 in flight per thread, else Q1T8). */
+static void step_label(char *out, size_t len, const struct quick_step *s,
+		       const struct quick_report *q)
+{
+	unsigned qd = s->in_flight <= q->max_qd ? s->in_flight : 1;
+	snprintf(out, len, "%s Q%uT%u %s", s->preset, qd, s->in_flight / qd,
+		 s->dir == IO_READ ? "read" : "write");
+}
+
 static int run_step(struct target *t, const struct quick_step *s, struct quick_report *q,
 		    struct result *r)
 {
@@ -107,11 +117,13 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	struct bench_job job;
 	step_options(so, r->opt, s, q);
 	step_result(sr, r, s, so);
-	char name[sizeof(q->names[n])];
-	snprintf(name, sizeof(name), "%s Q%uT%u", s->preset, so->qd, so->threads);
-	memcpy(q->names[n], name, sizeof(name));
-	snprintf(q->label_text[n], sizeof(q->label_text[n]), "%s %s", name,
-		 s->dir == IO_READ ? "read" : "write");
+	step_label(q->label_text[n], sizeof(q->label_text[n]), s, q);
+	/* the name is the label without its direction */
+	size_t name_len = (size_t)(strrchr(q->label_text[n], ' ') - q->label_text[n]);
+	if (name_len >= sizeof(q->names[n]))
+		name_len = sizeof(q->names[n]) - 1;
+	memcpy(q->names[n], q->label_text[n], name_len);
+	q->names[n][name_len] = '\0';
 	q->labels[n] = q->label_text[n];
 	const char *label = q->labels[n];
 	progress_label(r->opt, "quick: %s", label);
@@ -252,6 +264,30 @@ static int pick_engine(const struct options *opt, struct quick_report *q, struct
 	return EXIT_OK;
 }
 
+/* An interrupted quick prints no result, but says on stderr which steps
+ * finished (each one's figures are sound), which was cut short and which
+ * never ran. */
+static void print_finished_steps(const struct quick_report *q, bool writes)
+{
+	fputs("diskbench: quick interrupted; its steps (not a result):\n", stderr);
+	for (unsigned i = 0, k = 0; i < NSTEPS; i++) {
+		char label[32], rate[32], iops[16], p50[24];
+		if (quick_steps[i].dir == IO_WRITE && !writes)
+			continue;
+		step_label(label, sizeof(label), &quick_steps[i], q);
+		if (k >= q->nsteps || !q->steps[k].measured) {
+			fprintf(stderr, "  %-20s %s\n", label, k < q->nsteps ? "interrupted" : "not run");
+			k++;
+			continue;
+		}
+		const struct result *sr = &q->steps[k++];
+		fmt_rate_si(rate, sizeof(rate), result_rate(sr));
+		fmt_count(iops, sizeof(iops), result_iops(sr));
+		fmt_ns(p50, sizeof(p50), step_p50(sr));
+		fprintf(stderr, "  %-20s %s, %s IOPS, p50 %s\n", label, rate, iops, p50);
+	}
+}
+
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	static struct quick_report q;
@@ -289,6 +325,8 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	progress_clear();
 	target_close(&t);
 	target_cleanup();
+	if (code != EXIT_OK && r->interrupted && q.engine)
+		print_finished_steps(&q, t.created);
 	if (code != EXIT_OK)
 		return code;
 	gather_figures(&q, r->device);

@@ -520,7 +520,7 @@ UPDATE = os.environ.get("GOLDEN_UPDATE") == "1"
 # ---- strings everywhere: paths, temp names, loop numbers, major:minor
 def paths(s):
     s = s.replace(S, "<S>")
-    s = re.sub(r"\.diskbench-[A-Za-z0-9]{6}", ".diskbench-XXXXXX", s)
+    s = re.sub(r"\.diskbench-(files-)?[0-9a-f]{8}-[0-9]+-[A-Za-z0-9]{6}", r".diskbench-\1BOOT-PID-XXXXXX", s)
     s = re.sub(r"\bloop[0-9]+\b", "loopN", s)
     # the engine auto picks depends on the kernel and its sandbox
     s = re.sub(r", (?:io_uring|libaio)([,\]])", r", <engine>\1", s)
