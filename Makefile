@@ -16,15 +16,20 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
-ALL_CFLAGS = $(WARNFLAGS) -Iinclude $(CFLAGS) $(SAN)
+# Each room of src/ is a folder holding its sources and headers; every room is
+# on the include path, so `#include "bench.h"` finds src/run/bench.h.  Which
+# room may use which is ARCHITECTURE.md's table, checked by make check-arch.
+ROOMS = $(sort $(patsubst src/%/,%,$(dir $(wildcard src/*/*.c src/*/*.h))))
+ROOM_INC = $(patsubst %,-Isrc/%,$(ROOMS))
+ALL_CFLAGS = $(WARNFLAGS) $(ROOM_INC) $(CFLAGS) $(SAN)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 LDLIBS += -lpthread -lm
 
-# every source but main.c: a new room in src/ needs no edit here
-SRC_CORE = $(filter-out src/main.c,$(sort $(wildcard src/*.c)))
+# every source but main.c: a new file or room in src/ needs no edit here
+SRC_CORE = $(sort $(wildcard src/*/*.c))
 OBJ_CORE = $(SRC_CORE:.c=.o)
 OBJ = src/main.o $(OBJ_CORE)
-HDR = $(wildcard include/*.h)
+HDR = $(wildcard src/*/*.h)
 
 all: diskbench
 
@@ -35,7 +40,7 @@ src/%.o: src/%.c $(HDR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 clean:
-	rm -f diskbench diskbench-static src/*.o
+	rm -f diskbench diskbench-static src/*.o src/*/*.o
 	rm -rf build
 
 # The completion scripts are written by the binary just built, from its own
@@ -59,12 +64,13 @@ uninstall:
 # Unit tests: tests/unit/test_NAME.c, cmocka, linked with the core objects.
 # A test may give extra linker flags (e.g. -Wl,--wrap=pwrite) on its first
 # line, as a comment of the form: /* LDFLAGS: ... */
-UNIT_SRC = $(wildcard tests/unit/test_*.c)
+# The tests mirror the rooms: tests/unit/ROOM/test_NAME.c.
+UNIT_SRC = $(sort $(wildcard tests/unit/*/test_*.c))
 UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 
 build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR) $(wildcard tests/unit/*.h)
-	@mkdir -p build/tests
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(OBJ_CORE) \
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(OBJ_CORE) \
 		$$(sed -n '1s|^/\* LDFLAGS: \(.*\) \*/$$|\1|p' $<) $(ALL_LDFLAGS) -lcmocka $(LDLIBS)
 
 unit: $(UNIT_BIN)
@@ -129,14 +135,14 @@ check-envs:
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = $(WARNFLAGS) -Iinclude -O1 -g $(FUZZ_SAN)
+FUZZ_CFLAGS = $(WARNFLAGS) $(ROOM_INC) -O1 -g $(FUZZ_SAN)
 FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(SRC_CORE))
 FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN = $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_NAMES))
 .SECONDARY: $(FUZZ_OBJ)
 
 build/fuzz/%.o: src/%.c $(HDR)
-	@mkdir -p build/fuzz
+	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ) $(HDR)
@@ -166,7 +172,7 @@ fuzz: $(FUZZ_BIN)
 STATIC_OBJ = $(patsubst src/%.c,build/static/%.o,src/main.c $(SRC_CORE))
 
 build/static/%.o: src/%.c $(HDR)
-	@mkdir -p build/static
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -DDISKBENCH_STATIC -c -o $@ $<
 
 diskbench-static: $(STATIC_OBJ)

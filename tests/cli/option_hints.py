@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every message that suggests an option suggests one the same command accepts.
 
-Walks every string literal in src/*.c that suggests an option ("use --x",
+Walks every string literal in src/**/*.c that suggests an option ("use --x",
 "add --x", "or -t", "a larger -s") and checks it against the options each
 command lists in `diskbench help TEST`:
   - a suggestion passed through opt_hint(opt, OPT_BIT, "...") is shown only to
@@ -58,15 +58,17 @@ def option_bits(cli_c):
 
 def main():
     src, db = sys.argv[1], sys.argv[2]
-    cli_c = open(f"{src}/cli.c").read()
+    import os
+    # the rooms are folders: every .c below SRC_DIR, by its file name
+    paths = {n: os.path.join(d, n) for d, _, names in os.walk(src) for n in names}
+    cli_c = open(paths["cli.c"]).read()
     bits = option_bits(cli_c)
     takes = {c: accepted(db, c) for c in set(MEASURING + ["info", "matrix"]).union(*FILE_COMMANDS.values())}
     problems, checked = [], 0
-    import os
-    for name in sorted(os.listdir(src)):
+    for name in sorted(paths):
         if not name.endswith(".c") or name in SKIP_FILES:
             continue
-        text = open(f"{src}/{name}").read()
+        text = open(paths[name]).read()
         for at, lit in literals(text):
             suggested = SUGGEST.findall(lit)
             if not suggested:
