@@ -89,6 +89,7 @@ cli: diskbench
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
 	bash tests/cli/messages.sh ./diskbench
+	bash tests/cli/csv.sh ./diskbench
 
 check: unit cli
 

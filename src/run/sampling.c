@@ -276,6 +276,8 @@ void sampling_finish(const struct options *opt, struct result *r, double sampler
 	checks_rate_cap(opt, r);
 	checks_cgroup(r);
 	checks_cpu(opt, r);
+	/* the last, shorter interval: kept, flagged, weighed by no check */
+	series_close(&sampling_series, sampler_lead_s + r->seconds, r->bytes, r->ios);
 	devio_end(&sampling_devio, devinfo_default_roots()->sysfs,
 		  (double)(clock_ns() - devio_t0) / 1e9);
 	if (devio_count(&sampling_devio) > 0) {
