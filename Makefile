@@ -90,6 +90,7 @@ cli: diskbench
 	bash tests/cli/completion.sh ./diskbench
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench
+	python3 tests/cli/doctest.py ./diskbench
 
 check: unit cli
 
