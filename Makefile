@@ -1,6 +1,7 @@
 # diskbench — a plain Makefile.
 #   make                 build ./diskbench
-#   make check           unit tests (cmocka) and CLI/end-to-end tests
+#   make check           unit tests (cmocka), CLI/end-to-end tests and check-arch
+#   make check-arch      no circle between files or rooms, the include table kept
 #   make check-svg       the --svg pictures rendered by headless Chromium
 #   make sanitize        the same suite under ASan + UBSan
 #   make fuzz            each libFuzzer target in tests/fuzz/ for FUZZ_SECONDS (clang)
@@ -92,7 +93,13 @@ cli: diskbench
 	bash tests/cli/csv.sh ./diskbench
 	python3 tests/cli/doctest.py ./diskbench
 
-check: unit cli
+# The rooms against ARCHITECTURE.md's table (from the objects' symbols and the
+# #include lines), and the checker itself on trees whose faults are known.
+check-arch: $(OBJ)
+	python3 tests/arch/check_arch.py
+	bash tests/arch/test_check_arch.sh
+
+check: unit cli check-arch
 
 # --svg pictures drawn by headless Chromium (Debian's chromium), screenshots
 # checked not blank and kept in $$ARTEFACTS when set; skipped without chromium.
@@ -185,5 +192,5 @@ static: diskbench-static
 check-fleet: diskbench
 	bash tests/cli/fleet.sh ./diskbench
 
-.PHONY: all clean install uninstall unit cli check check-svg test sanitize memcheck fuzz check-envs \
+.PHONY: all clean install uninstall unit cli check check-arch check-svg test sanitize memcheck fuzz check-envs \
 	static check-fleet

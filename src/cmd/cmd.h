@@ -1,11 +1,11 @@
 /* The command table.  Adding a test means:
- *   1. a row in commands[] (src/cmd.c): name, summary, run function, the
+ *   1. a row in commands[] (src/cmd/cmd.c): name, summary, run function, the
  *      options it accepts, its defaults and, if its output is not one
  *      single-test result, its renderers (and .targets, if its TARGET is
  *      not a directory, file or block device: shell completion reads it);
- *   2. the run function, in src/cmd_*.c, filling a struct result (its own
+ *   2. the run function, in src/cmd/cmd_*.c, filling a struct result (its own
  *      figures, if any, in result.detail);
- *   3. its renderers, in src/output_*.c, built from output.h's blocks;
+ *   3. its renderers, in src/output/output_*.c, built from output.h's blocks;
  *   4. a section in man/diskbench.1 (tests/cli checks that every option in
  *      `diskbench TEST --help` is documented there);
  *   5. unit tests for its logic, a CLI test running it, and its cases in
@@ -16,22 +16,13 @@
 #include <stdio.h>
 
 #include "diskbench.h"
+#include "render.h"
 
 struct command;
 struct json;
 typedef int (*cmd_run_fn)(const struct command *cmd, const struct options *opt,
 			  struct result *r);
 
-/* How a command's result is printed.  A NULL member falls back to the
- * single-test renderer of output.h.  text runs only after a success; json
- * writes the keys between "target" and "warnings"; csv writes a header and
- * its rows. */
-struct renderers {
-	void (*text)(FILE *f, const struct result *r, bool quiet, bool histogram);
-	void (*json)(struct json *j, const struct result *r);
-	void (*csv)(FILE *f, const struct result *r);
-	void (*svg)(FILE *f, const struct result *r); /* --svg: the whole document */
-};
 
 /* What a command's TARGET may name, for shell completion.  0 in a row
  * means what target_classify and target_check let every measuring test
@@ -79,12 +70,6 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
  * member: the single-test one).  -1 with errno when the file cannot be
  * written; a partly written file is removed. */
 int cmd_write_svg(const struct command *cmd, const struct options *opt, const struct result *r);
-
-/* Each command's renderers (src/output_*.c). */
-extern const struct renderers render_info, render_quick, render_sweep;
-extern const struct renderers render_report;
-extern const struct renderers render_matrix;
-extern const struct renderers render_files;
 
 int cmd_run_io(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_cached(const struct command *cmd, const struct options *opt, struct result *r);

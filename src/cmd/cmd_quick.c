@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "devinfo.h"
+#include "finding.h"
 #include "output.h"
 #include "progress.h"
 #include "quick.h"

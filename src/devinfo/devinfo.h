@@ -126,6 +126,12 @@ int devinfo_blockdev_in_ram(unsigned maj, unsigned min, const struct devinfo_roo
  * -1 if it is no loop device or has no backing file. */
 int devinfo_loop_backing(unsigned maj, unsigned min, const struct devinfo_roots *roots,
 			 char *path, size_t len, int *dio);
+/* The same two for an open descriptor, under the real roots: the name of a
+ * RAM-backed block device into name[len] (false if fd is none, or not in
+ * RAM); a loop device's backing file and whether it does direct I/O (-1 with
+ * errno ENOTBLK if fd is no block device, ENOENT if it has no backing). */
+bool devinfo_fd_in_ram(int fd, char *name, size_t len);
+int devinfo_fd_loop_backing(int fd, char *path, size_t len, bool *direct_io);
 
 /* A mounted filesystem that uses a block device. */
 struct devinfo_mounted {

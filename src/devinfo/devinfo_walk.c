@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,37 +30,6 @@ void node_init(struct dev_node *n)
 	n->md_raid_disks = n->loop_dio = -1;
 	n->link.width = n->link.max_width = -1;
 	n->parent = -1;
-}
-
-const char *node_kind(const char *dir, const char *name, bool part)
-{
-	if (part)
-		return "part";
-	if (exists(dir, "dm"))
-		return "dm";
-	if (exists(dir, "md"))
-		return "md";
-	if (exists(dir, "loop") || starts(name, "loop"))
-		return "loop";
-	static const char *const prefixes[][2] = {
-		{ "zram", "zram" }, { "ram", "ram" }, { "nbd", "nbd" }, { "pmem", "pmem" },
-		{ "rbd", "rbd" }, { "sr", "rom" }, { "dm-", "dm" }, { "md", "md" },
-	};
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (starts(name, prefixes[i][0]))
-			return prefixes[i][1];
-	return "disk";
-}
-
-bool kind_without_link(const char *kind)
-{
-	static const char *const kinds[] = {
-		"dm", "md", "loop", "zram", "ram", "nbd", "rbd", "pmem", "btrfs", "bcachefs", "multi",
-	};
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strcmp(kind, kinds[i]) == 0)
-			return true;
-	return false;
 }
 
 /* Kinds whose data live in memory: brd, zram, persistent memory. */
@@ -342,4 +312,38 @@ int devinfo_loop_backing(unsigned maj, unsigned min, const struct devinfo_roots 
 	if (sysfs_dev_dir(&c, makedev(maj, min), dir) != 0)
 		return -1;
 	return loop_backing_at(dir, path, len, dio);
+}
+
+/* The device number of an open block device; false if fd is not one. */
+static bool blockdev_number(int fd, unsigned *maj, unsigned *min)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode))
+		return false;
+	*maj = major(st.st_rdev);
+	*min = minor(st.st_rdev);
+	return true;
+}
+
+bool devinfo_fd_in_ram(int fd, char *name, size_t len)
+{
+	unsigned maj, min;
+	return blockdev_number(fd, &maj, &min) &&
+	       devinfo_blockdev_in_ram(maj, min, NULL, name, len) == 1;
+}
+
+int devinfo_fd_loop_backing(int fd, char *path, size_t len, bool *direct_io)
+{
+	unsigned maj, min;
+	int dio;
+	if (!blockdev_number(fd, &maj, &min)) {
+		errno = ENOTBLK;
+		return -1;
+	}
+	if (devinfo_loop_backing(maj, min, NULL, path, len, &dio) != 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	*direct_io = dio == 1;
+	return 0;
 }

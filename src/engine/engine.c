@@ -5,35 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A request that gets -EAGAIN this many times in a row has failed. */
-#define ENGINE_MAX_RETRIES 1000u
-
-enum engine_verdict engine_complete(struct engine_io *io, int64_t res)
-{
-	if (res == -EAGAIN || res == -EINTR) {
-		if (++io->retries < ENGINE_MAX_RETRIES)
-			return ENGINE_AGAIN;
-		io->result = res;
-		return ENGINE_DONE;
-	}
-	if (res < 0) {
-		io->result = res;
-		return ENGINE_DONE;
-	}
-	if (res == 0) {
-		/* a read at end of file; a write that moves nothing would loop
-		 * forever, so it is an I/O error, as in io_pwrite_full */
-		io->result = io->write ? -EIO : (int64_t)io->done;
-		return ENGINE_DONE;
-	}
-	io->retries = 0;
-	io->done += res > (int64_t)engine_io_left(io) ? engine_io_left(io) : (uint32_t)res;
-	if (io->done < io->len)
-		return ENGINE_AGAIN;
-	io->result = io->len;
-	return ENGINE_DONE;
-}
-
 /* Best first: the order auto tries them in. */
 static const struct engine_ops *const engines[] = { &engine_uring, &engine_aio, &engine_sync };
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))

@@ -25,6 +25,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "platform.h"
+
 #if defined(__has_include)
 #if __has_include(<linux/io_uring.h>)
 #include <linux/io_uring.h>
@@ -197,13 +199,7 @@ static const char *setup_hint(int err)
 		return " (locked memory: RLIMIT_MEMLOCK, see ulimit -l)";
 	if (err != EPERM)
 		return "";
-	FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "r");
-	int disabled = 0;
-	if (f) {
-		if (fscanf(f, "%d", &disabled) != 1)
-			disabled = 0;
-		fclose(f);
-	}
+	int disabled = plat_io_uring_disabled();
 	if (disabled == 2)
 		return " (kernel.io_uring_disabled=2)";
 	if (disabled == 1)

@@ -449,23 +449,6 @@ void out_json(FILE *f, const struct result *r)
 	out_json_document(f, r, out_json_single_body);
 }
 
-void out_csv_field(FILE *f, const char *s)
-{
-	if (!s)
-		return;
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 void out_csv_header(FILE *f)
 {
 	fputs(OUT_CSV_HEADER "\n", f);

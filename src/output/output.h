@@ -39,7 +39,7 @@ void out_json_document(FILE *f, const struct result *r, out_json_body_fn body);
  * run_id, started_at, ended_at, launcher, clock, start_at), from r->fleet:
  * --jsonl, one record per host that `diskbench report` merges. */
 void out_json_line(FILE *f, const struct result *r, out_json_body_fn body);
-/* The fleet keys of one record (src/output_fleet.c). */
+/* The fleet keys of one record (src/output/output_fleet.c). */
 struct fleet_record;
 void out_json_fleet(struct json *j, const struct fleet_record *f);
 /* The schema/tool/version keys. */

@@ -2,7 +2,7 @@
  * phases as keys of the JSON "result", and CSV with a row per phase. */
 #include <string.h>
 
-#include "cmd.h"
+#include "render.h"
 #include "files.h"
 #include "json.h"
 #include "names.h"

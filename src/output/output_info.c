@@ -1,6 +1,6 @@
 /* Rendering of `info`: the identity lines, the devinfo JSON object as the
  * result, and CSV with one row per device of the stack. */
-#include "cmd.h"
+#include "render.h"
 #include "devinfo.h"
 #include "json.h"
 #include "output.h"

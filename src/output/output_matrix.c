@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "render.h"
 #include "json.h"
 #include "matrix.h"
 #include "names.h"

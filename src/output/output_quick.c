@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "render.h"
 #include "devinfo.h"
 #include "json.h"
 #include "output.h"

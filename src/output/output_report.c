@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "render.h"
 #include "json.h"
 #include "output.h"
 #include "output_svg.h"
@@ -164,7 +164,7 @@ static void text_pairing(FILE *f, const struct fleet_pairing *p)
 	text_hosts(f, "only in the new records", p->only_new, p->n_only_new);
 }
 
-static void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
+void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	const struct report_detail *d = r->detail;
 	(void)histogram; /* not an option of report */
@@ -369,7 +369,7 @@ static void json_baseline(struct json *j, const struct report_detail *d)
 	json_object_end(j);
 }
 
-static void report_json(struct json *j, const struct result *r)
+void report_json(struct json *j, const struct result *r)
 {
 	const struct report_detail *d = r->detail;
 	if (!d)
@@ -470,7 +470,7 @@ static void csv_baseline(FILE *f, const struct fleet_baseline *b)
 	}
 }
 
-static void report_csv(FILE *f, const struct result *r)
+void report_csv(FILE *f, const struct result *r)
 {
 	const struct report_detail *d = r->detail;
 	if (d && d->compared) {
@@ -487,5 +487,3 @@ static void report_csv(FILE *f, const struct result *r)
 		csv_fleet(f, g);
 	}
 }
-
-const struct renderers render_report = { report_text, report_json, report_csv, out_svg_report };

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "render.h"
 #include "matrix.h"
 #include "output_svg.h"
 #include "svg_chart.h"

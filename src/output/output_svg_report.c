@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "render.h"
 #include "output_svg.h"
 #include "report.h"
 #include "svg_chart.h"
 
 static void print_first_line(FILE *f, const void *r)
 {
-	render_report.text(f, r, false, false);
+	report_text(f, r, false, false);
 }
 
 static double group_height(const struct fleet_group *g)

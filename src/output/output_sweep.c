@@ -2,7 +2,7 @@
  * JSON "result" with one entry per point, and CSV with one row per point. */
 #include <string.h>
 
-#include "cmd.h"
+#include "render.h"
 #include "json.h"
 #include "output.h"
 #include "output_svg.h"

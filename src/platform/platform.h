@@ -6,8 +6,8 @@
  * The platform boundary: platform_linux.c holds ioctls, statx, fstatfs,
  * fadvise, mincore, drop_caches and buffers; devinfo_*.c hold every reader
  * of /sys and /proc/self/mountinfo, each under a root parameter (struct
- * devinfo_roots).  plat_blockdev_in_ram and plat_loop_backing only turn a
- * descriptor into a device number and ask devinfo. */
+ * devinfo_roots).  Platform uses no other room but the pure leaves: devinfo
+ * uses it (the filesystem-magic table), never the other way round. */
 #ifndef PLATFORM_H
 #define PLATFORM_H
 
@@ -33,17 +33,14 @@ uint32_t plat_dio_align(int fd, bool is_blockdev);
 int plat_blockdev_size(int fd, uint64_t *bytes);
 /* 1 if the block device is read-only (BLKROGET), 0 if not, -1 unknown. */
 int plat_blockdev_readonly(int fd);
-/* Name of a block device whose data live in memory (brd "ram0", "zram0",
- * "pmem0", a loop over a file in tmpfs), or NULL; devinfo_blockdev_in_ram. */
-const char *plat_blockdev_in_ram(int fd);
-/* For a loop device: its backing file and whether it uses direct I/O;
- * devinfo_loop_backing. */
-int plat_loop_backing(int fd, char *path, size_t len, bool *direct_io);
 
 /* Write back and evict [0, len) of fd from the page cache: fdatasync,
- * POSIX_FADV_DONTNEED and, for a block device, BLKFLSBUF where permitted
- * (and the backing file of a loop device). */
+ * POSIX_FADV_DONTNEED and, for a block device, BLKFLSBUF where permitted.
+ * (A loop device's backing file is its caller's: devinfo_fd_loop_backing,
+ * then plat_evict_path.) */
 int plat_evict(int fd, bool is_blockdev, uint64_t len);
+/* The same for a whole file by its path. */
+int plat_evict_path(const char *path);
 /* sync(2), then 3 > /proc/sys/vm/drop_caches (root only). */
 int plat_drop_all_caches(void);
 /* Percentage of [0, len) of fd resident in the page cache (mmap + mincore). */
@@ -90,5 +87,8 @@ bool plat_buffer_is_huge(const void *buf, size_t len);
 int plat_clock_state(bool *synchronised, int64_t *maxerror_us);
 /* n random bytes from getrandom(2), else /dev/urandom. */
 int plat_random(void *buf, size_t n);
+
+/* kernel.io_uring_disabled: 0 (or no such sysctl), 1 (only its group), 2. */
+int plat_io_uring_disabled(void);
 
 #endif

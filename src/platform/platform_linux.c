@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "platform.h"
 
-#include "devinfo.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -118,56 +117,21 @@ int plat_blockdev_readonly(int fd)
 	return ro != 0;
 }
 
-/* The device number of an open block device; false if fd is not one. */
-static bool blockdev_number(int fd, unsigned *maj, unsigned *min)
+int plat_evict_path(const char *path)
 {
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode))
-		return false;
-	*maj = major(st.st_rdev);
-	*min = minor(st.st_rdev);
-	return true;
-}
-
-/* devinfo's walk decides (brd, zram, pmem, a loop over a file in RAM). */
-const char *plat_blockdev_in_ram(int fd)
-{
-	static char name[64];
-	unsigned maj, min;
-	if (!blockdev_number(fd, &maj, &min) ||
-	    !devinfo_blockdev_in_ram(maj, min, NULL, name, sizeof(name)))
-		return NULL;
-	return name;
-}
-
-int plat_loop_backing(int fd, char *path, size_t len, bool *direct_io)
-{
-	unsigned maj, min;
-	int dio;
-	if (!blockdev_number(fd, &maj, &min)) {
-		errno = ENOTBLK;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* dirty pages cannot be dropped: write them back first */
+	int rc = fdatasync(fd) != 0 && errno != EINVAL && errno != EROFS ? -1 : 0;
+	int adv = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	int saved = adv ? adv : errno;
+	close(fd);
+	if (rc != 0 || adv != 0) {
+		errno = saved;
 		return -1;
 	}
-	if (devinfo_loop_backing(maj, min, NULL, path, len, &dio) != 0) {
-		errno = ENOENT;
-		return -1;
-	}
-	*direct_io = dio == 1;
 	return 0;
-}
-
-static void evict_loop_backing(int fd)
-{
-	char backing[PATH_MAX];
-	bool direct_io;
-	if (plat_loop_backing(fd, backing, sizeof(backing), &direct_io) != 0)
-		return;
-	int bfd = open(backing, O_RDONLY | O_CLOEXEC);
-	if (bfd < 0)
-		return;
-	fdatasync(bfd);
-	posix_fadvise(bfd, 0, 0, POSIX_FADV_DONTNEED);
-	close(bfd);
 }
 
 int plat_evict(int fd, bool is_blockdev, uint64_t len)
@@ -179,7 +143,6 @@ int plat_evict(int fd, bool is_blockdev, uint64_t len)
 		/* needs CAP_SYS_ADMIN; fadvise below covers the unprivileged case */
 		if (ioctl(fd, BLKFLSBUF, 0) != 0 && errno != EACCES && errno != EPERM)
 			return -1;
-		evict_loop_backing(fd);
 	}
 	int rc = posix_fadvise(fd, 0, (off_t)len, POSIX_FADV_DONTNEED);
 	if (rc != 0) {
@@ -428,6 +391,18 @@ int plat_remove_tree(int parent_fd, const char *name, bool remove_self, unsigned
 			return -1;
 	}
 	return -1;
+}
+
+int plat_io_uring_disabled(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "r");
+	int disabled = 0;
+	if (!f)
+		return 0; /* before Linux 6.6 there is no such switch */
+	if (fscanf(f, "%d", &disabled) != 1)
+		disabled = 0;
+	fclose(f);
+	return disabled;
 }
 
 /* ---- scratch files (scratch.c) -------------------------------------------- */

@@ -11,6 +11,7 @@
 #include "devinfo.h"
 #include "devinfo_cgroup.h"
 #include "devinfo_host.h"
+#include "finding.h"
 #include "io.h"
 #include "platform.h"
 #include "rng.h"

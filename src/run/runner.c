@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +134,8 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 		warn(r, "'%s' is on %s: its data live in RAM, so the figure is memory speed, "
 		     "not a disk's", t->path, t->fs.type);
 	if (t->kind == TARGET_BLOCKDEV && t->fd >= 0) {
-		const char *ram = plat_blockdev_in_ram(t->fd);
-		if (ram)
+		char ram[64];
+		if (devinfo_fd_in_ram(t->fd, ram, sizeof(ram)))
 			warn(r, "'%s' is a RAM-backed device (%s): the figure is memory speed, "
 			     "not a disk's", t->path, ram);
 	}
@@ -150,8 +151,16 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 /* --drop-caches=file|all: the test file's pages out of the page cache. */
 static void evict_file(const struct target *t, const struct options *opt, struct result *r)
 {
-	if (opt->drop != DROP_NONE && plat_evict(t->fd, t->kind == TARGET_BLOCKDEV, r->region) != 0)
+	if (opt->drop == DROP_NONE)
+		return;
+	bool blockdev = t->kind == TARGET_BLOCKDEV;
+	if (plat_evict(t->fd, blockdev, r->region) != 0)
 		warn(r, "could not evict '%s' from the page cache:", t->path);
+	/* a loop device's reads may be served from its backing file's pages */
+	char backing[PATH_MAX];
+	bool direct_io;
+	if (blockdev && devinfo_fd_loop_backing(t->fd, backing, sizeof(backing), &direct_io) == 0)
+		plat_evict_path(backing);
 }
 
 double run_evict_again(const struct target *t, const struct options *opt, struct result *r)

@@ -5,7 +5,6 @@
 #define RUNNER_H
 
 #include "bench.h"
-#include "cmd.h"
 #include "target.h"
 
 /* Prepares the target and records it in r; write tests (r->dir) get the

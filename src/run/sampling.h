@@ -48,11 +48,5 @@ const struct bench_sampler *sampling_begin(struct sampling *sm, const struct opt
  * r->device_io and compared with what diskbench moved; each check that
  * fires is a warning in r and a finding. */
 void sampling_finish(const struct options *opt, struct result *r, double sampler_lead_s);
-/* A finding with key in r (NULL when r holds MAX_FINDINGS already), and a
- * figure added to it. */
-struct finding *finding_add(struct result *r, const char *key);
-void finding_figure(struct finding *f, const char *name, double value, int decimals);
-/* The figure called name in f, or fallback when f has none. */
-double finding_value(const struct finding *f, const char *name, double fallback);
 
 #endif

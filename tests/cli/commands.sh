@@ -20,33 +20,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
+TAP_ERR_BYTES=400
 
-# run EXPECTED_EXIT ARGS...: runs diskbench, keeping stdout/stderr in $S/out, $S/err
-run() {
-	local want=$1; shift
-	timeout 120 "$DB" "$@" >"$S/out" 2>"$S/err"
-	rc=$?
-	[ "$rc" = "$want" ]
-}
-# check NAME EXPECTED_EXIT ARGS...: the exit code alone
-check() {
-	local name=$1; shift
-	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c 400 "$S/err")"; fi
-}
-# py NAME CODE: runs a python3 check of $S/out (the JSON or CSV printed)
-py() {
-	local name=$1 code=$2 msg
-	if msg=$(python3 -c "import csv,json,sys
-out = open('$S/out').read()
-$code" 2>&1); then ok "$name"; else not_ok "$name" "$msg" "stdout: $(head -c 300 "$S/out")"; fi
-}
-no_leftovers() {
-	if [ -z "$(find "$1" -name '.diskbench-*' 2>/dev/null)" ]; then ok "$2"; else not_ok "$2" "left: $(find "$1" -name '.diskbench-*')"; fi
-}
 
 D="$S/dir"; mkdir -p "$D"
 
@@ -267,5 +243,4 @@ for t in seqwrite seqread buffered cached randread randwrite sweep info quick; d
 	if [ -z "$missing" ]; then ok "man page documents every option of $t"; else not_ok "man page documents every option of $t" "missing:$missing"; fi
 done
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

@@ -22,10 +22,7 @@ S=$(mktemp -d "${TMPDIR:-/tmp}/diskbench-completion.XXXXXX") || exit 2
 trap 'rm -rf -- "$S"' EXIT
 trap 'rm -rf -- "$S"; trap - EXIT; exit 130' INT TERM
 
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
 # same_set A B: the words of A and of B are the same set (no fork: forks are
 # slow on a busy machine, and this runs a few hundred times)
 same_set() {
@@ -324,5 +321,4 @@ else
 	not_ok "make uninstall: nothing left" "$(find "$D" -type f)"
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

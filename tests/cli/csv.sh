@@ -19,27 +19,25 @@ S=$(mktemp -d -p /var/tmp diskbench-csv.XXXXXX) || exit 2
 trap 'rm -rf -- "$S"' EXIT
 trap 'rm -rf -- "$S"; trap - EXIT; exit 130' INT TERM
 
-n=0 passed=0 failed=0
-# py NAME CODE ARGS...: run diskbench ARGS, then the python CODE on its stdout
-# (`out`, and `rows`: the CSV's rows as dicts when it parses as CSV)
-py() {
-	local name=$1 code=$2 msg
+# shellcheck source=tests/cli/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+TAP_NAME=csv
+TAP_TIMEOUT=300
+
+# py_run NAME CODE ARGS...: run diskbench ARGS (exit 0 expected), then tap's
+# py with CODE, which also sees rows: the CSV's rows as dicts
+py_run() {
+	local name=$1 code=$2
 	shift 2
-	timeout 300 "$DB" "$@" >"$S/out" 2>"$S/err"
-	local rc=$?
-	n=$((n + 1))
-	if [ "$rc" = 0 ] && msg=$(python3 -c "import csv, io, json, sys
-out = open('$S/out').read()
-rows = list(csv.DictReader(io.StringIO(out)))
-$code" 2>&1); then
-		passed=$((passed + 1)); echo "ok $n - $name"
-	else
-		failed=$((failed + 1)); echo "not ok $n - $name"
-		echo "#   exit $rc: $msg $(head -c 300 "$S/err")"
+	if ! tap_run 0 "$@"; then
+		not_ok "$name" "exit $rc" "$(head -c 300 "$S/err")"
+		return
 	fi
+	py "$name" "rows = list(csv.DictReader(io.StringIO(out)))
+$code"
 }
 
-py "single test: qd and engine appended; step and verdict empty" '
+py_run "single test: qd and engine appended; step and verdict empty" '
 head = out.splitlines()[0].split(",")
 assert head[-4:] == ["qd", "engine", "step", "verdict"], head
 assert head[:9] == "test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns".split(","), head
@@ -47,12 +45,12 @@ r = rows[0]
 assert r["qd"] == "4" and r["engine"] in ("uring", "aio"), r
 assert r["step"] == "" and r["verdict"] == "", r' \
 	--csv randread --qd 4 -s 8M -t 0.3 "$S"
-py "a Q1 run says qd 1 and the engine that ran (--engine=sync)" '
+py_run "a Q1 run says qd 1 and the engine that ran (--engine=sync)" '
 r = rows[0]
 assert r["qd"] == "1" and r["engine"] == "sync", r' \
 	--csv randread --engine=sync -s 8M -t 0.3 "$S"
 
-py "quick --csv: one row per step, named, each with the verdict" '
+py_run "quick --csv: one row per step, named, each with the verdict" '
 names = [r["step"] for r in rows]
 assert len(names) == 8 and len(set(names)) == 8, names
 assert [n.split()[0] for n in names] == ["SEQ1M", "SEQ1M", "RND4K", "RND4K"] * 2, names
@@ -62,32 +60,31 @@ for r in rows:
     q, t = r["step"].split()[1][1:].split("T")
     assert r["qd"] == q and r["threads"] == t, r' \
 	--csv quick -s 8M -t 2 "$S"
-py "quick --json: tests[].step names each step; verdict.class is a class id or null" '
+py_run "quick --json: tests[].step names each step; verdict.class is a class id or null" '
 d = json.loads(out)
 steps = [t["step"] for t in d["tests"]]
 assert len(steps) == 8 and steps[0].startswith("SEQ1M Q") and steps[-1].endswith("write"), steps
 assert d["verdict"]["class"] is None or d["verdict"]["class"].isidentifier(), d["verdict"]' \
 	--json quick -s 8M -t 2 "$S"
 
-py "--series JSON: the intervals and the tail add up to the run's bytes" '
+py_run "--series JSON: the intervals and the tail add up to the run's bytes" '
 d = json.loads(out)
 res = d["result"]; s = res["series"]
 tail = s["tail"]["bytes"] if s["tail"] else 0
 assert sum(s["bytes"]) + tail == res["bytes"], (sum(s["bytes"]), tail, res["bytes"])
 assert s["tail"] is None or s["tail"]["t_s"] > s["t_s"][-1], s["tail"]' \
 	--json seqwrite -b 4k -s 64M -t 0.75 --interval 0.2 "$S"
-py "--csv --series: partial column, true on the last row only" '
+py_run "--csv --series: partial column, true on the last row only" '
 assert out.splitlines()[0].endswith(",lat_p99_ns,partial"), out.splitlines()[0]
 flags = [r["partial"] for r in rows]
 assert set(flags[:-1]) <= {"false"} and flags[-1] in ("true", "false"), flags
 assert len(rows) >= 2, rows' \
 	--csv --series seqwrite -b 4k -s 64M -t 0.75 --interval 0.2 "$S"
 
-py "files --csv: its own columns, files_per_sec, no iops column" '
+py_run "files --csv: its own columns, files_per_sec, no iops column" '
 head = out.splitlines()[0].split(",")
 assert "iops" not in head and "files_per_sec" in head and head[2] == "phase", head
 assert all(r["test"] == "files" for r in rows), rows' \
 	--csv files -n 64 -t 0 "$S"
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tap_done

@@ -30,34 +30,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
+TAP_TIMEOUT=300
 
-# run EXPECTED_EXIT ARGS...: diskbench files, stdout in $S/out, stderr in $S/err
-run() {
-	local want=$1; shift
-	timeout 300 "$DB" "$@" >"$S/out" 2>"$S/err"
-	rc=$?
-	[ "$rc" = "$want" ]
-}
-check() { # check NAME EXPECTED_EXIT ARGS...
-	local name=$1; shift
-	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c 600 "$S/err")"; fi
-}
-# py NAME CODE: a python3 check of $S/out; `d` is the JSON document when it parses
-py() {
-	local name=$1 code=$2 msg
-	if msg=$(python3 -c "import csv, io, json, sys
-out = open('$S/out').read()
-err = open('$S/err').read()
-try:
-    d = json.loads(out)
-except ValueError:
-    d = None
-$code" 2>&1); then ok "$name"; else not_ok "$name" "$msg" "stdout: $(head -c 400 "$S/out")"; fi
-}
 empty_dir() { # empty_dir DIR NAME: nothing left in DIR
 	local left
 	left=$(find "$1" -mindepth 1 -not -name lost+found 2>/dev/null | head -n 5)
@@ -259,5 +234,4 @@ assert d['result']['phases']['seq_read']['resident_before_pct'] < 50, d['result'
 	fi
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

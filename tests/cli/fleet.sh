@@ -44,16 +44,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
-# expect NAME COND_STATUS DETAIL...: ok when the status is 0
-expect() { local name=$1 st=$2; shift 2; if [ "$st" = 0 ]; then ok "$name"; else not_ok "$name" "$@"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip "fleet tests" "python3 is needed to read the records"
-	echo "$passed passed, $failed failed, $skipped skipped"
+	tap_done
 	exit 0
 fi
 
@@ -502,5 +497,4 @@ else
 	fi
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

@@ -772,6 +772,8 @@ def walk(v, key, machine, keep_seed, parent=None):
     if key == "series" and isinstance(v, dict) and v.get("t_s"):
         # how many intervals a timed run holds follows the machine's pace
         return {k: N for k in v}
+    if key == "tail" and parent == "series":  # the last, shorter interval: when the run ended
+        return "<tail>"
     if key == "temps":  # which disks have a sensor, and its readings, are the machine's
         return MACHINE
     if key == "cpu" and isinstance(v, dict):  # the governor is the machine's (null without cpufreq)

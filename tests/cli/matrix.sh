@@ -31,36 +31,8 @@ trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
 NOISE=${NOISE:-3}
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
 
-# run EXPECTED_EXIT ARGS...: runs diskbench, stdout in $S/out, stderr in $S/err, wall time in $wall_ms
-run() {
-	local want=$1; shift
-	local t0
-	t0=$(date +%s%N)
-	timeout 120 "$DB" "$@" >"$S/out" 2>"$S/err"
-	rc=$?
-	wall_ms=$((($(date +%s%N) - t0) / 1000000))
-	[ "$rc" = "$want" ]
-}
-check() {
-	local name=$1; shift
-	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c 600 "$S/err")"; fi
-}
-# py NAME CODE [FILE]: a python3 check of FILE (default $S/out)
-py() {
-	local name=$1 code=$2 file=${3:-$S/out} msg
-	if msg=$(OUT="$file" WALL_MS="${wall_ms:-0}" python3 -c "import csv, json, os, sys
-out = open(os.environ['OUT']).read()
-wall = int(os.environ['WALL_MS']) / 1000
-$code" 2>&1); then ok "$name"; else not_ok "$name" "$msg" "stdout: $(head -c 300 "$file")"; fi
-}
-no_leftovers() {
-	if [ -z "$(find "$1" -name '.diskbench-*' 2>/dev/null)" ]; then ok "$2"; else not_ok "$2" "left: $(find "$1" -name '.diskbench-*')"; fi
-}
 
 D="$S/dir"; mkdir -p "$D"
 GRID=(--file-sizes 4M,16M --block-sizes 4k,64k,1M)
@@ -249,5 +221,4 @@ else
 	skip "the refused run leaves no file" "needs root to mount a small tmpfs"
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

@@ -30,21 +30,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+# shellcheck source=tests/cli/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+TAP_NAME=messages
+TAP_TIMEOUT=300
 
-# run ARGS...: diskbench, stdout in $S/out, stderr in $S/err, exit in $rc
-run() {
-	timeout 300 "$DB" "$@" >"$S/out" 2>"$S/err"
-	rc=$?
-}
-# expect NAME EXIT ERE [ARGS...]: exit code and a line of stderr matching ERE
-expect() {
+# run_db ARGS...: diskbench, stdout in $S/out, stderr in $S/err, exit in $rc
+run_db() { tap_run any "$@"; }
+# expect_msg NAME EXIT ERE [ARGS...]: exit code and a line of stderr matching ERE
+expect_msg() {
 	local name=$1 want=$2 re=$3
 	shift 3
-	run "$@"
+	run_db "$@"
 	if [ "$rc" = "$want" ] && grep -Eq -- "$re" "$S/err"; then
 		ok "$name"
 	else
@@ -60,66 +57,66 @@ leftovers() { find "$1" -maxdepth 1 -name '.diskbench-*' -printf '%f\n' | sort; 
 mkdir "$S/d"
 
 # ---- targets whose directory is missing: exit 2, ENOENT --------------------
-expect "a missing directory (trailing slash) is exit 2, No such file or directory" 2 \
+expect_msg "a missing directory (trailing slash) is exit 2, No such file or directory" 2 \
 	"target '.*nosuchdir/': No such file or directory" randread -s 4M -t 0.1 "$S/d/nosuchdir/"
 absent "... and never 'Is a directory'" "Is a directory"
-expect "a file in a missing directory is exit 2, No such file or directory" 2 \
+expect_msg "a file in a missing directory is exit 2, No such file or directory" 2 \
 	"No such file or directory" seqwrite -s 4M -t 0.1 "$S/d/nosuchdir/f"
-expect "a new path in an existing directory still runs" 0 "" \
+expect_msg "a new path in an existing directory still runs" 0 "" \
 	randread -s 4M -t 0.1 -q "$S/d/newfile"
 
 # ---- a read-only filesystem names the way out ------------------------------
 if [ "$(id -u)" = 0 ] && mkdir "$S/ro" && mount -t tmpfs -o ro,size=8m tmpfs "$S/ro" 2>/dev/null; then
 	MNTS+=("$S/ro")
-	expect "read-only filesystem: the create error suggests naming an existing file" 1 \
+	expect_msg "read-only filesystem: the create error suggests naming an existing file" 1 \
 		"Read-only file system; to measure reads here, name an existing file" \
 		randread -s 4M -t 0.1 "$S/ro"
-	expect "read-only filesystem: files says the same for its directory" 1 \
+	expect_msg "read-only filesystem: files says the same for its directory" 1 \
 		"create directory .*Read-only file system; .*name an existing file" files -n 16 "$S/ro"
 else
 	skip "read-only filesystem hint" "needs root and mount -t tmpfs -o ro"
 	skip "read-only filesystem hint (files)" "needs root and mount -t tmpfs -o ro"
 fi
-run randread -s 4M -t 0.1 -q "$S/d"
+run_db randread -s 4M -t 0.1 -q "$S/d"
 absent "a writable directory gives no read-only hint" "Read-only|name an existing file"
 
 # ---- did you mean ----------------------------------------------------------
-expect "--histo: did you mean --histogram" 2 "unknown option '--histo'; did you mean '--histogram'\?" \
+expect_msg "--histo: did you mean --histogram" 2 "unknown option '--histo'; did you mean '--histogram'\?" \
 	randread --histo "$S/d"
-expect "--qd32: did you mean --qd 32" 2 "unknown option '--qd32'; did you mean '--qd 32'\?" \
+expect_msg "--qd32: did you mean --qd 32" 2 "unknown option '--qd32'; did you mean '--qd 32'\?" \
 	randread --qd32 "$S/d"
-expect "--sice: did you mean --size (one letter off)" 2 "did you mean '--size'\?" randread --sice 4M "$S/d"
-expect "--xyzzy: unknown, and no guess" 2 "^diskbench: unknown option '--xyzzy'$" randread --xyzzy "$S/d"
-expect "--oncx: two edits from --force, no far-fetched guess" 2 "^diskbench: unknown option '--[a-z]+'$" \
+expect_msg "--sice: did you mean --size (one letter off)" 2 "did you mean '--size'\?" randread --sice 4M "$S/d"
+expect_msg "--xyzzy: unknown, and no guess" 2 "^diskbench: unknown option '--xyzzy'$" randread --xyzzy "$S/d"
+expect_msg "--oncx: two edits from --force, no far-fetched guess" 2 "^diskbench: unknown option '--[a-z]+'$" \
 	randread --oncx "$S/d"
 
 # ---- durations -------------------------------------------------------------
-run --json randread -s 4M -t 0.01m "$S/d"
+run_db --json randread -s 4M -t 0.01m "$S/d"
 if [ "$rc" = 0 ] && python3 -c "import json,sys; d=json.load(open('$S/out')); sys.exit(abs(d['params']['time_limit_s'] - 0.6) > 1e-9)"; then
 	ok "-t 0.01m is 0.6 s"
 else
 	not_ok "-t 0.01m is 0.6 s" "exit $rc: $(head -c 300 "$S/err")"
 fi
-run --json randread -s 4M -t 0.0002h "$S/d"
+run_db --json randread -s 4M -t 0.0002h "$S/d"
 if [ "$rc" = 0 ] && python3 -c "import json,sys; d=json.load(open('$S/out')); sys.exit(abs(d['params']['time_limit_s'] - 0.72) > 1e-9)"; then
 	ok "-t 0.0002h is 0.72 s"
 else
 	not_ok "-t 0.0002h is 0.72 s" "exit $rc: $(head -c 300 "$S/err")"
 fi
-expect "-t 1d is refused with examples of the units taken" 2 "not a duration \(examples: 2.5, 90s, 1m, 2h\)" \
+expect_msg "-t 1d is refused with examples of the units taken" 2 "not a duration \(examples: 2.5, 90s, 1m, 2h\)" \
 	randread -t 1d "$S/d"
 
 # ---- conflicting formats ---------------------------------------------------
 for pair in "--json --csv" "--csv --json" "--jsonl --csv" "--json --jsonl"; do
 	# shellcheck disable=SC2086
-	run $pair randread -s 4M -t 0.1 "$S/d"
+	run_db $pair randread -s 4M -t 0.1 "$S/d"
 	if [ "$rc" = 2 ] && [ ! -s "$S/out" ] && grep -q "exclude each other" "$S/err"; then
 		ok "$pair: usage error (exit 2), nothing on stdout"
 	else
 		not_ok "$pair: usage error (exit 2), nothing on stdout" "exit $rc" "stdout: $(head -c 200 "$S/out")"
 	fi
 done
-run --csv randread -s 4M -t 0.1 "$S/d"
+run_db --csv randread -s 4M -t 0.1 "$S/d"
 if [ "$rc" = 0 ] && [ "$(head -c 5 "$S/out")" = "test," ]; then ok "--csv alone still prints CSV"; else not_ok "--csv alone still prints CSV" "exit $rc"; fi
 
 # ---- interrupted multi-step commands ---------------------------------------
@@ -205,7 +202,7 @@ if wait_size "$S/k/.diskbench-*" $((16 << 20)) 60; then
 	if [ -z "$boot" ]; then
 		skip "the next run removes the leftover" "no /proc/sys/kernel/random/boot_id"
 	else
-		expect "the next run removes the leftover and says so" 0 \
+		expect_msg "the next run removes the leftover and says so" 0 \
 			"warning: removed '$left', left by diskbench process $kpid, which is no longer running" \
 			randread -s 4M -t 0.1 -q "$S/k"
 		if [ "$(leftovers "$S/k")" = "$(printf '%s\n' .diskbench-ZNzGbe "$left.keep")" ] && [ -f "$S/k/data" ]; then
@@ -223,7 +220,7 @@ lpid=$!
 PIDS+=("$lpid")
 if wait_size "$S/live/.diskbench-*" $((16 << 20)) 60; then
 	mine=$(leftovers "$S/live")
-	run randread -s 4M -t 0.1 -q "$S/live"
+	run_db randread -s 4M -t 0.1 -q "$S/live"
 	absent "a second run in the same directory leaves a live run's file alone" "removed|left by"
 	[ "$(leftovers "$S/live")" = "$mine" ] && ok "... which is still there" || not_ok "... which is still there" "$(leftovers "$S/live")"
 	kill -INT "$lpid"
@@ -241,11 +238,10 @@ kill -KILL "$tpid"
 wait "$tpid" 2>/dev/null
 tree=$(leftovers "$S/t")
 if [[ $tree == .diskbench-files-* ]]; then
-	expect "a SIGKILLed files run's tree is removed by the next run" 0 "removed '$tree'" files -n 16 -q "$S/t"
+	expect_msg "a SIGKILLed files run's tree is removed by the next run" 0 "removed '$tree'" files -n 16 -q "$S/t"
 	[ -z "$(leftovers "$S/t")" ] && ok "... and the directory is clean" || not_ok "... and the directory is clean" "$(leftovers "$S/t")"
 else
 	skip "a SIGKILLed files run's tree is removed by the next run" "no tree was left (found '$tree')"
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

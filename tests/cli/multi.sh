@@ -29,30 +29,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
 
-# run EXPECTED_EXIT ARGS...: runs diskbench, keeping stdout/stderr in $S/out, $S/err
-run() {
-	local want=$1; shift
-	timeout 120 "$DB" "$@" >"$S/out" 2>"$S/err"
-	rc=$?
-	[ "$rc" = "$want" ]
-}
-# check NAME EXPECTED_EXIT ARGS...: the exit code alone
-check() {
-	local name=$1; shift
-	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c 600 "$S/err")"; fi
-}
-# py NAME CODE: a python3 check of $S/out (out: its text; doc: the JSON, when it parses)
-py() {
-	local name=$1 code=$2 msg
-	if msg=$(python3 -c "import csv,io,json,sys
-out = open('$S/out').read()
-$code" 2>&1); then ok "$name"; else not_ok "$name" "$msg" "stdout: $(head -c 400 "$S/out")"; fi
-}
 left_in() { find "$@" -name '.diskbench-*' 2>/dev/null; }
 
 # The per-target parts of a JSON document against its total: bytes and I/Os
@@ -194,5 +172,4 @@ assert len(d["targets"]) == 2 and all(t["bytes"] > 0 for t in d["targets"]), d["
 	fi
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

@@ -33,22 +33,11 @@ cleanup() { rm -rf -- "$S"; }
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-pass=0 failed=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. "$(dirname "$0")/tap.sh"
+TAP_NAME=report TAP_TIMEOUT=60
 
-# run EXPECTED_EXIT ARGS...: diskbench report with stdout in $S/out, stderr in $S/err
-run() {
-	local want=$1; shift
-	timeout 60 "$DB" report "$@" >"$S/out" 2>"$S/err" <"${STDIN:-/dev/null}"
-	rc=$?
-	[ "$rc" = "$want" ]
-}
-# check NAME EXPECTED_EXIT ARGS...
-check() {
-	local name=$1; shift
-	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c 600 "$S/err")"; fi
-}
+# run EXPECTED_EXIT ARGS...: diskbench report, stdin from $STDIN
+run() { tap_run "$1" report "${@:2}"; }
 # py NAME CODE: a python3 check of $S/out with the records' helpers at hand
 py() {
 	local name=$1 code=$2 msg
@@ -156,7 +145,7 @@ runs_ok=1
 for i in 0 1 2; do wait "${pids[i]}" || runs_ok=0; done
 if [ $runs_ok = 0 ]; then
 	not_ok "three randread runs" "$(cat "$S"/run*.err)"
-	echo "report: $pass passed, $failed failed"
+	tap_done
 	exit 1
 fi
 echo "# records from $([ $JSONL = 1 ] && echo "--jsonl" || echo "--json plus python's fleet keys")"
@@ -386,5 +375,4 @@ t_launchers
 t_formats
 t_baseline
 t_refusals
-echo "report: $pass passed, $failed failed"
-[ "$failed" = 0 ]
+tap_done

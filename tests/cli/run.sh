@@ -366,14 +366,17 @@ sys.exit(main())
 PYEOF
 
 # ---- the harness -----------------------------------------------------------------
-N=0; PASSED=0; FAILED=0; SKIPPED=0
+# tap.sh's counters and lines; this file's cases are built of several steps
+# (check starts one, fail and expect_* add to it, the next case reports it),
+# so run, check and skip are its own.
+. "$(dirname "$0")/tap.sh"
 T_ACTIVE=""; T_NAME=""; T_CMD=""; T_FAIL=()
 OUT=""; ERR=""; RC=0; RUNID=0
 
 # Runs a command (with a time limit), its stdout in $OUT, stderr in $ERR, exit
 # code in $RC.  Does not start a case.
 run() {
-	RUNID=$((RUNID + 1)); local id=$((N + 1))_$RUNID
+	RUNID=$((RUNID + 1)); local id=$((n + 1))_$RUNID
 	OUT="$S/log/$id.out"; ERR="$S/log/$id.err"
 	timeout --foreground -k 5 "$TMO" "$@" >"$OUT" 2>"$ERR" </dev/null
 	RC=$?
@@ -409,28 +412,23 @@ fail() { T_FAIL+=("$*"); }
 # from the log alone.
 finish() {
 	[ -n "$T_ACTIVE" ] || return 0
-	N=$((N + 1))
 	if [ ${#T_FAIL[@]} -eq 0 ]; then
-		echo "ok $N - $T_NAME"
+		ok "$T_NAME"
 		if [ "$VERBOSE" = 2 ] && [ -s "$ERR" ]; then head -n 20 "$ERR" | sed 's/^/#   stderr: /'; fi
-		PASSED=$((PASSED + 1))
 	else
-		echo "not ok $N - $T_NAME"
-		local r lines=6
+		local lines=6 details=("${T_FAIL[@]}")
 		[ "$VERBOSE" = 1 ] && lines=1000
-		for r in "${T_FAIL[@]}"; do echo "#   $r"; done
-		[ -n "$T_CMD" ] && echo "#   command: $T_CMD  (exit $RC)"
-		if [ -s "$OUT" ]; then head -n "$lines" "$OUT" | sed 's/^/#   stdout: /'; fi
-		if [ -s "$ERR" ]; then head -n "$lines" "$ERR" | sed 's/^/#   stderr: /'; fi
-		FAILED=$((FAILED + 1))
+		[ -n "$T_CMD" ] && details+=("command: $T_CMD  (exit $RC)")
+		if [ -s "$OUT" ]; then mapfile -t -O "${#details[@]}" details < <(head -n "$lines" "$OUT" | sed 's/^/stdout: /'); fi
+		if [ -s "$ERR" ]; then mapfile -t -O "${#details[@]}" details < <(head -n "$lines" "$ERR" | sed 's/^/stderr: /'); fi
+		not_ok "$T_NAME" "${details[@]}"
 	fi
 	T_ACTIVE=""
 }
 
 skip() {
 	finish
-	N=$((N + 1)); SKIPPED=$((SKIPPED + 1))
-	echo "ok $N - $1 # SKIP $2"
+	tap_skip "$1" "$2"
 }
 
 expect_err() { grep -Eq -- "$1" "$ERR" || fail "stderr does not match /$1/"; }
@@ -506,7 +504,7 @@ detach_loop() {
 # Starts diskbench in the background (signal cases): sets BGPID, OUT, ERR.
 BGPID=""
 start_bg() {
-	RUNID=$((RUNID + 1)); local id=$((N + 1))_$RUNID
+	RUNID=$((RUNID + 1)); local id=$((n + 1))_$RUNID
 	OUT="$S/log/$id.out"; ERR="$S/log/$id.err"
 	"${DEFSIG[@]}" "$DB" "$@" >"$OUT" 2>"$ERR" </dev/null &
 	BGPID=$!
@@ -1925,7 +1923,6 @@ main() {
 		t_edge_signal_while_printing
 	fi
 	finish
-	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
-	[ "$FAILED" -eq 0 ]
+	tap_done
 }
 main

@@ -50,10 +50,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-pass=0 failed=0 skipped=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-skip() { skipped=$((skipped + 1)); echo "ok - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
+TAP_NAME=series
 
 # A 16 MiB file of data: random reads of it run for -t, since -s 10G is
 # clipped to the file for the region but not for the bytes to move.
@@ -399,5 +397,4 @@ t_limit
 t_quick_capped
 t_sustained
 t_flush
-echo "series: $pass passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

@@ -39,10 +39,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-n=0 passed=0 failed=0 skipped=0
-ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
+TAP_NAME=svg
 
 D="$S/a<b&c\"d'e"
 mkdir -p "$D" "$S/pictures"
@@ -189,5 +187,4 @@ else
 	t_write_errors
 	t_refused
 fi
-echo "svg: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

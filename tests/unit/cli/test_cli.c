@@ -1,4 +1,4 @@
-/* Unit tests of src/cli.c: defaults from the command table, global options
+/* Unit tests of src/cli/cli.c: defaults from the command table, global options
  * before and after TEST, the option spellings, and every kind of usage
  * error (EXIT_USAGE with a message). */
 #define _POSIX_C_SOURCE 200809L

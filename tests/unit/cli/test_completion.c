@@ -1,6 +1,6 @@
-/* Unit tests of shell completion's pure parts (src/completion.c) and of
+/* Unit tests of shell completion's pure parts (src/cli/completion.c) and of
  * what it reads from the tables: the option table's view and closed sets
- * (src/cli.c), `completion SHELL` on the command line, and the scripts
+ * (src/cli/cli.c), `completion SHELL` on the command line, and the scripts
  * holding every test and option.  The scripts' behaviour in the shells is
  * tests/cli/completion.sh's. */
 #define _POSIX_C_SOURCE 200809L

@@ -1600,9 +1600,10 @@ static void test_loop_backing_reader(void **state)
 	int fd = open(f->data, O_RDONLY | O_DIRECTORY);
 	assert_true(fd >= 0);
 	errno = 0;
-	assert_int_equal(plat_loop_backing(fd, path, sizeof(path), &direct), -1);
+	assert_int_equal(devinfo_fd_loop_backing(fd, path, sizeof(path), &direct), -1);
 	assert_int_equal(errno, ENOTBLK);
-	assert_null(plat_blockdev_in_ram(fd));
+	char name[64];
+	assert_false(devinfo_fd_in_ram(fd, name, sizeof(name)));
 	close(fd);
 }
 

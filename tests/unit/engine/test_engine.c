@@ -1,5 +1,5 @@
 /* Unit tests of the engine interface (src/engine*.c) and of the timed loop
- * through it (src/bench.c): the completion handler every engine shares,
+ * through it (src/run/bench.c): the completion handler every engine shares,
  * the depth histogram, reads and writes kept apart, the sampler, and the
  * engines' equivalence: for one seed, every engine writes the same bytes
  * and reads the same data.  Files are temp files under /var/tmp, <= 64 MiB. */

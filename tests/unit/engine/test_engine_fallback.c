@@ -1,5 +1,5 @@
 /* Unit tests of engine selection when the kernel refuses an engine
- * (src/engine.c and the engines' probes): auto falls back, io_uring to aio
+ * (src/engine/engine.c and the engines' probes): auto falls back, io_uring to aio
  * to sync, with a one-line reason; an explicit engine that cannot run
  * fails with that reason.
  *

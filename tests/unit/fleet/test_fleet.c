@@ -1,4 +1,4 @@
-/* Unit tests of src/fleet.c and the fleet parts of the output and the
+/* Unit tests of src/fleet/fleet.c and the fleet parts of the output and the
  * timed loop: --start-at's three forms and their errors, the ISO-8601 UTC
  * parser against known instants (leap years, the calendar's ends), the UTC
  * formatter (a round trip), the run id's order of sources, the launcher

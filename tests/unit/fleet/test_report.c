@@ -1,4 +1,4 @@
-/* Unit tests of the fleet report (src/fleetrecord.c, fleetreport.c,
+/* Unit tests of the fleet report (src/fleet/fleetrecord.c, fleetreport.c,
  * fleetbaseline.c): launcher prefixes, times, records refused or counted,
  * merged percentiles exactly those of all the values, grouping and the
  * refusal of mixed params, rows and their flags, span, skew and the common

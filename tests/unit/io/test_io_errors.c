@@ -1,5 +1,5 @@
 /* LDFLAGS: -Wl,--wrap=pwrite -Wl,--wrap=pread */
-/* Unit tests of the I/O error paths (src/io.c, src/bench.c): pwrite and
+/* Unit tests of the I/O error paths (src/io/io.c, src/run/bench.c): pwrite and
  * pread are wrapped by the linker so that faults can be injected: EINTR,
  * short transfers, EIO, ENOSPC, a write that makes no progress.  The timed
  * loop must stop at the first error, report it, and count only the I/Os

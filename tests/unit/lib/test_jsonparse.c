@@ -1,4 +1,4 @@
-/* Unit tests of src/jsonparse.c: every kind of value, exact whole numbers,
+/* Unit tests of src/lib/jsonparse.c: every kind of value, exact whole numbers,
  * escapes to UTF-8, the spans of values, lookups, and garbage refused at the
  * right byte with a reason; nesting bounded without recursion. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,4 +1,4 @@
-/* Unit tests of src/rng.c and of the offset generator in src/bench.c:
+/* Unit tests of src/lib/rng.c and of the offset generator in src/run/bench.c:
  * reproducibility, independent streams, offsets inside the region and
  * aligned, uniform coverage, exact sequential partitions, wrapping. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,4 +1,4 @@
-/* Unit tests of src/stats.c: bucket geometry, exact moments, percentiles
+/* Unit tests of src/lib/stats.c: bucket geometry, exact moments, percentiles
  * against exact nearest-rank percentiles of known data, merging, log2 counts. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>

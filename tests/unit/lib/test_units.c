@@ -1,4 +1,4 @@
-/* Unit tests of src/units.c: parsing sizes, seconds and whole numbers, and
+/* Unit tests of src/lib/units.c: parsing sizes, seconds and whole numbers, and
  * printing bytes, rates, durations and exact sizes (SI and IEC never mixed). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>

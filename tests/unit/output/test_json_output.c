@@ -1,4 +1,4 @@
-/* Unit tests of src/output.c and src/json.c: the JSON document is valid
+/* Unit tests of src/output/output.c and src/lib/json.c: the JSON document is valid
  * (checked by a strict parser below: RFC 8259 grammar, UTF-8 per RFC 3629),
  * strings are escaped, the contract's keys are there; CSV is RFC 4180 with
  * as many columns in each row as in the header; the text line looks like

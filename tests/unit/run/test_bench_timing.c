@@ -1,5 +1,5 @@
 /* LDFLAGS: -Wl,--wrap=pwrite -Wl,--wrap=pread -Wl,--wrap=fsync */
-/* What the clock of the timed loop sees (src/bench.c, sync engine): pread,
+/* What the clock of the timed loop sees (src/run/bench.c, sync engine): pread,
  * pwrite and fsync are wrapped by the linker to take a known time, so the
  * figures can be checked against it: seconds = the I/O time (n x delay,
  * within a few %), every latency >= the delay, the warm-up I/O outside the

@@ -1,5 +1,5 @@
 /* LDFLAGS: -Wl,--wrap=pread */
-/* Unit tests of src/runner.c's judgements that need no real device: the
+/* Unit tests of src/run/runner.c's judgements that need no real device: the
  * warnings about the target (a filesystem that ignores O_DIRECT), and how a
  * failed run is named (O_DIRECT's EINVAL becomes the alignment message, not
  * "Invalid argument at offset 0").  pread is wrapped so a run can fail on

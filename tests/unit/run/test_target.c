@@ -1,4 +1,4 @@
-/* Unit tests of src/target.c: the safety table (target_check), classifying
+/* Unit tests of src/run/target.c: the safety table (target_check), classifying
  * paths, and diskbench's own test file: created by target_prepare, removed
  * by target_cleanup unless --keep.  Everything lives in a mkdtemp directory
  * that teardown removes, also when a test fails. */

@@ -1,0 +1,49 @@
+/* What the cli room's files share, and nothing else includes: the option
+ * table (cli_options.c) that the parser (cli.c), the help texts (cli_help.c)
+ * and shell completion's view of it (cli_option_at) all read. */
+#ifndef CLI_INT_H
+#define CLI_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+
+enum opt_id {
+	ID_BS, ID_SIZE, ID_TIME, ID_SYNC, ID_NODIRECT, ID_DROP, ID_NODROP, ID_ZEROS,
+	ID_THREADS, ID_SEED, ID_HIST, ID_KEEP, ID_FORCE, ID_GROW, ID_WARMUP, ID_QD, ID_ENGINE,
+	ID_RUN, ID_LEVELS, ID_LARGE_LEVELS, ID_LARGE_BS, ID_POINT_TIME, ID_BUDGET, ID_MAX_LATENCY,
+	ID_WRITE,
+	ID_INTERVAL, ID_SERIES, ID_SUSTAINED,
+	ID_JSON, ID_CSV, ID_QUIET, ID_HELP, ID_VERSION,
+	ID_BASELINE, ID_THRESHOLD, /* report */
+	/* matrix (issue 15) */
+	ID_BLOCK_SIZES, ID_FILE_SIZES, ID_OPS,
+	ID_JSONL, ID_HOST_LABEL, ID_RUN_ID, ID_START_AT,
+	ID_FILES, ID_FILE_SIZE, ID_DIR,
+	ID_SVG,
+};
+
+struct optdef {
+	const char *name;
+	char letter;
+	const char *arg;  /* NULL: a flag */
+	unsigned bit;     /* OPT_* of a test option; 0 for global ones */
+	enum opt_id id;
+	const char *help;
+};
+
+/* Every option, global and per test, in the order --help lists them. */
+extern const struct optdef optdefs[];
+extern const size_t optdef_count;
+
+/* The row of --NAME (len bytes of name) or -LETTER; NULL if none. */
+const struct optdef *find_long(const char *name, size_t len);
+const struct optdef *find_short(char letter);
+/* The option a mistyped long name (n bytes, without its "--") most likely
+ * meant, into out: a value run into the name (--qd32: "--qd 32"), the one
+ * option it begins (--histo), or the nearest name within 2 edits and under
+ * half its length (--sice).  False: no guess. */
+bool suggest_option(const char *name, size_t n, char *out, size_t len);
+
+#endif

@@ -1,0 +1,28 @@
+#include "finding.h"
+
+#include <string.h>
+
+struct finding *finding_add(struct result *r, const char *key)
+{
+	if (r->nfindings >= MAX_FINDINGS)
+		return NULL;
+	struct finding *f = &r->findings[r->nfindings++];
+	f->key = key;
+	f->nfigures = 0;
+	return f;
+}
+
+void finding_figure(struct finding *f, const char *name, double value, int decimals)
+{
+	if (!f || f->nfigures >= FINDING_FIGURES)
+		return;
+	f->figures[f->nfigures++] = (struct finding_figure){ name, value, decimals };
+}
+
+double finding_value(const struct finding *f, const char *name, double fallback)
+{
+	for (unsigned k = 0; k < f->nfigures; k++)
+		if (strcmp(f->figures[k].name, name) == 0)
+			return f->figures[k].value;
+	return fallback;
+}

@@ -1,0 +1,75 @@
+# tests/cli/tap.sh: the TAP helpers every CLI test sources, so that each
+# test's report reads alike and ends in the line CI counts:
+#   N passed, N failed, N skipped
+# A test sets, before it calls run, check or py: DB (the diskbench binary)
+# and S (its scratch directory).  It may set:
+#   TAP_TIMEOUT    seconds one diskbench run may take (120)
+#   TAP_ERR_BYTES  how much of stderr a failed check shows (600)
+#   TAP_NAME       a word put before the closing line ("series: 3 passed, ...")
+#   STDIN          what run feeds diskbench (/dev/null)
+# shellcheck shell=bash
+
+n=0 passed=0 failed=0 skipped=0
+
+ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
+# not_ok NAME DETAIL...: each detail on a comment line of its own
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift
+	local l
+	for l in "$@"; do echo "#   $l"; done
+}
+tap_skip() { n=$((n + 1)); skipped=$((skipped + 1)); echo "ok $n - $1 # SKIP $2"; }
+skip() { tap_skip "$@"; }
+# expect NAME STATUS DETAIL...: ok when STATUS is 0
+expect() {
+	local name=$1 st=$2; shift 2
+	if [ "$st" = 0 ]; then ok "$name"; else not_ok "$name" "$@"; fi
+}
+
+# run EXPECTED_EXIT ARGS...: runs diskbench with stdout in $S/out, stderr in
+# $S/err, its exit code in $rc and its wall time in $wall_ms; true when the
+# exit code is the one expected.
+tap_run() {
+	local want=$1 t0; shift
+	t0=$(date +%s%N)
+	timeout "${TAP_TIMEOUT:-120}" "$DB" "$@" >"$S/out" 2>"$S/err" <"${STDIN:-/dev/null}"
+	rc=$?
+	wall_ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$rc" = "$want" ]
+}
+run() { tap_run "$@"; }
+
+# check NAME EXPECTED_EXIT ARGS...: one case, on the exit code alone
+check() {
+	local name=$1; shift
+	if run "$@"; then ok "$name"; else not_ok "$name" "exit $rc, wanted $1" "$(head -c "${TAP_ERR_BYTES:-600}" "$S/err")"; fi
+}
+
+# py NAME CODE [FILE]: one case, a python3 check of FILE (default $S/out).
+# CODE sees out (the text), err (the last run's stderr), d and doc (the JSON
+# document, None when out is not one) and wall (the last run's seconds).
+py() {
+	local name=$1 code=$2 file=${3:-$S/out} msg
+	if msg=$(TAP_OUT="$file" TAP_ERR="$S/err" TAP_WALL_MS="${wall_ms:-0}" python3 -c "import csv, io, json, os, sys
+out = open(os.environ['TAP_OUT']).read()
+err = open(os.environ['TAP_ERR']).read() if os.path.exists(os.environ['TAP_ERR']) else ''
+wall = int(os.environ['TAP_WALL_MS']) / 1000
+try:
+    d = doc = json.loads(out)
+except ValueError:
+    d = doc = None
+$code" 2>&1); then ok "$name"; else not_ok "$name" "$msg" "stdout: $(head -c 400 "$file")"; fi
+}
+
+# no_leftovers DIR NAME: one case, no .diskbench-* file left in DIR
+no_leftovers() {
+	local left
+	left=$(find "$1" -name '.diskbench-*' 2>/dev/null)
+	if [ -z "$left" ]; then ok "$2"; else not_ok "$2" "left: $left"; fi
+}
+
+# The closing line, and the status: 0 when nothing failed.
+tap_done() {
+	echo "${TAP_NAME:+$TAP_NAME: }$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ]
+}
