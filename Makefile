@@ -52,6 +52,9 @@ install: diskbench
 	chmod 755 $(DESTDIR)$(BINDIR)/diskbench
 	cp -f man/diskbench.1 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
 	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
+	mkdir -p $(DESTDIR)$(MANPREFIX)/man7
+	cp -f man/diskbench-output.7 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
+	chmod 644 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
 	mkdir -p $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
 	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
@@ -59,6 +62,7 @@ install: diskbench
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
+	rm -f $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 
 # ---- tests -----------------------------------------------------------------
