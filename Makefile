@@ -93,6 +93,7 @@ cli: diskbench
 	bash tests/cli/files.sh ./diskbench
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
+	bash tests/cli/safety.sh ./diskbench
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench
 	python3 tests/cli/doctest.py ./diskbench

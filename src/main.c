@@ -39,6 +39,22 @@ static void on_signal(int signo)
 	}
 }
 
+/* Every signal whose default action ends the process without a core dump:
+ * each must stop the run and let the clean-up remove the test file. */
+static const struct { int signo; const char *name; } stop_signals[] = {
+	{ SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" }, { SIGHUP, "SIGHUP" },
+	{ SIGQUIT, "SIGQUIT" }, { SIGALRM, "SIGALRM" }, { SIGUSR1, "SIGUSR1" },
+	{ SIGUSR2, "SIGUSR2" }, { SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" },
+};
+
+static const char *signal_name(int signo)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (stop_signals[i].signo == signo)
+			return stop_signals[i].name;
+	return "a signal";
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -46,10 +62,12 @@ static void install_signals(void)
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESTART; /* a signal while printing must not fail the write */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i].signo, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is reported, not fatal */
+	/* past ulimit -f a write fails with EFBIG and the run ends as on any
+	 * write error, cleaning up, instead of dying with the file left behind */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static void print_warnings(const struct result *r)
@@ -158,8 +176,7 @@ int main(int argc, char **argv)
 		char detail[MSG_LEN];
 		snprintf(detail, sizeof(detail), "%s", r.error);
 		snprintf(r.error, sizeof(r.error), "interrupted by %s%s%.400s",
-			 last_signal == SIGTERM ? "SIGTERM" : last_signal == SIGHUP ? "SIGHUP" : "SIGINT",
-			 detail[0] ? " " : "", detail);
+			 signal_name(last_signal ? last_signal : SIGINT), detail[0] ? " " : "", detail);
 	}
 	if (code != EXIT_OK && code != EXIT_REGRESSED) /* a regression is said as a warning */
 		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");

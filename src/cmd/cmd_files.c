@@ -56,6 +56,9 @@ static int check_room(const struct target *t, uint64_t n, uint64_t size, struct 
 	uint64_t need = n * ((size + unit - 1) / unit * unit);
 	uint64_t total = (uint64_t)sv.f_blocks * unit, avail = (uint64_t)sv.f_bavail * unit;
 	uint64_t inodes = n + n / FILES_PER_DIR + 64;
+	int code = target_check_memory(t, need, r); /* ramfs: f_blocks is 0 */
+	if (code != EXIT_OK)
+		return code;
 	if (total > 0 && (avail < total / 20 || avail - total / 20 < need)) {
 		char want[32], have[32];
 		fmt_bytes_iec(want, sizeof(want), need);
@@ -84,6 +87,7 @@ static int make_workdir(struct target *t, struct files_result *fr, const struct 
 	t->kind = TARGET_DIR;
 	t->fd = -1;
 	t->created = true;
+	t->force = opt->force;
 	snprintf(t->path, sizeof(t->path), "%s", fr->dir);
 	snprintf(r->file, sizeof(r->file), "%s", fr->dir);
 	r->file_state = fr->dir_state;

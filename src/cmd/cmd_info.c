@@ -1,6 +1,7 @@
 /* info: what the target is, from sysfs alone — filesystem, device stack,
  * the disks at the bottom and the links they hang on. */
 #include <errno.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "devinfo.h"
@@ -15,5 +16,12 @@ int cmd_run_info(const struct command *cmd, const struct options *opt, struct re
 			    "target '%s':", opt->target);
 	r->device = &info;
 	r->measured = true;
+	/* a file may be a disk too: the loop device over it, and what uses it */
+	static struct devinfo_file_use use;
+	struct stat st;
+	if (stat(opt->target, &st) == 0 && S_ISREG(st.st_mode) &&
+	    devinfo_file_use((uint64_t)st.st_dev, (uint64_t)st.st_ino, devinfo_default_roots(),
+			     NULL, &use) == 1)
+		r->detail = &use;
 	return EXIT_OK;
 }

@@ -117,8 +117,10 @@ static int check_target(const struct options *opt, struct result *r)
 static int check_space(const struct matrix_run *run)
 {
 	uint64_t largest = run->m->axes.file_sizes[run->m->rows_kept - 1];
-	int code = target_check_space(&run->t, largest, run->r);
+	int code = target_check_memory(&run->t, largest, run->r);
 	if (code == EXIT_OK)
+		code = target_check_space(&run->t, largest, run->r);
+	if (code != EXIT_RUN) /* memory's refusal says what it is itself */
 		return code;
 	char need[32], avail[32];
 	fmt_size_exact(need, sizeof(need), largest);

@@ -153,6 +153,21 @@ int devinfo_blockdev_mounted(unsigned maj, unsigned min, const struct devinfo_ro
 int devinfo_path_mounted(const char *path, const struct devinfo_roots *roots,
 			 struct devinfo_mounted *use);
 
+/* A regular file in use as a block device. */
+struct devinfo_file_use {
+	char loop[64];          /* a loop device backed by it ("loop0"); "" none */
+	bool mounted;           /* that loop device, or a partition of it, is mounted */
+	struct devinfo_mounted mount;
+	char holder[64];        /* a device built on it ("dm-0", "md0"); "" none */
+	bool swap;              /* an active swap file */
+};
+/* What uses the regular file with st_dev dev and st_ino ino as a block
+ * device: a loop device over it (preferring one that is mounted or held),
+ * what uses that loop device, and /proc/swaps (swaps: NULL for the real
+ * one).  1 when something does (use filled), 0 when nothing does. */
+int devinfo_file_use(uint64_t dev, uint64_t ino, const struct devinfo_roots *roots,
+		     const char *swaps, struct devinfo_file_use *use);
+
 /* One line of /proc/self/mountinfo:
  *   36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue
  * The strings point into the line, which parsing cuts up; root, mount_point

@@ -60,3 +60,22 @@ int hwmon_read_c(const struct hwmon_sensor *s, double *celsius)
 {
 	return s->dir[0] ? read_milli(s->dir, "temp1_input", celsius) : -1;
 }
+
+int devinfo_mem_available(const char *proc, uint64_t *bytes)
+{
+	char path[PATH_MAX], line[256];
+	unsigned long long kib;
+	if (!pathf(path, "%s/meminfo", proc ? proc : "/proc"))
+		return -1;
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	int found = -1;
+	while (found != 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1 && kib <= UINT64_MAX / 1024) {
+			*bytes = (uint64_t)kib * 1024;
+			found = 0;
+		}
+	fclose(f);
+	return found;
+}

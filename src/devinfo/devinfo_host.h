@@ -5,10 +5,15 @@
 #define DEVINFO_HOST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* cpu0's cpufreq governor ("performance", "powersave", "schedutil") into
  * buf[len]; -1 when the kernel has no cpufreq for it (many virtual machines). */
 int devinfo_cpu_governor(const char *sysfs, char *buf, size_t len);
+
+/* MemAvailable of proc/meminfo (proc NULL: "/proc"), the kernel's estimate
+ * of what can be allocated without swapping, in bytes; -1 when unreadable. */
+int devinfo_mem_available(const char *proc, uint64_t *bytes);
 
 /* A drive's temperature sensor: NVMe's own hwmon, or drivetemp's for
  * SATA, found under the disk's sysfs directory (device/hwmon*,

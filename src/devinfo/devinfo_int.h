@@ -7,6 +7,7 @@
  *   devinfo_link.c    the link a disk hangs on (SATA, USB, PCIe) and its payload ceiling
  *   devinfo_render.c  text and JSON
  *   devinfo_cgroup.c  the block I/O limits of this process's cgroups (io.max, blkio.throttle)
+ *   devinfo_inuse.c   regular files in use as block devices: loop backing files, swap files
  *   devinfo_host.c    the machine around the disks: cpu0's frequency governor and the drives' hwmon sensors
  * Every reader takes its roots (struct ctx) from the caller: no room opens
  * "/sys" or "/proc" by name. */

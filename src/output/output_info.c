@@ -5,10 +5,57 @@
 #include "json.h"
 #include "output.h"
 
+/* A file in use as a block device (result.detail): the loop device over
+ * it and what uses that, or swap. */
+static void in_use_text(FILE *f, const struct devinfo_file_use *u)
+{
+	if (u->swap)
+		fprintf(f, "in use: an active swap file\n");
+	if (!u->loop[0])
+		return;
+	fprintf(f, "in use: backs /dev/%s", u->loop);
+	if (u->mounted)
+		fprintf(f, "; %s holds the %s filesystem mounted at %s", u->mount.device,
+			u->mount.fs_type[0] ? u->mount.fs_type : "unknown",
+			u->mount.mount_point[0] ? u->mount.mount_point : "a mount not visible here");
+	else if (u->holder[0])
+		fprintf(f, "; %s is built on it", u->holder);
+	fputc('\n', f);
+}
+
 static void info_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	(void)quiet, (void)histogram; /* the identity is all there is */
 	devinfo_text(f, r->device);
+	if (r->detail)
+		in_use_text(f, r->detail);
+}
+
+static void str_or_null(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	if (s && s[0])
+		json_string(j, s);
+	else
+		json_null(j);
+}
+
+/* "in_use": {"loop", "mounted_at", "fs_type", "holder", "swap"}, or null. */
+static void in_use_json(struct json *j, const struct devinfo_file_use *u)
+{
+	json_key(j, "in_use");
+	if (!u) {
+		json_null(j);
+		return;
+	}
+	json_object_begin(j);
+	str_or_null(j, "loop", u->loop[0] ? u->loop : NULL);
+	str_or_null(j, "mounted_at", u->mounted ? u->mount.mount_point : NULL);
+	str_or_null(j, "fs_type", u->mounted ? u->mount.fs_type : NULL);
+	str_or_null(j, "holder", u->holder);
+	json_key(j, "swap");
+	json_bool(j, u->swap);
+	json_object_end(j);
 }
 
 static void info_json(struct json *j, const struct result *r)
@@ -18,6 +65,7 @@ static void info_json(struct json *j, const struct result *r)
 		devinfo_json(j, r->device);
 	else
 		json_null(j);
+	in_use_json(j, r->detail);
 }
 
 static void info_csv(FILE *f, const struct result *r)

@@ -49,6 +49,7 @@ static const struct fs_name fs_names[] = {
 	{ 0x794c7630, "overlay", NULL },
 	{ 0x01021994, "tmpfs", "ram" },
 	{ 0x858458f6, "ramfs", "ram" },
+	{ 0x958458f6, "hugetlbfs", "ram" },
 	{ 0x6969, "nfs", "network" },
 	{ 0xFF534D42, "cifs", "network" },
 	{ 0xFE534D42, "smb2", "network" },

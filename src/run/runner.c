@@ -103,11 +103,24 @@ static int shrink_to_layout(const struct target *t, const struct options *opt, d
 	return fail(r, EXIT_RUN, "could not lay out even %s of '%s' in %.0f s", bs, t->path, max_s);
 }
 
+/* Said before the layout, so that a run cut short while writing to memory
+ * still says where the data went. */
+static void warn_in_ram(struct target *t, struct result *r)
+{
+	if (!t->fs_known || !t->fs.in_ram || t->kind == TARGET_BLOCKDEV || t->ram_warned)
+		return;
+	warn(r, "'%s' is on %s: its data live in RAM, so the figure is memory speed, "
+	     "not a disk's", t->path, t->fs.type);
+	t->ram_warned = true;
+}
+
 int run_layout(struct target *t, const struct options *opt, double max_s, struct result *r,
 	       double *took_s)
 {
 	uint64_t written = 0;
 	int code = target_check_space(t, r->region, r);
+	if (code == EXIT_OK)
+		warn_in_ram(t, r);
 	if (code == EXIT_OK)
 		code = target_open(t, O_RDWR, false, r);
 	if (code != EXIT_OK)
@@ -130,7 +143,7 @@ int run_layout(struct target *t, const struct options *opt, double max_s, struct
 void run_warn_target(const struct target *t, const struct options *opt, bool write_test,
 		     struct result *r)
 {
-	if (t->fs_known && t->fs.in_ram && t->kind != TARGET_BLOCKDEV)
+	if (t->fs_known && t->fs.in_ram && t->kind != TARGET_BLOCKDEV && !t->ram_warned)
 		warn(r, "'%s' is on %s: its data live in RAM, so the figure is memory speed, "
 		     "not a disk's", t->path, t->fs.type);
 	if (t->kind == TARGET_BLOCKDEV && t->fd >= 0) {

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "devinfo.h"
+#include "devinfo_host.h"
 #include "scratch.h"
 #include "units.h"
 #include "util.h"
@@ -109,6 +111,32 @@ int target_classify(const char *path, enum target_kind *kind)
 	else
 		*kind = TARGET_OTHER;
 	return 0;
+}
+
+/* A file that backs a loop device is written as that device would be:
+ * refused while the device is mounted or another device is built on it;
+ * an active swap file always. */
+static int refuse_file_in_use(const char *path, struct result *r)
+{
+	struct stat st;
+	struct devinfo_file_use use;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    devinfo_file_use((uint64_t)st.st_dev, (uint64_t)st.st_ino, devinfo_default_roots(),
+			     NULL, &use) != 1)
+		return EXIT_OK;
+	if (use.swap)
+		return fail(r, EXIT_REFUSED, "file '%s' is in use: it is an active swap file "
+			    "(/proc/swaps); refusing to write to it", path);
+	if (use.mounted)
+		return fail(r, EXIT_REFUSED, "file '%s' is in use: it backs /dev/%s, and %s holds the "
+			    "%s filesystem mounted at %s; refusing to write to it", path, use.loop,
+			    use.mount.device, use.mount.fs_type[0] ? use.mount.fs_type : "unknown",
+			    use.mount.mount_point[0] ? use.mount.mount_point
+						     : "a mount not visible from this root");
+	if (use.holder[0])
+		return fail(r, EXIT_REFUSED, "file '%s' is in use: it backs /dev/%s, which %s is built "
+			    "on; refusing to write to it", path, use.loop, use.holder);
+	return EXIT_OK;
 }
 
 int target_check(enum target_kind kind, bool write_test, bool force, const char **why)
@@ -243,9 +271,13 @@ int target_prepare(struct target *t, const char *arg, bool write_test, bool forc
 	if (target_classify(arg, &t->kind) != 0)
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", arg);
-	int code = target_check(t->kind, write_test, force, &why);
+	int code = write_test && t->kind == TARGET_FILE ? refuse_file_in_use(arg, r) : EXIT_OK;
+	if (code != EXIT_OK)
+		return code;
+	code = target_check(t->kind, write_test, force, &why);
 	if (code != EXIT_OK)
 		return fail(r, code, "target '%s' %s", arg, why);
+	t->force = force;
 	if (t->kind == TARGET_DIR || t->kind == TARGET_NEW)
 		code = create_own_file(t, arg, r);
 	else
@@ -317,10 +349,63 @@ void target_close(struct target *t)
 	t->fd = -1;
 }
 
+static bool never_swapped(const char *fs_type)
+{
+	return strcmp(fs_type, "ramfs") == 0 || strcmp(fs_type, "hugetlbfs") == 0;
+}
+
+uint64_t target_ram_limit(const char *fs_type, uint64_t mem_available, bool force)
+{
+	if (force && !never_swapped(fs_type))
+		return mem_available / 4 * 3;
+	return mem_available / 2;
+}
+
+/* MemAvailable, else (no /proc in a chroot) the free pages sysinfo(2)
+ * counts, which leave out the reclaimable cache: the smaller figure. */
+static int memory_available(uint64_t *bytes)
+{
+	if (devinfo_mem_available(NULL, bytes) == 0)
+		return 0;
+	long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || page <= 0)
+		return -1;
+	*bytes = (uint64_t)pages * (uint64_t)page;
+	return 0;
+}
+
+int target_check_memory(const struct target *t, uint64_t bytes, struct result *r)
+{
+	uint64_t avail;
+	if (!t->fs_known || !t->fs.in_ram)
+		return EXIT_OK;
+	if (memory_available(&avail) != 0)
+		return fail(r, EXIT_REFUSED, "'%s' is on %s, in RAM, and how much memory is free "
+			    "cannot be read (/proc/meminfo):", t->path, t->fs.type);
+	uint64_t limit = target_ram_limit(t->fs.type, avail, t->force);
+	if (bytes <= limit)
+		return EXIT_OK;
+	char need[32], have[32], most[32];
+	fmt_bytes_iec(need, sizeof(need), bytes);
+	fmt_bytes_iec(have, sizeof(have), avail);
+	fmt_bytes_iec(most, sizeof(most), limit);
+	bool pinned = never_swapped(t->fs.type);
+	bool forcible = !pinned && !t->force;
+	return fail(r, EXIT_REFUSED, "'%s' is on %s: its data live in RAM%s; %s would take more "
+		    "than the %s allowed (%s of memory is available, MemAvailable); use a smaller size "
+		    "or a target on a disk%s", t->path, t->fs.type,
+		    pinned ? ", never swapped out" : "", need, most, have,
+		    forcible ? opt_hint(r->opt, OPT_FORCE, ", or --force to allow three quarters of "
+					"what is available") : "");
+}
+
 int target_check_space(const struct target *t, uint64_t bytes, struct result *r)
 {
+	int code = target_check_memory(t, bytes, r);
+	if (code != EXIT_OK)
+		return code;
 	if (!t->fs_known || t->fs.total_bytes == 0)
-		return EXIT_OK; /* ramfs reports no size at all */
+		return EXIT_OK; /* ramfs reports no size at all: the memory is the limit */
 	uint64_t reserve = t->fs.total_bytes / 20;
 	if (t->fs.avail_bytes >= reserve && t->fs.avail_bytes - reserve >= bytes)
 		return EXIT_OK;
@@ -364,6 +449,57 @@ static const char *kind_word(enum target_kind kind)
 	       : kind == TARGET_FILE ? "file" : "path";
 }
 
+/* How node i of d's stack hangs from the one above it. */
+static const char *hop_word(const struct devinfo *d, int i)
+{
+	const char *above = d->stack[d->stack[i].parent].kind;
+	return strcmp(above, "part") == 0 ? "a partition of"
+	       : strcmp(above, "loop") == 0 ? "backed by a file on" : "built on";
+}
+
+/* Whether the data of device upper live on device lower: lower is in
+ * upper's stack, walked down sysfs (partition, slaves/, loop backing file).
+ * The way down goes to how, "dm-0 is built on loop1p1, a partition of loop1". */
+static bool lies_on(uint64_t upper, uint64_t lower, const struct devinfo_roots *roots,
+		    char *how, size_t len)
+{
+	static struct devinfo d;
+	char want[16];
+	snprintf(want, sizeof(want), "%u:%u", major((dev_t)lower), minor((dev_t)lower));
+	if (devinfo_probe_devnum(major((dev_t)upper), minor((dev_t)upper), roots, &d) != 0)
+		return false;
+	int hit = -1;
+	for (int i = 1; i < d.nstack && hit < 0; i++)
+		if (strcmp(d.stack[i].majmin, want) == 0)
+			hit = i;
+	if (hit < 0)
+		return false;
+	int chain[DEVINFO_MAX_NODES], n = 0;
+	for (int i = hit; i > 0 && n < DEVINFO_MAX_NODES; i = d.stack[i].parent)
+		chain[n++] = i;
+	size_t used = (size_t)snprintf(how, len, "%s is", d.stack[0].name);
+	for (int k = n - 1; k >= 0 && used < len; k--)
+		used += (size_t)snprintf(how + used, len - used, "%s %s %s", k == n - 1 ? "" : ",",
+					 hop_word(&d, chain[k]), d.stack[chain[k]].name);
+	return true;
+}
+
+bool target_overlap(uint64_t a_rdev, uint64_t b_rdev, const struct devinfo_roots *roots,
+		    char *how, size_t len)
+{
+	return lies_on(a_rdev, b_rdev, roots, how, len) || lies_on(b_rdev, a_rdev, roots, how, len);
+}
+
+static int refuse_overlap(const char *a, uint64_t a_rdev, const char *b, uint64_t b_rdev,
+			  struct result *r)
+{
+	char how[512];
+	if (target_overlap(a_rdev, b_rdev, devinfo_default_roots(), how, sizeof(how)))
+		return fail(r, EXIT_USAGE, "targets '%s' and '%s' overlap: %s; the same blocks would "
+			    "be measured twice; name each disk once", a, b, how);
+	return EXIT_OK;
+}
+
 int target_check_several(const char *const *args, unsigned n, bool write_test, bool force,
 			 struct result *r)
 {
@@ -376,7 +512,11 @@ int target_check_several(const char *const *args, unsigned n, bool write_test, b
 		if (target_classify(args[k], &kinds[k]) != 0)
 			return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 				    "target '%s':", args[k]);
-		int code = target_check(kinds[k], write_test, force, &why);
+		int code = write_test && kinds[k] == TARGET_FILE ? refuse_file_in_use(args[k], r)
+								 : EXIT_OK;
+		if (code != EXIT_OK)
+			return code;
+		code = target_check(kinds[k], write_test, force, &why);
 		if (code != EXIT_OK)
 			return fail(r, code, "target '%s' %s", args[k], why);
 	}
@@ -389,6 +529,13 @@ int target_check_several(const char *const *args, unsigned n, bool write_test, b
 				return fail(r, EXIT_USAGE, "target '%s' is the same %s as '%s': name "
 					    "each target once", args[k], kind_word(kinds[k]), args[i]);
 	}
+	for (unsigned k = 0; k < n; k++)
+		for (unsigned i = 0; i < k && kinds[k] == TARGET_BLOCKDEV; i++) {
+			int code = kinds[i] == TARGET_BLOCKDEV
+				   ? refuse_overlap(args[i], ids[i].dev, args[k], ids[k].dev, r) : EXIT_OK;
+			if (code != EXIT_OK)
+				return code;
+		}
 	for (unsigned k = 0; write_test && k < n; k++) {
 		int code = kinds[k] == TARGET_BLOCKDEV ? refuse_if_mounted(args[k], r) : EXIT_OK;
 		if (code != EXIT_OK)

@@ -25,6 +25,8 @@ struct target {
 	uint64_t id_dev, id_ino;
 	bool id_known;
 	bool no_direct;        /* an O_DIRECT open failed: the filesystem has none */
+	bool force;            /* --force: a tmpfs may take more of the free memory */
+	bool ram_warned;       /* "data live in RAM" said already (before the layout) */
 };
 
 /* Classifies path without following into it; -1 with errno if neither it
@@ -36,12 +38,21 @@ int target_check(enum target_kind kind, bool write_test, bool force, const char 
 
 /* Several targets (multi), before any is prepared: each classified and
  * checked as target_check does, none named twice (the same device number,
- * or the same file or directory: EXIT_USAGE), and for a write test no
+ * or the same file or directory: EXIT_USAGE), no two devices overlapping
+ * (target_overlap: EXIT_USAGE), and for a write test no
  * block device among them mounted (EXIT_REFUSED), so that a write test
  * refuses before it creates, opens or writes anything.  Returns an exit
  * code. */
 int target_check_several(const char *const *args, unsigned n, bool write_test, bool force,
 			 struct result *r);
+/* Whether block devices a and b (device numbers) overlap: one lies on the
+ * other, as a partition of it, a dm or md device over it, or a loop device
+ * over a file on it, as sysfs under roots tells.  Two partitions of one
+ * disk, or two logical volumes of one volume group, do not.  How they
+ * overlap goes to how ("loop0p1 is a partition of loop0"). */
+struct devinfo_roots;
+bool target_overlap(uint64_t a, uint64_t b, const struct devinfo_roots *roots, char *how,
+		    size_t len);
 /* Classifies and checks arg, and creates diskbench's own file where the
  * target is a directory or a new path.  Returns an exit code. */
 int target_prepare(struct target *t, const char *arg, bool write_test, bool force,
@@ -50,8 +61,18 @@ int target_prepare(struct target *t, const char *arg, bool write_test, bool forc
  * gets O_EXCL here, for every caller.  Returns an exit code. */
 int target_open(struct target *t, int flags, bool direct, struct result *r);
 void target_close(struct target *t);
-/* Refuses (EXIT_RUN) when writing bytes would leave < 5 % free. */
+/* Refuses (EXIT_RUN) when writing bytes would leave < 5 % free, and as
+ * target_check_memory does. */
 int target_check_space(const struct target *t, uint64_t bytes, struct result *r);
+/* On a filesystem in memory (ramfs, tmpfs, hugetlbfs), refuses
+ * (EXIT_REFUSED) to write more than target_ram_limit allows, whatever the
+ * filesystem says is free: ramfs says nothing, tmpfs's size= may exceed RAM. */
+int target_check_memory(const struct target *t, uint64_t bytes, struct result *r);
+/* The most a test may write to filesystem fs_type in memory when
+ * mem_available bytes are free (MemAvailable): half of it; with force, on
+ * tmpfs, whose pages can be swapped out, three quarters.  ramfs and
+ * hugetlbfs pages can never leave RAM, so force changes nothing there. */
+uint64_t target_ram_limit(const char *fs_type, uint64_t mem_available, bool force);
 
 /* A working directory for a tree of files: a new `.diskbench-files-XXXXXX`
  * under the directory target (mkdtemp), or, with named (--dir), that path,

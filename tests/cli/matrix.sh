@@ -61,12 +61,15 @@ for c in cells:
     assert c["whole_file"] == (c["bytes"] == c["region"]), c
 assert d["params"]["block_size"] is None and d["params"]["direct"] is True
 '
-py "the budget holds: elapsed <= budget + 2 s (wall), cell time limits within it" '
+# elapsed_s is the program's own clock from its first layout to its last
+# cell; the wall clock adds process start, probing and removal, which a busy
+# machine stretches, so it only bounds what elapsed_s can have left out
+py "the budget holds: elapsed <= budget + 0.5 s, wall <= budget + 5 s, cell time limits within it" '
 d = json.loads(out)
 r = d["result"]
 assert r["budget_s"] == 10, r["budget_s"]
 assert r["elapsed_s"] <= 10.5, r["elapsed_s"]
-assert wall <= 12, wall
+assert wall <= 15, wall
 assert sum(c["seconds"] for c in r["cells"]) <= 10, "cells alone exceed the budget"
 '
 no_leftovers "$D" "matrix removes its test files"
@@ -78,23 +81,34 @@ for c in json.load(open(sys.argv[1]))["result"]["cells"]:
     if c["op"] in ("read", "randread") and not c["too_short"]:
         print(c["op"], c["block_size"], c["file_size"], "%.3f" % c["time_limit_s"], c["bytes_per_sec"])
 EOF
-compared=0 off=""
+# Two timed runs compared: other work on the machine can slow either, so a
+# point outside NOISE is measured once more, as a one-cell matrix and a
+# single run, before it counts (and the message says so).
+compared=0 off="" retried=""
 while read -r op bs size limit rate; do
 	single=seqread; [ "$op" = randread ] && single=randread
-	if ! run 0 "$single" -b "$bs" -s "$size" -t "$limit" --json "$D"; then
-		off="$off $op/$bs/$size:exit-$rc"
-		continue
-	fi
-	single_rate=$(sed -n 's/.*"result": {[^{}]*"bytes_per_sec": \([0-9.]*\).*/\1/p' "$S/out")
-	verdict=$(awk -v c="$rate" -v s="${single_rate:-0}" -v k="$NOISE" 'BEGIN {
-		r = c > 0 ? s / c : 0
-		if (r >= 1 / k && r <= k) print "ok"
-		else printf "off %.2fx (cell %.1f MB/s, single %.1f MB/s)\n", r, c / 1e6, s / 1e6 }')
+	for try in 1 2; do
+		if [ $try = 2 ]; then
+			run 0 matrix --file-sizes "$size" --block-sizes "$bs" --ops "$op" --budget 5 --json "$D" &&
+				rate=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["cells"][0]["bytes_per_sec"])' "$S/out")
+		fi
+		if ! run 0 "$single" -b "$bs" -s "$size" -t "$limit" --json "$D"; then
+			verdict="exit-$rc"
+			continue
+		fi
+		single_rate=$(sed -n 's/.*"result": {[^{}]*"bytes_per_sec": \([0-9.]*\).*/\1/p' "$S/out")
+		verdict=$(awk -v c="$rate" -v s="${single_rate:-0}" -v k="$NOISE" 'BEGIN {
+			r = c > 0 ? s / c : 0
+			if (r >= 1 / k && r <= k) print "ok"
+			else printf "off %.2fx (cell %.1f MB/s, single %.1f MB/s)\n", r, c / 1e6, s / 1e6 }')
+		[ "$verdict" = ok ] && break
+	done
+	[ "$try" = 2 ] && [ "$verdict" = ok ] && retried="$retried $op/bs=$bs/size=$size"
 	[ "$verdict" = ok ] || off="$off $op/bs=$bs/size=$size:$verdict"
 	compared=$((compared + 1))
 done <"$S/points"
 if [ "$compared" -ge 2 ] && [ -z "$off" ]; then
-	ok "each of $compared read/randread cells within ${NOISE}x of a single seqread/randread at its point"
+	ok "each of $compared read/randread cells within ${NOISE}x of a single seqread/randread at its point${retried:+ (second single run for$retried)}"
 else
 	not_ok "each read/randread cell within ${NOISE}x of a single run at its point" "compared $compared;$off"
 fi

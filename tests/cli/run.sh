@@ -1476,8 +1476,18 @@ t_eviction() {
 		fail "resident_before_pct = $rp, expected 100"
 	local ratio
 	ratio=$(python3 "$PY" ratio "$OUT" "$buf_json" result.bytes_per_sec 2>/dev/null)
+	# two timed runs compared: on a busy machine one pair may come out close,
+	# so one more pair is measured before the case counts as failed
+	if ! python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 2 else 1)' "${ratio:-0}" 2>/dev/null; then
+		echo "# cached/buffered = ${ratio:-?} on the first try; measuring the pair once more"
+		run "$DB" --json buffered -t 3 "$f"
+		cp "$OUT" "$buf_json"
+		cat "$f" >/dev/null
+		run "$DB" --json cached -t 1 "$f"
+		ratio=$(python3 "$PY" ratio "$OUT" "$buf_json" result.bytes_per_sec 2>/dev/null)
+	fi
 	python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 2 else 1)' "${ratio:-0}" 2>/dev/null ||
-		fail "cached/buffered = $ratio, expected > 2"
+		fail "cached/buffered = $ratio on the second try too, expected > 2"
 
 	check "cached on a file: text result line" 0 -- "$DB" cached -t 0.5 "$f"
 	expect_result_line cached
@@ -1688,18 +1698,22 @@ t_edge_inuse() {
 	else
 		skip "a device with a mounted partition" "no sfdisk or mkfs.ext4"
 	fi
-	# an active swap device
+	# an active swap device.  The kernel's own swap-outs write to it, so the
+	# swap area is only its first MiB (mkswap's size, in KiB): the kernel never
+	# writes past it, and the rest, which -s 8M covers, changes only if
+	# diskbench writes.
 	if command -v mkswap >/dev/null 2>&1 && command -v swapon >/dev/null 2>&1; then
 		randfile "$img" 16
-		if attach_loop "$img" && mkswap "$LOOP" >/dev/null 2>&1 && swapon "$LOOP" 2>/dev/null; then
-			L=$LOOP; before=$(sha "$img")
+		if attach_loop "$img" && mkswap "$LOOP" 1024 >/dev/null 2>&1 && swapon "$LOOP" 2>/dev/null; then
+			L=$LOOP; before=$(tail -c +$((MiB + 1)) "$img" | sha1sum)
 			for t in "seqwrite -t 1" "randwrite -t 1" "sweep --write 50 --budget 2 --point-time 0.5"; do
 				# shellcheck disable=SC2086
 				check "${t%% *} --force on an active swap device: refused" "1|3" -- "$DB" $t --force -s 8M "$L"
 				expect_msg 'in use|busy'
 			done
 			swapoff "$L"; sync
-			[ "$(sha "$img")" = "$before" ] || fail "the swap device changed"
+			[ "$(tail -c +$((MiB + 1)) "$img" | sha1sum)" = "$before" ] ||
+				fail "the swap device changed beyond its swap area"
 			detach_loop "$L"
 		else
 			skip "an active swap device" "cannot mkswap/swapon a loop device"

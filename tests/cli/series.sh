@@ -39,8 +39,11 @@ if [ $# -lt 1 ]; then
 fi
 DB=$(realpath -- "$1") || exit 2
 S=$(mktemp -d -p /var/tmp diskbench-series.XXXXXX) || exit 2
-LOOP="" CG="" SHM_LOOP="" SHM_IMG=""
+LOOP="" CG="" SHM_LOOP="" SHM_IMG="" DEV_LOOP="" DEV_MNTS=()
 cleanup() {
+	local m
+	for m in "${DEV_MNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
+	[ -n "$DEV_LOOP" ] && losetup -d "$DEV_LOOP" 2>/dev/null
 	[ -n "$SHM_LOOP" ] && losetup -d "$SHM_LOOP" 2>/dev/null
 	[ -n "$SHM_IMG" ] && rm -f -- "$SHM_IMG"
 	[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG" 2>/dev/null
@@ -177,13 +180,14 @@ set_limit() {
 }
 
 # Runs randread of the loop device in the cgroup for 7 s at 0.5 s intervals;
-# with $1 = yes, lowers the limit 3 s after the start.  Prints what the JSON
-# says: "cliff AT_S" or "none", and the seconds from launch to the change.
+# with $1 = yes, lowers the limit 3 s after the launch.  Prints what the JSON
+# says: "cliff AT_S" or "none", and the seconds from the timed loop's start
+# (--jsonl's started_at: the origin of at_s, so a slow start on a busy
+# machine does not shift the window) to the change.
 throttled_run() {
-	local mm=$1 lower=$2 t0 t1
+	local mm=$1 lower=$2 t1=""
 	set_limit "$mm" 40000000
-	t0=$(date +%s.%N)
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json randread -b 64k -s 10G -t 7 \
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --jsonl randread -b 64k -s 10G -t 7 \
 		--interval 0.5 "$3"' sh "$CG" "$DB" "$LOOP" >"$S/cliff.json" 2>"$S/cliff.err" &
 	local pid=$!
 	if [ "$lower" = yes ]; then
@@ -192,13 +196,16 @@ throttled_run() {
 		t1=$(date +%s.%N)
 	fi
 	wait "$pid"
-	python3 - "$S/cliff.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
+	python3 - "$S/cliff.json" "$t1" <<'EOF'
+import datetime, json, sys
+d = json.loads(open(sys.argv[1]).readline())
 c = [f for f in d["findings"] if f["key"] == "cliff"]
 print("cliff %.3f" % c[0]["at_s"] if c else "none")
+if sys.argv[2]:
+    start = datetime.datetime.strptime(d["started_at"], "%Y-%m-%dT%H:%M:%S.%fZ")
+    start = start.replace(tzinfo=datetime.timezone.utc).timestamp()
+    print("%.3f" % (float(sys.argv[2]) - start))
 EOF
-	[ "$lower" = yes ] && echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
 }
 
 t_cliff() {
@@ -211,13 +218,20 @@ t_cliff() {
 	mm=$(cat "/sys/class/block/${LOOP#/dev/}/dev")
 	CG=$(make_cgroup "$mm" 40000000)
 	if [ -z "$CG" ]; then skip "$name" "no writable blkio (v1) or io (v2) controller"; return; fi
-	local got
-	mapfile -t got < <(throttled_run "$mm" yes)
+	local got try
+	# a timing case: on a busy machine the loop's own rate swings, so it is
+	# run once more before it counts as failed (the message says so)
+	for try in 1 2; do
+		mapfile -t got < <(throttled_run "$mm" yes)
+		[[ ${got[0]} == cliff* ]] &&
+			awk -v at="${got[0]#cliff }" -v t="${got[1]}" 'BEGIN { d = at - t; exit !(d <= 0.5 && d >= -0.5) }' &&
+			break
+	done
 	if [[ ${got[0]} == cliff* ]] &&
 		awk -v at="${got[0]#cliff }" -v t="${got[1]}" 'BEGIN { d = at - t; exit !(d <= 0.5 && d >= -0.5) }'; then
-		ok "$name (found at ${got[0]#cliff } s, limit lowered at ${got[1]} s)"
+		ok "$name (found at ${got[0]#cliff } s, limit lowered at ${got[1]} s$([ $try = 2 ] && echo ", second try"))"
 	else
-		not_ok "$name" "got: ${got[*]}" "$(cat "$S/cliff.err")"
+		not_ok "$name" "got (second try): ${got[*]}" "$(cat "$S/cliff.err")"
 	fi
 	mapfile -t got < <(throttled_run "$mm" no)
 	if [ "${got[0]}" = none ]; then
@@ -353,7 +367,7 @@ t_flush() {
 
 # Prints the share of the bytes read that reached the disks, and the finding keys.
 device_share() {
-	"$DB" --json seqread -s 32M "$@" "$S/data32" 2>/dev/null | python3 -c '
+	"$DB" --json seqread -s 32M "$@" "$DATA32" 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 io = d["result"]["device_io"]
@@ -364,17 +378,34 @@ else:
           " ".join(f["key"] for f in d["findings"]))'
 }
 
+# An ext4 on a loop device over a file in a tmpfs of our own: the loop
+# device is the disk at the bottom, and only this test reads it, so its
+# counters are exact however busy the machine's real disk is.  Root only;
+# else the real disk, whose counters also count other processes' reads.
+private_disk() {
+	[ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null 2>&1 || return 1
+	mkdir -p "$S/devt" "$S/devm"
+	mount -t tmpfs -o size=80m tmpfs "$S/devt" 2>/dev/null || return 1
+	DEV_MNTS=("$S/devt")
+	truncate -s 64M "$S/devt/img" && mkfs.ext4 -q "$S/devt/img" >/dev/null 2>&1 || return 1
+	DEV_LOOP=$(losetup -f --show "$S/devt/img" 2>/dev/null) || { DEV_LOOP=""; return 1; }
+	mount "$DEV_LOOP" "$S/devm" 2>/dev/null || return 1
+	DEV_MNTS=("$S/devm" "$S/devt")
+}
+
 t_device() {
-	dd if=/dev/urandom of="$S/data32" bs=1M count=32 status=none
-	cat "$S/data32" >/dev/null
-	local hot cold
+	local hot cold room=0.25
+	DATA32="$S/data32"
+	if private_disk; then DATA32="$S/devm/data32"; room=0.01; fi
+	dd if=/dev/urandom of="$DATA32" bs=1M count=32 status=none
+	cat "$DATA32" >/dev/null
 	hot=$(device_share --no-direct --drop-caches=none)
 	if [ "$hot" = unread ]; then
 		skip "device: a read from the page cache reaches the disk for ~0 %" "no readable stat file"
 		return
 	fi
-	# the disk's counters also count other processes' reads: "~0" leaves them room
-	if awk -v s="${hot%% *}" 'BEGIN { exit !(s < 0.25) }' && [[ $hot == *device_saw_less* ]]; then
+	# a shared disk's counters also count other processes' reads: "~0" leaves them room
+	if awk -v s="${hot%% *}" -v room="$room" 'BEGIN { exit !(s < room) }' && [[ $hot == *device_saw_less* ]]; then
 		ok "device: a read from the page cache reaches the disk for ~0 % ($hot)"
 	else
 		not_ok "device: a read from the page cache reaches the disk for ~0 %" "got: $hot"

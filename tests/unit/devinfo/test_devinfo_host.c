@@ -66,9 +66,25 @@ static void test_hwmon(void **state)
 	assert_true(c == 31.0);
 }
 
+/* MemAvailable in kB, as Linux writes it since 3.14; none before. */
+static void test_mem_available(void **state)
+{
+	(void)state;
+	uint64_t bytes = 7;
+	assert_int_equal(devinfo_mem_available(root, &bytes), -1); /* no meminfo */
+	put("meminfo", "MemTotal:        2048000 kB\nMemFree:          100000 kB\n");
+	assert_int_equal(devinfo_mem_available(root, &bytes), -1); /* an old kernel */
+	assert_int_equal(bytes, 7);
+	put("meminfo", "MemTotal:        2048000 kB\nMemFree:          100000 kB\n"
+	    "MemAvailable:     524288 kB\nBuffers:            2048 kB\n");
+	assert_int_equal(devinfo_mem_available(root, &bytes), 0);
+	assert_int_equal(bytes, 524288ull * 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_mem_available, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_governor, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hwmon, setup, teardown),
 	};

@@ -18,7 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sys/sysmacros.h>
+
+#include "devinfo.h"
 #include "diskbench.h"
+#include "fake_root.h"
 #include "scratch.h"
 #include "target.h"
 
@@ -147,6 +151,117 @@ static void test_check_table(void **state)
 	why = NULL;
 	target_check(TARGET_BLOCKDEV, true, false, &why);
 	assert_non_null(strstr(why, "--force"));
+}
+
+/* ---- filesystems in memory ------------------------------------------------ */
+
+/* Half of what is available; --force lifts tmpfs (swappable) to three
+ * quarters, never ramfs or hugetlbfs, whose pages cannot leave RAM. */
+static void test_ram_limit(void **state)
+{
+	(void)state;
+	const uint64_t avail = 8ull << 30;
+	assert_int_equal(target_ram_limit("ramfs", avail, false), 4ull << 30);
+	assert_int_equal(target_ram_limit("ramfs", avail, true), 4ull << 30);
+	assert_int_equal(target_ram_limit("hugetlbfs", avail, true), 4ull << 30);
+	assert_int_equal(target_ram_limit("tmpfs", avail, false), 4ull << 30);
+	assert_int_equal(target_ram_limit("tmpfs", avail, true), 6ull << 30);
+	assert_int_equal(target_ram_limit("tmpfs", 0, true), 0);
+}
+
+/* The check reads this machine's memory: a request no machine can hold is
+ * refused on ramfs and tmpfs, with or without a size reported, and nothing
+ * is said on a disk's filesystem or for an empty request. */
+static void test_check_memory(void **state)
+{
+	struct fx *f = *state;
+	struct target t;
+	memset(&t, 0, sizeof(t));
+	snprintf(t.path, sizeof(t.path), "%s/x", f->dir);
+	t.fs_known = true;
+	snprintf(t.fs.type, sizeof(t.fs.type), "ext4");
+	assert_int_equal(target_check_memory(&t, UINT64_MAX, &f->r), EXIT_OK);
+	assert_int_equal(target_check_space(&t, 1, &f->r), EXIT_OK); /* no size: unknown */
+	snprintf(t.fs.type, sizeof(t.fs.type), "ramfs");
+	t.fs.in_ram = true;
+	assert_int_equal(target_check_memory(&t, 0, &f->r), EXIT_OK);
+	assert_int_equal(target_check_space(&t, UINT64_MAX, &f->r), EXIT_REFUSED);
+	assert_non_null(strstr(f->r.error, "ramfs"));
+	assert_non_null(strstr(f->r.error, "MemAvailable"));
+	assert_null(strstr(f->r.error, "--force")); /* no way round it */
+	snprintf(t.fs.type, sizeof(t.fs.type), "tmpfs");
+	t.fs.total_bytes = t.fs.avail_bytes = UINT64_MAX / 2; /* size= beyond RAM */
+	t.force = true;
+	assert_int_equal(target_check_space(&t, UINT64_MAX / 4, &f->r), EXIT_REFUSED);
+	t.fs.in_ram = false; /* the same sizes on a disk: only the free space counts */
+	assert_int_equal(target_check_space(&t, UINT64_MAX / 4, &f->r), EXIT_OK);
+}
+
+/* ---- overlapping devices (a fake sysfs) ---------------------------------- */
+
+/* sysfs's relative symlink root/from -> root/to. */
+static void sys_link(const char *from, const char *to)
+{
+	char path[512], target[512] = "";
+	snprintf(path, sizeof(path), "%s/%s", root, from);
+	for (const char *p = from; (p = strchr(p, '/')) != NULL; p++)
+		strcat(target, "../");
+	strcat(target, to);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/* A block device's directory with its dev file, and /sys/dev/block/M:m. */
+static void sys_dev(const char *dir, const char *majmin)
+{
+	char rel[512];
+	snprintf(rel, sizeof(rel), "%s/dev", dir);
+	put(rel, majmin);
+	snprintf(rel, sizeof(rel), "dev/block/%s", majmin);
+	sys_link(rel, dir);
+}
+
+#define SDA "devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/block/sda"
+#define SDB "devices/pci0000:00/0000:00:1f.2/ata2/host1/target1:0:0/1:0:0:0/block/sdb"
+#define MD0 "devices/virtual/block/md0"
+
+/* sda with partitions sda1 and sda2, sdb with sdb1, and md0 over sda1 and
+ * sdb1: what overlaps names the way down, what does not stays silent. */
+static void test_overlap(void **state)
+{
+	(void)state;
+	const struct devinfo_roots roots = { root, "/nonexistent/mountinfo" };
+	char how[512] = "";
+	assert_int_equal(fake_root_make("overlap"), 0);
+	put("dev/block/.keep", "");
+	sys_dev(SDA, "8:0");
+	sys_dev(SDA "/sda1", "8:1");
+	put(SDA "/sda1/partition", "1");
+	sys_dev(SDA "/sda2", "8:2");
+	put(SDA "/sda2/partition", "2");
+	sys_dev(SDB, "8:16");
+	sys_dev(SDB "/sdb1", "8:17");
+	put(SDB "/sdb1/partition", "1");
+	sys_dev(MD0, "9:0");
+	put(MD0 "/md/level", "raid1");
+	put(MD0 "/slaves/.keep", "");
+	sys_link(MD0 "/slaves/sda1", SDA "/sda1");
+	sys_link(MD0 "/slaves/sdb1", SDB "/sdb1");
+	const uint64_t sda = makedev(8, 0), sda1 = makedev(8, 1), sda2 = makedev(8, 2);
+	const uint64_t sdb = makedev(8, 16), md0 = makedev(9, 0);
+
+	assert_true(target_overlap(sda, sda1, &roots, how, sizeof(how)));
+	assert_string_equal(how, "sda1 is a partition of sda");
+	assert_true(target_overlap(sda1, sda, &roots, how, sizeof(how))); /* either order */
+	assert_true(target_overlap(md0, sdb, &roots, how, sizeof(how)));
+	assert_string_equal(how, "md0 is built on sdb1, a partition of sdb");
+	assert_true(target_overlap(sda1, md0, &roots, how, sizeof(how)));
+	assert_string_equal(how, "md0 is built on sda1");
+	/* silent: two partitions of one disk, two disks, a partition beside md0's */
+	assert_false(target_overlap(sda1, sda2, &roots, how, sizeof(how)));
+	assert_false(target_overlap(sda, sdb, &roots, how, sizeof(how)));
+	assert_false(target_overlap(sda2, md0, &roots, how, sizeof(how)));
+	assert_false(target_overlap(makedev(8, 32), sda, &roots, how, sizeof(how))); /* unknown */
+	assert_int_equal(fake_root_remove(), 0);
 }
 
 /* ---- classifying --------------------------------------------------------- */
@@ -411,6 +526,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_table),
+		cmocka_unit_test(test_ram_limit),
+		cmocka_unit_test(test_overlap),
+		cmocka_unit_test_setup_teardown(test_check_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_classify, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_classify_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prepare_directory, setup, teardown),
