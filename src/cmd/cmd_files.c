@@ -22,9 +22,14 @@
 /* repeats of a short phase fit in this many times -t */
 #define FILES_REPEAT_CAP 4
 
+/* The phase whose pass runs now (-1: none yet), for an interrupted run's
+ * listing: a first pass adds nothing to its phase until it ends. */
+static int running_phase = -1;
+
 static void show_pass(void *ctx, int phase, unsigned pass)
 {
 	const struct options *opt = ctx;
+	running_phase = phase;
 	if (pass == 1)
 		progress_label(opt, "files: %s", files_phase_name(phase));
 	else
@@ -184,19 +189,15 @@ static void fill_result(const struct files_result *fr, struct result *r)
  * never ran: the whole run's sums would mix them. */
 static void print_finished_phases(const struct files_result *fr)
 {
-	int last = -1;
-	for (int i = 0; i < FILES_NPHASES; i++)
-		if (fr->phase[i].planned && (fr->phase[i].files > 0 || fr->phase[i].passes > 0))
-			last = i;
 	fputs("diskbench: files interrupted; its phases (not a result):\n", stderr);
 	for (int i = 0; i < FILES_NPHASES; i++) {
 		const struct files_phase *p = &fr->phase[i];
 		char rate[16];
 		if (!p->planned)
 			continue;
-		if (i >= last) {
+		if (i == running_phase || p->passes == 0) {
 			fprintf(stderr, "  %-14s %s\n", files_phase_name(i),
-				i == last ? "interrupted" : "not run");
+				i == running_phase ? "interrupted" : "not run");
 			continue;
 		}
 		fmt_count(rate, sizeof(rate), files_phase_rate(p));
