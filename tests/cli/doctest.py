@@ -250,6 +250,7 @@ def skeleton(line):
     s = re.sub(r"\d[\d.]*[kMG]?(?![\w/])", "#", s)  # 348 and 2.49k alike
     s = re.sub(r"\d[\d.]*", "#", s)
     s = re.sub(r"#{2,}", "#", s)
+    s = re.sub(r"(# \w*[^s\W])s\b", r"\1", s)  # "1 stream" and "4 streams" alike
     return " ".join(s.split())
 
 
