@@ -1,10 +1,12 @@
-/* info: what the target is, from sysfs alone — filesystem, device stack,
- * the disks at the bottom and the links they hang on. */
+/* info: what the target is, from sysfs — filesystem, device stack, the
+ * disks at the bottom and the links they hang on — and what those disks say
+ * of their own health (ioctls; unavailable with the reason unprivileged). */
 #include <errno.h>
 #include <sys/stat.h>
 
 #include "cmd.h"
 #include "devinfo.h"
+#include "run_health.h"
 #include "util.h"
 
 int cmd_run_info(const struct command *cmd, const struct options *opt, struct result *r)
@@ -15,6 +17,8 @@ int cmd_run_info(const struct command *cmd, const struct options *opt, struct re
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", opt->target);
 	r->device = &info;
+	run_health_before(r);
+	run_health_check(r);
 	r->measured = true;
 	/* a file may be a disk too: the loop device over it, and what uses it */
 	static struct devinfo_file_use use;

@@ -108,6 +108,8 @@ const struct devinfo_roots *devinfo_default_roots(void);
 /* Writes one object value {fs, device, stack, leaves, ceiling_bytes_per_sec};
  * the caller already wrote the key. */
 void devinfo_json(struct json *j, const struct devinfo *d);
+/* The same members without the braces, for an object the caller extends. */
+void devinfo_json_members(struct json *j, const struct devinfo *d);
 /* A compact object: the top device summary + link, the leaves' links and the
  * total ceiling, for every test's "device" key. */
 void devinfo_json_device(struct json *j, const struct devinfo *d);

@@ -126,9 +126,15 @@ static bool probed_device(const struct devinfo *d)
 
 void devinfo_json(struct json *j, const struct devinfo *d)
 {
+	json_object_begin(j);
+	devinfo_json_members(j, d);
+	json_object_end(j);
+}
+
+void devinfo_json_members(struct json *j, const struct devinfo *d)
+{
 	char magic[24];
 	snprintf(magic, sizeof(magic), "0x%lx", d->fs_magic);
-	json_object_begin(j);
 	json_key(j, "fs");
 	json_object_begin(j);
 	j_str(j, "path", d->path);
@@ -163,7 +169,6 @@ void devinfo_json(struct json *j, const struct devinfo *d)
 	json_array_end(j);
 	j_rate(j, "ceiling_bytes_per_sec", devinfo_ceiling(d));
 	j_bool(j, "truncated", d->truncated);
-	json_object_end(j);
 }
 
 void devinfo_json_device(struct json *j, const struct devinfo *d)

@@ -146,6 +146,7 @@ struct options {
 struct series;
 struct devio;
 struct temp_track;
+struct health_run;
 struct fleet_record;
 
 /* What one of several targets did in a run (multi): its own file, device
@@ -210,6 +211,8 @@ struct result {
 	const struct devio *device_io; /* what the disks below did during the run, or NULL */
 	const struct temp_track *temps; /* the disks' temperatures over the run */
 	unsigned ntemps;
+	const struct health_run *health; /* what the disks said of themselves before and
+					 * after (devinfo_health.h); NULL: not read */
 	struct finding findings[MAX_FINDINGS];
 	unsigned nfindings;
 	void *detail;         /* the command's own figures (a sweep's series, quick's

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "devinfo.h"
+#include "devinfo_health.h"
 #include "json.h"
 #include "names.h"
 #include "output_series.h"
@@ -175,6 +176,7 @@ void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 	if (r->lat.count > 0)
 		out_text_latency_line(f, &r->lat);
 	out_text_series(f, r);
+	health_text(f, r->health, true);
 	out_text_cache_line(f, r);
 	if (histogram)
 		out_histogram(f, &r->lat);
@@ -291,6 +293,10 @@ static void json_result(struct json *j, const struct result *r)
 	json_latency(j, &r->lat);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
+	if (r->health) { /* the commands that read it around their run */
+		json_key(j, "health");
+		health_json(j, r->health);
+	}
 	json_object_end(j);
 }
 

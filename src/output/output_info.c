@@ -1,7 +1,9 @@
-/* Rendering of `info`: the identity lines, the devinfo JSON object as the
- * result, and CSV with one row per device of the stack. */
+/* Rendering of `info`: the identity lines and the health lines, the devinfo
+ * JSON object with "health" as the result, and CSV with one row per device
+ * of the stack. */
 #include "render.h"
 #include "devinfo.h"
+#include "devinfo_health.h"
 #include "json.h"
 #include "output.h"
 
@@ -29,6 +31,7 @@ static void info_text(FILE *f, const struct result *r, bool quiet, bool histogra
 	devinfo_text(f, r->device);
 	if (r->detail)
 		in_use_text(f, r->detail);
+	health_text(f, r->health, false);
 }
 
 static void str_or_null(struct json *j, const char *key, const char *s)
@@ -61,10 +64,15 @@ static void in_use_json(struct json *j, const struct devinfo_file_use *u)
 static void info_json(struct json *j, const struct result *r)
 {
 	json_key(j, "result");
-	if (r->device)
-		devinfo_json(j, r->device);
-	else
+	if (r->device) {
+		json_object_begin(j);
+		devinfo_json_members(j, r->device);
+		json_key(j, "health");
+		health_json(j, r->health);
+		json_object_end(j);
+	} else {
 		json_null(j);
+	}
 	in_use_json(j, r->detail);
 }
 

@@ -91,4 +91,15 @@ int plat_random(void *buf, size_t n);
 /* kernel.io_uring_disabled: 0 (or no such sysctl), 1 (only its group), 2. */
 int plat_io_uring_disabled(void);
 
+/* A disk's health (issue 25), asked on an open descriptor of the whole
+ * disk; 0, or -1 with errno (EACCES/EPERM without the privilege, EIO when
+ * the device refused).  NVMe Get Log Page log_id, controller-wide, len a
+ * multiple of 4 (CAP_SYS_ADMIN). */
+int plat_nvme_log(int fd, uint8_t log_id, uint8_t *buf, size_t len);
+/* ATA SMART READ DATA (feature D0h) or READ THRESHOLDS (D1h): one 512-byte
+ * sector, through SG_IO and ATA PASS-THROUGH (16) (CAP_SYS_RAWIO). */
+int plat_ata_smart(int fd, uint8_t feature, uint8_t buf[512]);
+/* SCSI LOG SENSE of page (cumulative values), len bytes at most. */
+int plat_scsi_log_sense(int fd, uint8_t page, uint8_t *buf, size_t len);
+
 #endif

@@ -16,6 +16,7 @@
 #include "io.h"
 #include "names.h"
 #include "progress.h"
+#include "run_health.h"
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
@@ -378,6 +379,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	}
 	bool show_progress = progress_wanted(opt) && (opt->time_s == 0 || opt->time_s > 1);
 	struct sampling sampling;
+	run_health_before(r);
 	const struct bench_sampler *sampler = sampling_begin(&sampling, opt, r, show_progress);
 	if (job->ntargets <= 1)
 		job->fd = t->fd;
@@ -390,8 +392,10 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	code = rc != 0 ? run_failure(failed, job, out, opt, r) : EXIT_OK;
 	double sampler_lead_s = out->sampler_lead_s;
 	free(out);
-	if (code != EXIT_OK)
+	if (code != EXIT_OK) {
+		run_health_check(r); /* a drive that says it is failing may be why */
 		return code;
+	}
 	if (r->interrupted && r->fleet && r->fleet->start_wanted && !r->fleet->timed)
 		return fail(r, EXIT_SIGINT, "while waiting for --start-at");
 	if (r->interrupted)
@@ -399,6 +403,8 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	r->measured = true;
 	sampling_finish(opt, r, sampler_lead_s);
 	checks_flush(t, job->region, job->bs, opt, r);
+	run_health_after(r);
+	run_health_check(r);
 	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
 		     "requests from scattered pages can be much slower than the device allows");

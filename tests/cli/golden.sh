@@ -33,7 +33,8 @@
 #     warnings, what the disks' counters saw, an unsteady run, a cgroup's limit,
 #     a rate cap, fast flushes, a CPU-bound thread, a hot drive) are left out,
 #     and so are their JSON findings; JSON "buffer" (huge pages or not), "cpu"
-#     and "temps" are masked.
+#     and "temps" are masked; so are "health" and the text "health:" lines of
+#     `+m` cases (what this machine's disks say of themselves).
 # Everything else is kept: JSON key names and their order, parameters, words,
 # units of non-measured sizes, messages and exit codes.  JSON is shown indented,
 # with a first line saying whether diskbench's own text is exactly the compact
@@ -549,10 +550,12 @@ DROP = [re.compile(p) for p in (
     r"--start-at: the system clock is not synchronised [^;]*; synchronise it with chrony, ntpd or "
     r"systemd-timesyncd",
     r"--start-at \S+ had passed [0-9.]+ s before the run was ready \([^;)]*\); it started at once",
+    r"\S+ reports (?:a critical warning|SMART attribute) [^;]*; back up its data, and do not take "
+    r"its figures for a healthy drive's",
 )]
 # findings that follow the machine or timing, as the warnings above
 DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady", "cgroup_limit", "rate_cap",
-                 "flush_fast", "cpu_bound", "heat"}
+                 "flush_fast", "cpu_bound", "heat", "health_warning"}
 # numbers inside a message that come from timing, free space or the disk
 MSG = [(re.compile(p), r) for p, r in (
     (r"the run took only [0-9.]+ s \([0-9]+ I/Os\)", "the run took only N s (N I/Os)"),
@@ -646,6 +649,8 @@ def mask_text(text, machine):
         elif re.match(r"^device: \S+ [0-9]+ % busy", line):
             # the disks under the target: absent where sysfs is (a chroot), so not pinned
             continue
+        elif machine and line.startswith("health: "):
+            continue  # what this machine's disks say of themselves (NVMe, SATA readings)
         elif line.startswith("quick: over "):
             out.append(re.sub(r"laid out in [0-9.]+ s", "laid out in N s", line))
         elif line.startswith("  step "):
@@ -703,7 +708,7 @@ N = "<n>"
 VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "samples", "lat_ns",
             "littles_law_outstanding", "bdp_outstanding", "lat_ns_mean", "lat_ns_p99", "seed",
             "layout_s", "resident_before_pct", "buffer", "majmin", "st_dev", "serial",
-            "qd_hist", "cdm"}
+            "qd_hist", "cdm", "run_bytes"}
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
 FLEET_MACHINE = {"host", "clock"}  # top-level keys of a --jsonl record
@@ -765,7 +770,7 @@ def walk(v, key, machine, keep_seed, parent=None):
         return "<time>" if re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$", str(v)) else v
     if key == "start_at" and parent is None and isinstance(v, dict):
         return masked(v)
-    if key in ("device", "device_io") and machine:
+    if key in ("device", "device_io", "health") and machine:
         return MACHINE
     if key == "device_io":  # null where sysfs is absent (a chroot)
         return MACHINE
