@@ -81,7 +81,17 @@ build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR) $(wildcard tests/unit/*.h)
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
-cli: diskbench
+# diskbench with its surroundings faked by environment variables (delays,
+# sysfs, the disk's counters, a sensor, cgroups): tests/cli/fake_env.c, for
+# the findings end to end (tests/cli/findings.sh).  Never installed.
+FAKE_WRAP = -Wl,--wrap=pread,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
+	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c
+build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
+	@mkdir -p build/tests
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \
+		$(FAKE_WRAP) $(ALL_LDFLAGS) $(LDLIBS)
+
+cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/run.sh ./diskbench
 	bash tests/cli/commands.sh ./diskbench
 	python3 tests/cli/option_hints.py src ./diskbench
@@ -94,6 +104,8 @@ cli: diskbench
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
 	bash tests/cli/safety.sh ./diskbench
+	bash tests/cli/findings.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/statics.sh
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench
 	python3 tests/cli/doctest.py ./diskbench

@@ -14,8 +14,10 @@
 #include "fleet.h"
 #include "completion.h"
 #include "output.h"
+#include "run_record.h"
 #include "target.h"
 #include "units.h"
+#include "util.h"
 
 /* `make static` builds with -DDISKBENCH_STATIC: --version says so, since
  * that is the binary people copy to hosts without a compiler */
@@ -125,6 +127,7 @@ int main(int argc, char **argv)
 	static struct cli c;
 	static struct result r;
 	static struct fleet_record fleet;
+	static struct run_record record; /* what the command's measured run observes */
 	char why[MSG_LEN];
 	int code = cli_parse(argc, argv, &c, why, sizeof(why));
 	struct fleet_ask ask = { c.opt.host_label, c.opt.run_id,
@@ -134,6 +137,7 @@ int main(int argc, char **argv)
 
 	fleet_identify(&fleet, &ask); /* a failed run's record still names its host */
 	r.fleet = &fleet;
+	r.record = &record;
 	r.resident_before_pct = -1;
 	r.target = c.opt.target;
 	if (code != EXIT_OK) {
@@ -187,6 +191,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "diskbench: %s: %s\n", c.opt.svg_path, strerror(errno));
 		code = EXIT_RUN;
 	}
+	result_release(&r);
 	cli_free(&c);
 	return code;
 }

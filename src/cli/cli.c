@@ -166,6 +166,11 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 	case ID_THREADS: rc = parse_count(v, 1, OPT_MAX_THREADS, &o->threads, &reason); break;
 	case ID_QD: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->qd, &reason); break;
 	case ID_WARMUP: rc = parse_count(v, 0, 1000000, &o->warmup_ios, &reason); break;
+	case ID_BATCH: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->batch, &reason); break;
+	case ID_BUFFERS:
+		if (buffer_mode_parse(v, &o->buffers) != 0)
+			return usage_error(why, len, "--buffers '%s': use huge or pages", v);
+		return EXIT_OK;
 	case ID_SEED: rc = parse_uint(v, 0, UINT64_MAX, &o->seed, &reason); break;
 	case ID_SYNC:
 		if (sync_mode_parse(v, &o->sync) != 0)
@@ -299,6 +304,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_GROW: o->grow = true; break;
 	case ID_SERIES: o->series_rows = true; break;
 	case ID_SUSTAINED: o->sustained = true; break;
+	case ID_ONCE: o->once = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_JSONL: o->format = OUT_JSONL; break;

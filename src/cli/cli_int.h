@@ -22,6 +22,7 @@ enum opt_id {
 	ID_JSONL, ID_HOST_LABEL, ID_RUN_ID, ID_START_AT,
 	ID_FILES, ID_FILE_SIZE, ID_DIR,
 	ID_SVG,
+	ID_BUFFERS, ID_BATCH, ID_ONCE, /* issue 19 */
 };
 
 struct optdef {

@@ -14,8 +14,9 @@
 
 const struct optdef optdefs[] = {
 	{ "bs", 'b', "SIZE", OPT_BS, ID_BS, "block size of each I/O" },
-	{ "size", 's', "SIZE", OPT_SIZE, ID_SIZE, "bytes to move, and size of the test file" },
-	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME, "time limit, decimals allowed (0: none)" },
+	{ "size", 's', "SIZE", OPT_SIZE, ID_SIZE,
+	  "the region, and size of the test file (gone round for -t; --once: once)" },
+	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME, "duration, decimals allowed (0: none)" },
 	{ "sync", 0, "MODE", OPT_SYNC, ID_SYNC,
 	  "dsync: O_DSYNC on each write; fsync: one timed fsync at the end; none: neither" },
 	{ "no-direct", 0, NULL, OPT_NODIRECT, ID_NODIRECT, "do not use O_DIRECT" },
@@ -96,6 +97,13 @@ const struct optdef optdefs[] = {
 	/* svg (issue 14) */
 	{ "svg", 0, "FILE", OPT_SVG, ID_SVG,
 	  "also draw the result as a self-contained SVG picture in FILE" },
+	/* the factors that move a figure (issue 19) */
+	{ "buffers", 0, "KIND", OPT_BUFFERS, ID_BUFFERS,
+	  "huge (huge pages: one segment per request; default) or pages (4 KiB pages, as dd and fio)" },
+	{ "batch", 0, "N", OPT_QD, ID_BATCH,
+	  "at most N requests per submit call (default: all that are free; 1: as fio does)" },
+	{ "once", 0, NULL, OPT_ONCE, ID_ONCE,
+	  "end after one pass over the region (-s), not at -t (fio without time_based)" },
 };
 const size_t optdef_count = sizeof(optdefs) / sizeof(optdefs[0]);
 
@@ -135,6 +143,7 @@ const char *cli_option_value(const char *name, size_t k)
 	case ID_DROP: return drop_mode_name((enum drop_mode)k);
 	case ID_RUN: return sweep_run_name((enum sweep_run)k);
 	case ID_ENGINE: return k == 0 ? "auto" : engine_name_at(k - 1);
+	case ID_BUFFERS: return buffer_mode_name((enum buffer_mode)k);
 	default: return NULL;
 	}
 }

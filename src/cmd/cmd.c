@@ -13,11 +13,12 @@
 
 #define OPTS_FLEET (OPT_FLEET | OPT_START_AT) /* every measuring test */
 #define OPTS_COMMON (OPT_BS | OPT_SIZE | OPT_TIME | OPT_NODIRECT | OPT_THREADS | OPT_HIST | OPT_KEEP | \
-		     OPT_QD | OPT_ENGINE | OPTS_FLEET)
+		     OPT_QD | OPT_ENGINE | OPTS_FLEET | OPT_BUFFERS)
 #define OPTS_SERIES (OPT_INTERVAL | OPT_SERIES)
 #define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW | OPT_WARMUP | \
-		    OPTS_SERIES)
-#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE | OPT_WARMUP | OPTS_SERIES)
+		    OPTS_SERIES | OPT_ONCE)
+#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE | OPT_WARMUP | OPTS_SERIES | \
+		   OPT_ONCE)
 
 const struct command commands[] = {
 	{ .name = "seqwrite", .run = cmd_run_io, .several_targets = true,
@@ -36,7 +37,7 @@ const struct command commands[] = {
 	{ .name = "cached", .run = cmd_run_cached,
 	  .summary = "reads served from the page cache alone, no disk access (hdparm -T)",
 	  .options = OPT_BS | OPT_SIZE | OPT_TIME | OPT_THREADS | OPT_HIST | OPT_KEEP | OPT_ZEROS |
-		     OPTS_FLEET,
+		     OPTS_FLEET | OPT_BUFFERS,
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = false, .engine = "sync",
 	  .bs = 2 * MiB, .size = 2 * MiB, .time_s = 2, .threads = 1 },
 	{ .name = "randread", .run = cmd_run_io, .several_targets = true,

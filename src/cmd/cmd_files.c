@@ -208,34 +208,35 @@ static void print_finished_phases(const struct files_result *fr)
 
 int cmd_run_files(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	static struct files_result fr;
+	struct files_result *fr = result_keep(r, sizeof(*fr), NULL);
 	struct files_config cfg;
 	struct target t = { .fd = -1 };
 	(void)cmd;
-	memset(&fr, 0, sizeof(fr));
-	r->detail = &fr;
-	describe(&fr, opt);
+	if (!fr)
+		return fail(r, EXIT_RUN, "cannot allocate the files' figures:");
+	r->detail = fr;
+	describe(fr, opt);
 	if (opt->files_dir)
 		r->target = opt->files_dir;
-	int code = check_options(opt, fr.n, r);
+	int code = check_options(opt, fr->n, r);
 	if (code == EXIT_OK)
-		code = make_workdir(&t, &fr, opt, r);
+		code = make_workdir(&t, fr, opt, r);
 	if (code == EXIT_OK)
-		code = check_room(&t, fr.n, opt->file_size, r);
+		code = check_room(&t, fr->n, opt->file_size, r);
 	if (code == EXIT_OK) {
-		run_probe_device(fr.dir, r);
+		run_probe_device(fr->dir, r);
 		run_warn_target(&t, opt, false, r);
-		configure(&cfg, &fr, &t, opt);
-		files_plan(&fr);
-		if (files_run(&cfg, &fr) != 0)
-			code = run_failure(&fr, r);
+		configure(&cfg, fr, &t, opt);
+		files_plan(fr);
+		if (files_run(&cfg, fr) != 0)
+			code = run_failure(fr, r);
 		progress_clear();
 	}
-	if (fr.stopped)
-		print_finished_phases(&fr);
+	if (fr->stopped)
+		print_finished_phases(fr);
 	if (code == EXIT_OK) {
-		fill_result(&fr, r);
-		warn_run(&fr, r);
+		fill_result(fr, r);
+		warn_run(fr, r);
 		r->measured = true;
 	}
 	target_close(&t);

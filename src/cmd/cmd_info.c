@@ -11,21 +11,23 @@
 
 int cmd_run_info(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	static struct devinfo info;
+	struct devinfo *info = result_keep(r, sizeof(*info), NULL);
 	(void)cmd;
-	if (devinfo_probe(opt->target, devinfo_default_roots(), &info) != 0)
+	if (!info)
+		return fail(r, EXIT_RUN, "cannot allocate the device's description:");
+	if (devinfo_probe(opt->target, devinfo_default_roots(), info) != 0)
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", opt->target);
-	r->device = &info;
+	r->device = info;
 	run_health_before(r);
 	run_health_check(r);
 	r->measured = true;
 	/* a file may be a disk too: the loop device over it, and what uses it */
-	static struct devinfo_file_use use;
+	struct devinfo_file_use *use = result_keep(r, sizeof(*use), NULL);
 	struct stat st;
-	if (stat(opt->target, &st) == 0 && S_ISREG(st.st_mode) &&
+	if (use && stat(opt->target, &st) == 0 && S_ISREG(st.st_mode) &&
 	    devinfo_file_use((uint64_t)st.st_dev, (uint64_t)st.st_ino, devinfo_default_roots(),
-			     NULL, &use) == 1)
-		r->detail = &use;
+			     NULL, use) == 1)
+		r->detail = use;
 	return EXIT_OK;
 }

@@ -71,6 +71,7 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		multi_ready(m, cmd->dir == IO_WRITE, cmd->dir == IO_READ, r);
 		run_describe_job(&job, cmd->dir, cmd->pattern, &m->opt, r->region);
 		multi_job(m, &job);
+		run_job_for(&job, &m->opt);
 		code = run_measure(m->t, &job, &m->opt, r);
 		multi_finish(m, r);
 	}

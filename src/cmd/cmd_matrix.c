@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -204,10 +205,9 @@ static int cell_failure(const struct matrix_run *run, const struct bench_outcome
 		    (unsigned long long)out->failed_offset);
 }
 
-static int measure_cell(struct matrix_run *run, unsigned file, const struct matrix_step *step,
-			double time_s)
+static int measure_cell_into(struct bench_outcome *out, struct matrix_run *run, unsigned file,
+			     const struct matrix_step *step, double time_s)
 {
-	static struct bench_outcome outcome; /* large: keep it off the stack */
 	const struct matrix_axes *ax = &run->m->axes;
 	struct matrix_cell *c = &run->m->cells[step->op][file][step->block];
 	struct options point = *run->opt;
@@ -233,10 +233,22 @@ static int measure_cell(struct matrix_run *run, unsigned file, const struct matr
 	fmt_size_exact(fs, sizeof(fs), point.size);
 	fmt_size_exact(bs, sizeof(bs), point.bs);
 	progress_label(run->opt, "matrix: %s, %s file, bs %s", matrix_op_name(step->op), fs, bs);
-	if (bench_run(&job, &outcome, NULL) != 0 || outcome.stopped)
-		return cell_failure(run, &outcome);
-	keep_figures(c, &outcome, run->r);
+	if (bench_run(&job, out, NULL) != 0 || out->stopped)
+		return cell_failure(run, out);
+	keep_figures(c, out, run->r);
 	return EXIT_OK;
+}
+
+/* One cell, its outcome on the heap (large), gone once its figures are in c. */
+static int measure_cell(struct matrix_run *run, unsigned file, const struct matrix_step *step,
+			double time_s)
+{
+	struct bench_outcome *out = calloc(1, sizeof(*out));
+	if (!out)
+		return fail(run->r, EXIT_RUN, "cannot allocate the result of a cell:");
+	int code = measure_cell_into(out, run, file, step, time_s);
+	free(out);
+	return code;
 }
 
 /* The time a cell took outside its timed loop, so later cells are given
@@ -340,34 +352,37 @@ static void warn_short_cells(const struct matrix_result *m, struct result *r)
 
 int cmd_run_matrix(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	static struct matrix_result m;
-	static struct options effective;
-	struct matrix_run run = { .m = &m, .r = r, .t = { .fd = -1 } };
+	/* the figures and the options they were measured with, read by the
+	 * renderers after the command returns: kept with the result */
+	struct matrix_result *m = result_keep(r, sizeof(*m), NULL);
+	struct options *effective = result_keep(r, sizeof(*effective), NULL);
+	struct matrix_run run = { .m = m, .r = r, .t = { .fd = -1 } };
 	(void)cmd; /* one row, no variants */
-	memset(&m, 0, sizeof(m));
+	if (!m || !effective)
+		return fail(r, EXIT_RUN, "cannot allocate the matrix's figures:");
 	/* iozone writes without any sync; --no-direct reproduces it unless told */
-	effective = *opt;
+	*effective = *opt;
 	if (!opt->direct && !(opt->given & OPT_SYNC))
-		effective.sync = SYNC_NONE;
-	run.opt = r->opt = &effective;
-	r->detail = &m;
-	m.axes = opt->matrix;
-	matrix_default_axes(&m.axes);
-	m.budget_s = opt->sweep.budget_s;
-	m.direct = opt->direct;
+		effective->sync = SYNC_NONE;
+	run.opt = r->opt = effective;
+	r->detail = m;
+	m->axes = opt->matrix;
+	matrix_default_axes(&m->axes);
+	m->budget_s = opt->sweep.budget_s;
+	m->direct = opt->direct;
 	int code = check_target(opt, r);
 	if (code == EXIT_OK)
 		code = plan(&run);
 	if (code == EXIT_OK)
-		code = run_pick_engine(&effective, 1, r, &run.engine);
+		code = run_pick_engine(effective, 1, r, &run.engine);
 	warn_page_cache(opt, r);
 	run.started_ns = clock_ns();
-	for (unsigned f = 0; f < m.rows_kept && code == EXIT_OK; f++)
+	for (unsigned f = 0; f < m->rows_kept && code == EXIT_OK; f++)
 		code = run_row(&run, f);
 	progress_clear();
-	m.elapsed_s = elapsed_s(&run);
+	m->elapsed_s = elapsed_s(&run);
 	r->measured = code == EXIT_OK;
 	if (r->measured)
-		warn_short_cells(&m, r);
+		warn_short_cells(m, r);
 	return code;
 }

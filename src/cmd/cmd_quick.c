@@ -14,8 +14,9 @@
 #include "output.h"
 #include "progress.h"
 #include "quick.h"
-#include "checks.h"
+#include "findings.h"
 #include "runner.h"
+#include "run_record.h"
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
@@ -118,6 +119,7 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	struct bench_job job;
 	step_options(so, r->opt, s, q);
 	step_result(sr, r, s, so);
+	sr->record = &q->records[n]; /* each step observes its own run */
 	step_label(q->label_text[n], sizeof(q->label_text[n]), s, q);
 	/* the name is the label without its direction */
 	size_t name_len = (size_t)(strrchr(q->label_text[n], ' ') - q->label_text[n]);
@@ -167,8 +169,8 @@ static const struct result *step_of(const struct quick_report *q, const char *te
 }
 
 /* What showed that a limit, not the device, set a step's figures: a cgroup
- * limit the step reached, or a rate cap in its series (cap stays "" when
- * neither did). */
+ * limit the step reached, or a confirmed rate cap in its series (cap stays
+ * "" when neither did). */
 static void gather_cap(const struct quick_report *q, char *cap, size_t len)
 {
 	char rate[32];
@@ -178,7 +180,7 @@ static void gather_cap(const struct quick_report *q, char *cap, size_t len)
 			double bps = finding_value(fd, "bytes_per_sec", 0);
 			double iops = finding_value(fd, "iops", 0);
 			if (strcmp(fd->key, "cgroup_limit") == 0 &&
-			    finding_value(fd, "reached", 0) >= CHECKS_LIMIT_REACHED) {
+			    finding_value(fd, "reached", 0) >= FINDINGS_LIMIT_REACHED) {
 				char what[64] = "";
 				if (bps > 0)
 					fmt_rate_si(what, sizeof(what), bps);
@@ -190,7 +192,8 @@ static void gather_cap(const struct quick_report *q, char *cap, size_t len)
 					 q->labels[i]);
 				return;
 			}
-			if (strcmp(fd->key, "rate_cap") == 0) {
+			/* a cap only "may be" does not make the verdict "capped" */
+			if (strcmp(fd->key, "rate_cap") == 0 && finding_value(fd, "confirmed", 0) > 0) {
 				fmt_rate_si(rate, sizeof(rate), bps);
 				snprintf(cap, len, "a rate cap at %s (in %s: flat throughput, %.1f %% "
 					 "of I/Os waiting for the next time slice)", rate, q->labels[i],
@@ -291,16 +294,20 @@ static void print_finished_steps(const struct quick_report *q, bool writes)
 
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	static struct quick_report q;
+	struct quick_report *q = result_keep(r, sizeof(*q), NULL);
 	struct target t;
 	struct options probe = *opt;
 	(void)cmd;
-	memset(&q, 0, sizeof(q));
-	r->detail = &q;
+	if (!q)
+		return fail(r, EXIT_RUN, "cannot allocate quick's figures:");
+	r->detail = q;
+	q->records = result_keep(r, QUICK_MAX_STEPS * sizeof(*q->records), NULL);
+	if (!q->records)
+		return fail(r, EXIT_RUN, "cannot allocate quick's records:");
 	if (opt->time_s <= 0)
 		return fail(r, EXIT_USAGE, "quick needs a time to share among its steps: -t SECONDS "
 			    "greater than 0");
-	q.measure_s = opt->time_s;
+	q->measure_s = opt->time_s;
 	int code = run_prepare(&t, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(&t, opt, false, r);
@@ -312,29 +319,29 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	if (code == EXIT_OK)
 		code = run_check_data(&t, opt, r);
 	if (code == EXIT_OK && t.created)
-		code = run_layout(&t, opt, LAYOUT_MAX_S, r, &q.layout_s);
-	q.span = r->region;
+		code = run_layout(&t, opt, LAYOUT_MAX_S, r, &q->layout_s);
+	q->span = r->region;
 	if (code == EXIT_OK)
-		code = pick_engine(opt, &q, r);
+		code = pick_engine(opt, q, r);
 	if (code == EXIT_OK)
 		code = target_open(&t, O_RDONLY, false, r);
 	if (code == EXIT_OK)
 		run_warn_target(&t, opt, false, r);
 	for (unsigned i = 0; i < NSTEPS && code == EXIT_OK; i++)
 		if (quick_steps[i].dir == IO_READ || t.created)
-			code = run_step(&t, &quick_steps[i], &q, r);
+			code = run_step(&t, &quick_steps[i], q, r);
 	progress_clear();
 	target_close(&t);
 	target_cleanup();
-	if (code != EXIT_OK && r->interrupted && q.engine)
-		print_finished_steps(&q, t.created);
+	if (code != EXIT_OK && r->interrupted && q->engine)
+		print_finished_steps(q, t.created);
 	if (code != EXIT_OK)
 		return code;
-	gather_figures(&q, r->device);
-	classify(&q.figures, &q.verdict);
-	verdict_line(q.line, sizeof(q.line), &q.figures, &q.verdict);
-	for (unsigned i = 0; i < q.verdict.nwarnings; i++)
-		warn(r, "%s", q.verdict.warnings[i]);
+	gather_figures(q, r->device);
+	classify(&q->figures, &q->verdict);
+	verdict_line(q->line, sizeof(q->line), &q->figures, &q->verdict);
+	for (unsigned i = 0; i < q->verdict.nwarnings; i++)
+		warn(r, "%s", q->verdict.warnings[i]);
 	r->measured = true;
 	return EXIT_OK;
 }

@@ -88,27 +88,26 @@ static int compare(struct report_detail *d, const struct options *opt, struct re
 	return EXIT_REGRESSED;
 }
 
-static struct report_detail detail;
-
-/* The figures are rendered after the command returns: freed at exit, so
- * that a leak checker sees nothing left. */
-static void free_detail(void)
+/* The figures are rendered after the command returns: what they hold is
+ * freed with the result (result_release). */
+static void free_detail(void *p)
 {
-	fleet_baseline_free(&detail.base);
-	fleet_report_free(&detail.old_rep);
-	fleet_set_free(&detail.old_set);
-	fleet_report_free(&detail.rep);
-	fleet_set_free(&detail.set);
+	struct report_detail *detail = p;
+	fleet_baseline_free(&detail->base);
+	fleet_report_free(&detail->old_rep);
+	fleet_set_free(&detail->old_set);
+	fleet_report_free(&detail->rep);
+	fleet_set_free(&detail->set);
 }
 
 int cmd_run_report(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	struct report_detail *d = &detail;
+	struct report_detail *d = result_keep(r, sizeof(*d), free_detail);
 	(void)cmd;
 	r->target = NULL; /* report reads files: it has no target */
+	if (!d)
+		return fail(r, EXIT_RUN, "cannot allocate the report:");
 	r->detail = d;
-	memset(d, 0, sizeof(*d));
-	atexit(free_detail);
 	d->baseline = opt->baseline;
 	for (unsigned i = 0; i < opt->ninputs; i++)
 		if (strcmp(opt->inputs[i], "-") == 0 && opt->baseline && strcmp(opt->baseline, "-") == 0)

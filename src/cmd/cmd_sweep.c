@@ -6,6 +6,7 @@
  * and the default levels grow with their number. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,9 +100,6 @@ static int plan_sweep(struct sweep_result *sw, const struct options *opt, struct
 	return EXIT_OK;
 }
 
-/* The engine every point uses, picked once (so a fallback is said once). */
-static const struct engine_ops *sweep_engine;
-
 /* Each point from the disk, not from the last one's cache: every target
  * evicted again; the share of all their regions still resident, or -1. */
 static double evict_targets(struct multi *m, struct result *r)
@@ -123,11 +121,10 @@ static double evict_targets(struct multi *m, struct result *r)
 	return known && total ? resident / (double)total : -1;
 }
 
-static int measure_point(struct multi *m, struct sweep_result *sw, struct sweep_series *s,
-			 unsigned level, const struct options *opt, struct result *r)
+static int measure_point_into(struct bench_outcome *out, struct multi *m,
+			      struct sweep_result *sw, struct sweep_series *s, unsigned level,
+			      const struct options *opt, struct result *r)
 {
-	static struct bench_outcome outcome; /* large: keep it off the stack */
-	struct bench_outcome *out = &outcome;
 	struct bench_job job;
 	struct options point = *opt;
 	unsigned threads, qd;
@@ -144,7 +141,7 @@ static int measure_point(struct multi *m, struct sweep_result *sw, struct sweep_
 	multi_job(m, &job);
 	job.warmup_s = sw->plan.ramp_s;
 	job.write_pct = sw->write_pct;
-	job.engine = sweep_engine;
+	job.engine = sw->engine;
 	r->warmup_ios = job.warmup_ios;
 	progress_label(opt, "sweep: %s, %u outstanding", s->workload, level);
 	double resident = -1;
@@ -186,6 +183,18 @@ static int measure_point(struct multi *m, struct sweep_result *sw, struct sweep_
 		warn(r, "%s at %u outstanding: only %llu I/Os, so p99 and above rest on few samples",
 		     s->workload, level, (unsigned long long)p->ios);
 	return EXIT_OK;
+}
+
+/* One point, its outcome on the heap (large), gone once its figures are in s. */
+static int measure_point(struct multi *m, struct sweep_result *sw, struct sweep_series *s,
+			 unsigned level, const struct options *opt, struct result *r)
+{
+	struct bench_outcome *out = calloc(1, sizeof(*out));
+	if (!out)
+		return fail(r, EXIT_RUN, "cannot allocate the result of a point:");
+	int code = measure_point_into(out, m, sw, s, level, opt, r);
+	free(out);
+	return code;
 }
 
 static int run_series(struct multi *m, struct sweep_result *sw, struct sweep_series *s,
@@ -251,35 +260,36 @@ static int prepare_target(const struct sweep_result *sw, struct multi *m, unsign
 
 int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	static struct sweep_result sw;
+	struct sweep_result *sw = result_keep(r, sizeof(*sw), NULL);
 	struct multi *m;
 	bool writes = opt->sweep.write_pct > 0;
-	memset(&sw, 0, sizeof(sw));
 	(void)cmd; /* one row, no variants */
-	r->detail = &sw;
-	sw.write_pct = opt->sweep.write_pct;
-	sw.max_latency_ns = opt->sweep.max_latency_ns;
-	sw.max_latency_pct = opt->sweep.max_latency_pct;
-	define_series(&sw, opt);
-	int code = plan_sweep(&sw, opt, r);
+	if (!sw)
+		return fail(r, EXIT_RUN, "cannot allocate the sweep's figures:");
+	r->detail = sw;
+	sw->write_pct = opt->sweep.write_pct;
+	sw->max_latency_ns = opt->sweep.max_latency_ns;
+	sw->max_latency_pct = opt->sweep.max_latency_pct;
+	define_series(sw, opt);
+	int code = plan_sweep(sw, opt, r);
 	if (code != EXIT_OK)
 		return code;
 	if (writes)
 		r->dir = IO_WRITE; /* safety rules and reporting of writes apply */
 	code = multi_begin(&m, opt, r);
 	if (code == EXIT_OK)
-		code = run_pick_engine(opt, 1, r, &sweep_engine);
-	sw.max_qd = code == EXIT_OK ? sweep_engine->max_qd : 1;
+		code = run_pick_engine(opt, 1, r, &sw->engine);
+	sw->max_qd = code == EXIT_OK ? sw->engine->max_qd : 1;
 	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
-		code = prepare_target(&sw, m, k, r);
+		code = prepare_target(sw, m, k, r);
 	/* all open before any is written: a device in use refuses the run untouched */
 	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
 		code = open_for_sweep(&m->t[k], &m->opt, r);
 	if (code == EXIT_OK) {
 		multi_ready(m, writes, true, r);
-		warn_uneven_levels(&sw, m->n, r);
-		for (unsigned i = 0; i < sw.nseries && code == EXIT_OK; i++)
-			code = run_series(m, &sw, &sw.series[i], &m->opt, r);
+		warn_uneven_levels(sw, m->n, r);
+		for (unsigned i = 0; i < sw->nseries && code == EXIT_OK; i++)
+			code = run_series(m, sw, &sw->series[i], &m->opt, r);
 		progress_clear();
 		r->measured = code == EXIT_OK;
 		multi_finish(m, r);

@@ -56,6 +56,12 @@ struct engine_ops {
 	int (*reap)(struct engine *e, struct engine_io *done[], unsigned min, unsigned max);
 	/* Waits for what is still in flight, then frees the engine. */
 	void (*close)(struct engine *e);
+	/* NULL, or hands what submit queued to the kernel at once, in its own
+	 * system call, without waiting (an engine whose submit only queues:
+	 * io_uring passes them with the next reap's wait otherwise).  The loop
+	 * calls it after each submit when a batch limit is asked (--batch), so
+	 * that N requests cost one system call, as in fio.  0 or -errno. */
+	int (*flush)(struct engine *e);
 };
 
 extern const struct engine_ops engine_sync, engine_aio, engine_uring;

@@ -458,4 +458,24 @@ static void uring_close(struct engine *e)
 	uring_free(e);
 }
 
-const struct engine_ops engine_uring = ENGINE_OPS(uring, "uring", "io_uring", ENGINE_MAX_QD);
+/* Enters the ring for what is queued alone (fio's commit): --batch. */
+static int uring_flush(struct engine *e)
+{
+	while (e->to_submit > 0) {
+		int ret = ring_enter(e, e->to_submit, 0, 0);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			/* no room now: the next reap submits them while it waits */
+			return errno == EAGAIN || errno == EBUSY ? 0 : -errno;
+		e->to_submit -= (unsigned)ret;
+		e->in_kernel += (unsigned)ret;
+	}
+	return 0;
+}
+
+const struct engine_ops engine_uring = {
+	.name = "uring", .label = "io_uring", .max_qd = ENGINE_MAX_QD,
+	.probe = uring_probe, .open = uring_open, .submit = uring_submit,
+	.reap = uring_reap, .close = uring_close, .flush = uring_flush,
+};

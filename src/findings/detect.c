@@ -115,7 +115,58 @@ static double share_from(const struct stats *lat, uint64_t min)
 	return lat->count > 0 ? (double)above / (double)lat->count : 0.0;
 }
 
-bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c)
+/* The share of the I/Os' time spent in those at or above min (each counted
+ * at its bucket's lower bound: never more than it was). */
+static double time_share_from(const struct stats *lat, uint64_t min)
+{
+	double slow = 0, total = lat->mean * (double)lat->count;
+	for (unsigned i = stats_bucket_index(min); i < STATS_NBUCKETS; i++)
+		slow += (double)lat->bucket[i] * (double)stats_bucket_low(i);
+	return total > 0 ? (slow < total ? slow / total : 1.0) : 0.0;
+}
+
+/* The mantissas limits are usually set at (100, 150, 3000, 7500 IOPS): a
+ * figure at random lands within DETECT_CAP_ROUND of one about once in
+ * thirty, so a pace alone is only ever "may be". */
+static const double round_mantissas[] = { 1, 1.5, 2, 2.5, 3, 5, 7.5, 10 };
+
+double detect_round(double v)
+{
+	if (!(v >= 10))
+		return 0;
+	double scale = pow(10, floor(log10(v)));
+	for (size_t i = 0; i < sizeof(round_mantissas) / sizeof(round_mantissas[0]); i++) {
+		double near = round_mantissas[i] * scale;
+		if (fabs(v - near) <= DETECT_CAP_ROUND * v)
+			return near;
+	}
+	return 0;
+}
+
+/* Slow I/Os in every sample after the first (each one's p99 over the
+ * threshold): the refills of a token bucket, not a disk's odd stall.  Only
+ * when the slow share reaches 1 %, where a sample's p99 can show it. */
+static bool slow_every_interval(const struct series *s, const struct rate_cap *c)
+{
+	if (!s->has_lat || c->slow_share < 0.01)
+		return false;
+	for (unsigned i = 1; i < s->n; i++)
+		if (s->s[i].ios > 0 && s->s[i].p99_ns < c->slow_ns)
+			return false;
+	return true;
+}
+
+static double ios_rate(const struct series *s, unsigned from)
+{
+	uint64_t ios = 0;
+	for (unsigned i = from; i < s->n; i++)
+		ios += s->s[i].ios;
+	double span = s->s[s->n - 1].t_s - (from > 0 ? s->s[from - 1].t_s : 0.0);
+	return span > 0 ? (double)ios / span : 0.0;
+}
+
+bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t bytes,
+		     double seconds, struct rate_cap *c)
 {
 	struct series_summary sum;
 	memset(c, 0, sizeof(*c));
@@ -125,13 +176,28 @@ bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rat
 	 * the run's first slice moves more than the cap allows after it */
 	series_summarize(s, 1, s->n, &sum);
 	c->rate = mean_rate(s, 1, s->n);
+	c->iops = ios_rate(s, 1);
 	c->cv = sum.avg > 0 ? sum.stdev / sum.avg : 1.0;
 	c->p50_ns = stats_percentile(lat, 50);
 	uint64_t p90 = stats_percentile(lat, 90);
 	c->slow_ns = (uint64_t)(DETECT_CAP_SLOW * (double)c->p50_ns);
 	c->slow_share = share_from(lat, c->slow_ns);
-	return c->p50_ns > 0 && c->cv < DETECT_CAP_CV && p90 <= DETECT_CAP_FAST * c->p50_ns &&
-	       c->slow_share >= DETECT_CAP_SLOW_MIN && c->slow_share <= DETECT_CAP_SLOW_MAX;
+	c->wait_share = time_share_from(lat, c->slow_ns);
+	/* the round figure from the run's own clock: the sampler's ticks wander
+	 * by milliseconds, more than DETECT_CAP_ROUND of a few seconds */
+	double run_iops = seconds > 0 ? (double)lat->count / seconds : c->iops;
+	double run_rate = seconds > 0 ? (double)bytes / seconds : c->rate;
+	c->round_iops = detect_round(run_iops) > 0;
+	c->round = c->round_iops ? detect_round(run_iops) : detect_round(run_rate);
+	if (c->p50_ns == 0 || c->cv >= DETECT_CAP_CV)
+		return false;
+	c->budget = p90 <= DETECT_CAP_FAST * c->p50_ns && c->slow_share >= DETECT_CAP_SLOW_MIN &&
+		    c->slow_share <= DETECT_CAP_SLOW_MAX && c->wait_share >= DETECT_CAP_WAIT;
+	if (c->budget)
+		c->evidence = slow_every_interval(s, c) ? CAP_REGULAR : CAP_MAYBE;
+	else if (c->cv < DETECT_CAP_PACED_CV && c->round > 0)
+		c->evidence = CAP_MAYBE;
+	return c->evidence != CAP_NONE;
 }
 
 void temp_track_init(struct temp_track *t, const char *name, double max_c, double crit_c)

@@ -22,23 +22,44 @@
 #define DETECT_UNSTEADY_CV 0.25
 
 /* A rate cap (a cloud volume's or a container's I/O limit handing out a
- * budget per time slice): throughput flat across intervals (raw coefficient
- * of variation below DETECT_CAP_CV) while most I/Os are fast (p90 within
- * DETECT_CAP_FAST times the median) and a small share, between
- * DETECT_CAP_SLOW_MIN and DETECT_CAP_SLOW_MAX, waits over DETECT_CAP_SLOW
- * times the median for the next slice. */
-#define DETECT_CAP_CV 0.05
+ * budget per time slice), in two shapes.  A budget: throughput flat across
+ * intervals (raw coefficient of variation below DETECT_CAP_CV: a slice's
+ * burst lands on either side of an interval's end as the sampler's tick
+ * wanders, so a budget is only about that flat) while most
+ * I/Os are fast (p90 within DETECT_CAP_FAST times the median) and a small
+ * share, between DETECT_CAP_SLOW_MIN and DETECT_CAP_SLOW_MAX, waits over
+ * DETECT_CAP_SLOW times the median for the next slice, and those waits hold
+ * at least DETECT_CAP_WAIT of the I/Os' time (a healthy disk's rare slow
+ * I/O is a small part of it: removing it would barely move the figure).
+ * A pace: every I/O held back alike, so throughput is flatter still
+ * (DETECT_CAP_PACED_CV) at a round figure of IOPS or bytes/s (150, 2000,
+ * 25 M; within DETECT_CAP_ROUND: a run cut by -t ends one I/O early or
+ * late), as limits are set. */
+#define DETECT_CAP_CV 0.10
 #define DETECT_CAP_FAST 4.0
 #define DETECT_CAP_SLOW 20.0
 #define DETECT_CAP_SLOW_MIN 0.001
 #define DETECT_CAP_SLOW_MAX 0.10
+#define DETECT_CAP_WAIT 0.5
+#define DETECT_CAP_PACED_CV 0.02
+#define DETECT_CAP_ROUND 0.005
+
+/* How sure: a shape that fits a cap ("may be"), or slow I/Os recurring in
+ * every interval, as a token bucket's refills make them. */
+enum cap_evidence { CAP_NONE, CAP_MAYBE, CAP_REGULAR };
 
 struct rate_cap {
+	enum cap_evidence evidence;
+	bool budget;        /* the budget shape (slow waits); else the pace */
 	double rate;        /* bytes/s over the samples */
+	double iops;        /* I/Os per second over the samples */
 	double cv;
 	uint64_t p50_ns;
 	double slow_share;  /* of the I/Os, those slower than DETECT_CAP_SLOW x p50 */
 	uint64_t slow_ns;   /* the threshold */
+	double wait_share;  /* of the I/Os' time, that spent in the slow ones */
+	double round;       /* the round figure the rate or IOPS sits at, 0: none */
+	bool round_iops;    /* that figure is IOPS (else bytes/s) */
 };
 
 struct cliff {
@@ -49,6 +70,10 @@ struct cliff {
 	double burst_rate;     /* bytes/s before the drop */
 	double sustained_rate; /* bytes/s from the drop to the end */
 };
+
+/* v within DETECT_CAP_ROUND of a round figure (1, 1.5, 2, 2.5, 3, 5 or
+ * 7.5 times a power of ten): that figure, else 0. */
+double detect_round(double v);
 
 /* True, filling c, when the series steps down and stays down; a gradual
  * decline, noise or a short dip is not a cliff. */
@@ -103,7 +128,10 @@ void temp_track_add(struct temp_track *t, double t_s, double celsius);
 bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h);
 
 /* True, filling c, when the series and the latencies look like a rate cap
- * (above); needs DETECT_MIN_SAMPLES samples. */
-bool detect_rate_cap(const struct series *s, const struct stats *lat, struct rate_cap *c);
+ * (above; c->evidence says how sure); needs DETECT_MIN_SAMPLES samples.
+ * bytes and seconds are the run's (0 seconds: the series' own span), for
+ * the round figure. */
+bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t bytes,
+		     double seconds, struct rate_cap *c);
 
 #endif

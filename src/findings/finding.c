@@ -26,3 +26,11 @@ double finding_value(const struct finding *f, const char *name, double fallback)
 			return f->figures[k].value;
 	return fallback;
 }
+
+const struct finding *finding_find(const struct result *r, const char *key)
+{
+	for (unsigned i = 0; i < r->nfindings; i++)
+		if (strcmp(r->findings[i].key, key) == 0)
+			return &r->findings[i];
+	return NULL;
+}

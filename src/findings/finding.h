@@ -12,5 +12,7 @@ struct finding *finding_add(struct result *r, const char *key);
 void finding_figure(struct finding *f, const char *name, double value, int decimals);
 /* The figure called name in f, or fallback when f has none. */
 double finding_value(const struct finding *f, const char *name, double fallback);
+/* The finding called key in r, or NULL. */
+const struct finding *finding_find(const struct result *r, const char *key);
 
 #endif

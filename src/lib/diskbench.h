@@ -62,9 +62,15 @@ enum opt_bit {
 	OPT_INTERVAL = 1u << 24, /* --interval */
 	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
 	OPT_SUSTAINED = 1u << 26, /* --sustained: until the rate is steady */
+	/* the factors that move a figure (issue 19) */
+	OPT_BUFFERS = 1u << 27, /* --buffers=huge|pages; --batch goes with OPT_QD */
+	OPT_ONCE = 1u << 28,    /* --once: one pass over the region, not -t seconds */
 };
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
+/* --buffers: huge pages (one segment per request; the default) or ordinary
+ * 4 KiB pages, as dd and fio allocate them (issue 19) */
+enum buffer_mode { BUF_HUGE, BUF_PAGES };
 
 #define OPT_MAX_LEVELS 32
 #define OPT_MAX_THREADS 1024 /* -j and sweep levels */
@@ -134,6 +140,10 @@ struct options {
 	const char *files_dir; /* --dir: work there (NULL: a new directory under target) */
 	/* svg (issue 14) */
 	const char *svg_path; /* --svg FILE: the pictures, written after the run; NULL: none */
+	/* the factors that move a figure (issue 19) */
+	enum buffer_mode buffers; /* --buffers */
+	unsigned batch;           /* --batch: requests per submit call at most; 0: no limit */
+	bool once;                /* --once: one pass over the region ends the run */
 };
 
 #define MAX_WARNINGS 16
@@ -142,12 +152,14 @@ struct options {
 #define MSG_LEN 512
 #define MAX_FINDINGS 8
 #define FINDING_FIGURES 8
+#define RESULT_KEEP 8
 
 struct series;
 struct devio;
 struct temp_track;
 struct health_run;
 struct fleet_record;
+struct run_record;
 
 /* What one of several targets did in a run (multi): its own file, device
  * and figures; the result's figures are their total. */
@@ -225,6 +237,21 @@ struct result {
 	 * whose target, file and device are the ones above */
 	const struct result_target *targets;
 	unsigned ntargets;
+	/* what the run observed around itself (run_record.h), in storage the
+	 * command owns and gives before the run; NULL: nothing is observed */
+	struct run_record *record;
+	/* storage the command's run keeps until the result is rendered
+	 * (util.h's result_keep), freed by result_release */
+	struct result_kept {
+		void *p;
+		void (*release)(void *p);
+	} kept[RESULT_KEEP];
+	unsigned nkept;
+	/* the factors that move a figure (issue 19), from the timed loop */
+	uint64_t submit_calls, submitted; /* counted requests and the calls that started them */
+	double buffer_segments; /* mean physically contiguous runs per request buffer; < 0: unknown */
+	const char *ended;      /* "time", "one pass", "steady", "interrupted", "error"; NULL: none */
+	double passes;          /* bytes moved over the region's bytes (every target's) */
 };
 
 #endif

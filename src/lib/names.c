@@ -8,6 +8,7 @@ static const char *const drop_names[] = { [DROP_FILE] = "file", [DROP_ALL] = "al
 					  [DROP_NONE] = "none" };
 static const char *const run_names[] = { [RUN_SIMPLE] = "simple", [RUN_OLTP] = "oltp",
 					 [RUN_DSS] = "dss" };
+static const char *const buffer_names[] = { [BUF_HUGE] = "huge", [BUF_PAGES] = "pages" };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static int lookup(const char *const *names, unsigned n, const char *text)
@@ -54,5 +55,18 @@ int sweep_run_parse(const char *text, enum sweep_run *out)
 	int k = lookup(run_names, COUNT(run_names), text);
 	if (k >= 0)
 		*out = (enum sweep_run)k;
+	return k >= 0 ? 0 : -1;
+}
+
+const char *buffer_mode_name(enum buffer_mode m)
+{
+	return (unsigned)m < COUNT(buffer_names) ? buffer_names[m] : NULL;
+}
+
+int buffer_mode_parse(const char *text, enum buffer_mode *out)
+{
+	int k = lookup(buffer_names, COUNT(buffer_names), text);
+	if (k >= 0)
+		*out = (enum buffer_mode)k;
 	return k >= 0 ? 0 : -1;
 }

@@ -12,5 +12,7 @@ const char *sweep_run_name(enum sweep_run m);
 int sync_mode_parse(const char *text, enum sync_mode *out);
 int drop_mode_parse(const char *text, enum drop_mode *out);
 int sweep_run_parse(const char *text, enum sweep_run *out);
+const char *buffer_mode_name(enum buffer_mode m);
+int buffer_mode_parse(const char *text, enum buffer_mode *out);
 
 #endif

@@ -42,6 +42,8 @@ struct sweep_plan {
 	bool shortened;            /* point time cut to fit the budget */
 };
 
+struct engine_ops;
+
 /* A whole sweep: one or two series and the plan that shaped them. */
 struct sweep_result {
 	struct sweep_series series[2];
@@ -52,6 +54,7 @@ struct sweep_result {
 	unsigned write_pct;
 	unsigned dropped[2];                    /* levels dropped per series by the budget */
 	unsigned max_qd;                        /* per thread, of the engine that runs it */
+	const struct engine_ops *engine;        /* that engine (engine.h) */
 };
 
 double sweep_iops(const struct sweep_point *p);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void format_message(char *buf, size_t len, const char *fmt, va_list ap)
@@ -41,4 +42,25 @@ void warn(struct result *r, const char *fmt, ...)
 		if (strcmp(r->warnings[i], r->warnings[r->nwarnings]) == 0)
 			return; /* said once is enough */
 	r->nwarnings++;
+}
+
+void *result_keep(struct result *r, size_t size, void (*release)(void *p))
+{
+	void *p = r->nkept < RESULT_KEEP ? calloc(1, size) : NULL;
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->kept[r->nkept++] = (struct result_kept){ p, release };
+	return p;
+}
+
+void result_release(struct result *r)
+{
+	while (r->nkept > 0) {
+		struct result_kept *k = &r->kept[--r->nkept];
+		if (k->release)
+			k->release(k->p);
+		free(k->p);
+	}
 }

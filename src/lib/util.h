@@ -3,6 +3,8 @@
 #ifndef UTIL_H
 #define UTIL_H
 
+#include <stddef.h>
+
 #include "diskbench.h"
 
 /* Stores the message in r->error and returns code, so callers can write
@@ -13,5 +15,14 @@ void warn(struct result *r, const char *fmt, ...) __attribute__((format(printf, 
 /* text when the command takes the option bit, else "": a message suggests
  * only options that the same command accepts. */
 const char *opt_hint(const struct options *opt, unsigned bit, const char *text);
+
+/* Zeroed storage of size bytes that r owns until result_release (which
+ * calls release(p) first when given): what a command's run fills and its
+ * renderers read after it returns, never a static, so two runs in one
+ * process never share it.  NULL with errno ENOMEM when out of memory or of
+ * RESULT_KEEP slots. */
+void *result_keep(struct result *r, size_t size, void (*release)(void *p));
+/* Frees what r keeps, newest first; r's pointers into it are stale after. */
+void result_release(struct result *r);
 
 #endif

@@ -24,6 +24,39 @@ static bool is_write(const struct result *r)
 	return r->dir == IO_WRITE;
 }
 
+double result_requests_per_submit(const struct result *r)
+{
+	return r->submit_calls ? (double)r->submitted / (double)r->submit_calls : 0.0;
+}
+
+/* The factors in which the run differs from what fio and dd do by default
+ * (4 KiB-page buffers, one request per submit call, one pass over the
+ * region), so that a figure beside theirs says why it differs:
+ * ", huge-page buffers (1.0 segments/request), 11.8 requests/submit, -t: 3.2 passes" */
+static void describe_factors(char *buf, size_t len, const struct result *r)
+{
+	int n = 0;
+	double per_submit = result_requests_per_submit(r);
+	if (r->huge_buffers && r->buffer_segments >= 0)
+		n += snprintf(buf + n, len - (size_t)n, ", huge-page buffers (%.1f segments/request)",
+			      r->buffer_segments);
+	else if (r->huge_buffers)
+		n += snprintf(buf + n, len - (size_t)n, ", huge-page buffers");
+	if (per_submit >= 1.05)
+		n += snprintf(buf + n, len - (size_t)n, ", %.1f requests/submit", per_submit);
+	if (!r->ended)
+		return;
+	if (strcmp(r->ended, "time") == 0)
+		snprintf(buf + n, len - (size_t)n, ", -t: %.2f %s", r->passes,
+			 r->passes > 1.0 ? "passes (wrapped)" : "of a pass");
+	else if (strcmp(r->ended, "one pass") == 0 && r->opt->once)
+		snprintf(buf + n, len - (size_t)n, ", one pass (--once)");
+	else if (strcmp(r->ended, "one pass") == 0 && r->opt->time_s > 0)
+		snprintf(buf + n, len - (size_t)n, ", one pass, before -t");
+	else if (strcmp(r->ended, "steady") == 0)
+		snprintf(buf + n, len - (size_t)n, ", ended when steady");
+}
+
 /* "[bs=1 MiB, O_DIRECT, O_DSYNC, new file]" */
 static void describe_mode(char *buf, size_t len, const struct result *r)
 {
@@ -50,15 +83,16 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 		n += snprintf(buf + n, len - (size_t)n, ", %s", s);
 	}
 	if (r->ntargets > 1) /* each target's state is on its own line */
-		snprintf(buf + n, len - (size_t)n, ", %u targets", r->ntargets);
+		n += snprintf(buf + n, len - (size_t)n, ", %u targets", r->ntargets);
 	else if (r->file_state)
-		snprintf(buf + n, len - (size_t)n, ", %s%s", r->file_state,
-			 strcmp(r->file_state, "device") == 0 ? "" : " file");
+		n += snprintf(buf + n, len - (size_t)n, ", %s%s", r->file_state,
+			      strcmp(r->file_state, "device") == 0 ? "" : " file");
+	describe_factors(buf + n, len - (size_t)n, r);
 }
 
 void out_text_result_line(FILE *f, const struct result *r)
 {
-	char si[32], iec[32], rate_si[32], rate_iec[32], mode[160];
+	char si[32], iec[32], rate_si[32], rate_iec[32], mode[320];
 	double rate = result_rate(r), iops = result_iops(r);
 	fmt_bytes_si(si, sizeof(si), r->bytes);
 	fmt_bytes_iec(iec, sizeof(iec), r->bytes);
@@ -209,7 +243,34 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 	json_key(j, "region");
 	flags & PARAMS_NO_SIZES ? json_null(j) : json_uint(j, r->region);
 	json_key(j, "buffer"), json_string(j, r->huge_buffers ? "huge pages" : "pages");
+	json_key(j, "buffers"), json_string(j, buffer_mode_name(o->buffers));
+	json_key(j, "batch");
+	o->batch ? json_uint(j, o->batch) : json_null(j);
+	json_key(j, "once"), json_bool(j, o->once);
 	json_object_end(j);
+}
+
+/* What moved the figure, as it happened (issue 19): the buffer's backing
+ * and segments, requests per submit call, engine, requests in flight, what
+ * ended the run and how often it went round its region. */
+void out_json_factors(struct json *j, const struct result *r)
+{
+	double per_submit = result_requests_per_submit(r);
+	json_key(j, "buffer");
+	json_object_begin(j);
+	json_key(j, "backing"), json_string(j, r->huge_buffers ? "huge pages" : "pages");
+	json_key(j, "segments_per_request");
+	r->buffer_segments >= 0 ? json_double(j, r->buffer_segments, 2) : json_null(j);
+	json_object_end(j);
+	json_key(j, "requests_per_submit");
+	per_submit > 0 ? json_double(j, per_submit, 2) : json_null(j);
+	json_key(j, "engine"), json_string(j, r->engine);
+	json_key(j, "in_flight");
+	r->opt && r->engine ? json_uint(j, (uint64_t)(r->opt->qd ? r->opt->qd : 1) * r->opt->threads)
+			    : json_null(j);
+	json_key(j, "ended"), json_string(j, r->ended);
+	json_key(j, "passes"), json_double(j, r->passes, 3);
+	json_key(j, "wrapped"), json_bool(j, r->passes > 1.0);
 }
 
 void out_json_lat(struct json *j, const struct stats_summary *s)
@@ -293,6 +354,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_latency(j, &r->lat);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
+	out_json_factors(j, r);
 	if (r->health) { /* the commands that read it around their run */
 		json_key(j, "health");
 		health_json(j, r->health);

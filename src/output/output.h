@@ -15,6 +15,8 @@ struct json;
 /* Derived figures, shared by all formats. */
 double result_rate(const struct result *r);
 double result_iops(const struct result *r);
+/* Requests per submit call, measured (the mean); 0 when nothing was submitted. */
+double result_requests_per_submit(const struct result *r);
 
 /* ---- text ---- */
 /* "seqread: 1073741824 bytes (…) in 0.934 s = …, … IOPS [bs=1 MiB, O_DIRECT]" */
@@ -72,6 +74,8 @@ void out_json_lat_buckets(struct json *j, const struct stats *lat);
 /* "qd_hist": {"1": n, "2-3": n, …, "64+": n}: counted requests by how many
  * were in flight when each was submitted (fio's "IO depths"). */
 void out_json_qd_hist(struct json *j, const uint64_t hist[RESULT_QD_BUCKETS]);
+/* result's buffer, requests_per_submit, engine, in_flight, ended, passes, wrapped */
+void out_json_factors(struct json *j, const struct result *r);
 
 /* ---- CSV ---- (several targets: out_csv writes a row per target, then
  * one for the total, whose target is "total") */

@@ -5,6 +5,7 @@
 
 #include "detect.h"
 #include "devinfo_stat.h"
+#include "findings.h"
 #include "json.h"
 #include "output.h"
 #include "series.h"
@@ -19,28 +20,51 @@ static void mb_per_s(char *buf, size_t len, double bytes_per_sec)
 	snprintf(buf, len, "%.*f", mb >= 100 ? 0 : mb >= 10 ? 1 : 2, mb);
 }
 
-/* "device: vda 99 % busy, 8.2k reads, 1.0 GiB" (writes for a write test). */
+/* "1.32k reads 1.8 GiB": one direction of a leaf's counters. */
+static void leaf_direction(char *buf, size_t len, uint64_t n, uint64_t sectors, const char *what)
+{
+	char ios[32], bytes[32];
+	if (n < 1000)
+		snprintf(ios, sizeof(ios), "%llu", (unsigned long long)n);
+	else
+		fmt_count(ios, sizeof(ios), (double)n);
+	fmt_bytes_iec(bytes, sizeof(bytes), sectors * 512);
+	snprintf(buf, len, "%s %s %s", ios, what, bytes);
+}
+
+/* "device: vda 98 % busy, 1.32k reads 1.8 GiB, 40 writes 160 KiB; this run
+ * read 128 MiB, other I/O 1.7 GiB": each disk's own counters over the run's
+ * window (the run's direction always, the other where it moved), then what
+ * the run itself moved, and what others did when the disks moved clearly
+ * more (findings.h). */
 static void text_device_io(FILE *f, const struct result *r)
 {
 	const struct devio *io = r->device_io;
 	bool write = r->dir == IO_WRITE;
+	char a[96], b[96], own[32], other[32];
 	if (!io || devio_count(io) == 0)
 		return;
 	fputs("device:", f);
 	for (unsigned i = 0, shown = 0; i < io->n; i++) {
-		const struct devio_leaf *l = &io->leaf[i];
-		char ios[32], bytes[32];
-		if (!l->ok)
+		const struct devstat *d = &io->leaf[i].delta;
+		if (!io->leaf[i].ok)
 			continue;
-		uint64_t n = write ? l->delta.writes : l->delta.reads;
-		if (n < 1000)
-			snprintf(ios, sizeof(ios), "%llu", (unsigned long long)n);
-		else
-			fmt_count(ios, sizeof(ios), (double)n);
-		fmt_bytes_iec(bytes, sizeof(bytes),
-			      (write ? l->delta.write_sectors : l->delta.read_sectors) * 512);
-		fprintf(f, "%s %s %.0f %% busy, %s %s, %s", shown++ ? ";" : "", l->name,
-			devio_util_pct(io, i), ios, write ? "writes" : "reads", bytes);
+		leaf_direction(a, sizeof(a), write ? d->writes : d->reads,
+			       write ? d->write_sectors : d->read_sectors, write ? "writes" : "reads");
+		b[0] = '\0';
+		if (write ? d->reads : d->writes)
+			leaf_direction(b, sizeof(b), write ? d->reads : d->writes,
+				       write ? d->read_sectors : d->write_sectors, write ? "reads" : "writes");
+		fprintf(f, "%s %s %.0f %% busy, %s%s%s", shown++ ? ";" : "", io->leaf[i].name,
+			devio_util_pct(io, i), a, b[0] ? ", " : "", b);
+	}
+	fmt_bytes_iec(own, sizeof(own), r->bytes);
+	fprintf(f, "; this run %s %s", write ? "wrote" : "read", own);
+	uint64_t others = findings_other_io(devio_read_bytes(io) + devio_write_bytes(io),
+					    devio_count(io), r->bytes, write);
+	if (others > 0) {
+		fmt_bytes_iec(other, sizeof(other), others);
+		fprintf(f, ", other I/O %s", other);
 	}
 	fputc('\n', f);
 }

@@ -7,11 +7,14 @@
 #include "classify.h"
 #include "diskbench.h"
 
+struct run_record;
+
 #define QUICK_MAX_STEPS 8
 
 struct quick_report {
 	struct result steps[QUICK_MAX_STEPS];
 	struct options opts[QUICK_MAX_STEPS];
+	struct run_record *records; /* QUICK_MAX_STEPS: what each step's run observed */
 	const char *labels[QUICK_MAX_STEPS];      /* "SEQ1M Q8T1 read" */
 	char names[QUICK_MAX_STEPS][24];          /* "SEQ1M Q8T1", as CrystalDiskMark names it */
 	char label_text[QUICK_MAX_STEPS][32];

@@ -79,6 +79,15 @@ void *plat_buffer_alloc(size_t len);
 void plat_buffer_free(void *buf, size_t len);
 /* Whether buf's first len bytes are backed by transparent huge pages. */
 bool plat_buffer_is_huge(const void *buf, size_t len);
+/* An ordinary buffer in 4 KiB pages, as dd and fio allocate theirs
+ * (--buffers=pages): page-aligned, MADV_NOHUGEPAGE, pre-faulted.  Freed
+ * with plat_buffer_free. */
+void *plat_buffer_alloc_pages(size_t len);
+/* The mean number of physically contiguous runs in each of the n pieces of
+ * piece bytes from buf: the scatter-gather segments a request from it costs
+ * the device (/proc/self/pagemap).  -1 when the kernel hides physical
+ * addresses (without CAP_SYS_ADMIN) or the map cannot be read. */
+double plat_buffer_segments(const void *buf, size_t piece, unsigned n);
 
 /* fleet runs (issue 13) */
 /* The kernel's view of the system clock, read only (adjtimex(2) with modes

@@ -229,6 +229,60 @@ void *plat_buffer_alloc(size_t len)
 	return buf;
 }
 
+void *plat_buffer_alloc_pages(size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t rounded = (len + page - 1) / page * page;
+	void *buf = NULL;
+	int rc = posix_memalign(&buf, page, rounded);
+	if (rc != 0) {
+		errno = rc;
+		return NULL;
+	}
+	madvise(buf, rounded, MADV_NOHUGEPAGE); /* even where THP is "always" */
+	memset(buf, 0, rounded);
+	return buf;
+}
+
+/* Physically contiguous runs of [buf, buf + len), from pagemap entries
+ * (bit 63: present, bits 0-54: the frame); -1 when a frame is hidden. */
+static long count_runs(int fd, uintptr_t at, size_t len, size_t page)
+{
+	uint64_t prev = 0;
+	long runs = 0;
+	for (uintptr_t p = at / page * page; p < at + len; p += page) {
+		uint64_t entry;
+		if (pread(fd, &entry, sizeof(entry), (off_t)(p / page * sizeof(entry))) !=
+		    (ssize_t)sizeof(entry))
+			return -1;
+		uint64_t pfn = entry & ((1ull << 55) - 1);
+		if (!(entry >> 63) || pfn == 0)
+			return -1;
+		if (runs == 0 || pfn != prev + 1)
+			runs++;
+		prev = pfn;
+	}
+	return runs;
+}
+
+double plat_buffer_segments(const void *buf, size_t piece, unsigned n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || n == 0 || piece == 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	long total = 0;
+	for (unsigned i = 0; i < n && total >= 0; i++) {
+		long runs = count_runs(fd, (uintptr_t)buf + (uintptr_t)i * piece, piece, page);
+		total = runs < 0 ? -1 : total + runs;
+	}
+	close(fd);
+	return total < 0 ? -1 : (double)total / n;
+}
+
 void plat_buffer_free(void *buf, size_t len)
 {
 	(void)len;

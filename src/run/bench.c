@@ -49,6 +49,10 @@ struct worker {
 	char failed_why[160];
 	bool stopped;
 	bool huge_buffer;
+	double segments;                 /* plat_buffer_segments of its slab */
+	uint64_t submit_calls, submitted; /* counted requests, the calls that started them */
+	bool eof;                        /* the failure is the file's end */
+	enum bench_end ended;
 };
 
 /* One worker's requests: qd of them, each with its own buffer slot in one
@@ -141,7 +145,8 @@ static int lane_open(struct lane *l, struct worker *w)
 	l->ops = job->engine ? job->engine : &engine_sync;
 	l->qd = job->qd ? job->qd : 1;
 	l->slab_len = (size_t)job->bs * l->qd;
-	l->slab = plat_buffer_alloc(l->slab_len);
+	l->slab = job->page_buffers ? plat_buffer_alloc_pages(l->slab_len)
+				    : plat_buffer_alloc(l->slab_len);
 	size_t each = sizeof(struct engine_io) + 3 * sizeof(struct engine_io *) + sizeof(void *);
 	l->ios = calloc(l->qd, each);
 	if (!l->slab || !l->ios) {
@@ -164,6 +169,7 @@ static int lane_open(struct lane *l, struct worker *w)
 		l->free[l->nfree++] = &l->ios[l->qd - 1 - i]; /* slot 0 on top */
 	}
 	w->huge_buffer = plat_buffer_is_huge(l->slab, l->slab_len);
+	w->segments = plat_buffer_segments(l->slab, job->bs, l->qd);
 	l->eng = l->ops->open(w->fd, l->qd, l->bufs, job->bs, w->failed_why,
 			      sizeof(w->failed_why));
 	if (!l->eng) {
@@ -182,24 +188,51 @@ static void lane_close(struct lane *l)
 	free(l->ios);
 }
 
-/* Stamps the batch with the submission time and the depth it makes. */
-static int lane_submit(struct worker *w, struct lane *l, unsigned n)
+/* Stamps n requests from ios with the submission time and the depth they
+ * make, and starts them in one submit call. */
+static int lane_submit(struct worker *w, struct lane *l, struct engine_io **ios, unsigned n)
 {
 	uint64_t t0 = clock_ns();
 	uint16_t depth = (uint16_t)(l->inflight + n);
 	for (unsigned i = 0; i < n; i++) {
-		l->batch[i]->t_submit = t0;
-		l->batch[i]->depth = depth;
+		ios[i]->t_submit = t0;
+		ios[i]->depth = depth;
 	}
-	int rc = l->ops->submit(l->eng, l->batch, n);
+	int rc = l->ops->submit(l->eng, ios, n);
 	if (rc < 0) {
-		record_failure(w, l->batch[0]->write ? "write" : "read", l->batch[0]->offset, -rc);
+		record_failure(w, ios[0]->write ? "write" : "read", ios[0]->offset, -rc);
 		for (unsigned i = 0; i < n; i++)
-			l->free[l->nfree++] = l->batch[i];
+			l->free[l->nfree++] = ios[i];
 		l->inflight_bytes -= (uint64_t)n * w->job->bs;
 		return -1;
 	}
 	l->inflight += n;
+	/* --batch: these n in a system call of their own, as fio commits them */
+	if (w->job->batch && l->ops->flush && (rc = l->ops->flush(l->eng)) < 0) {
+		record_failure(w, ios[0]->write ? "write" : "read", ios[0]->offset, -rc);
+		return -1;
+	}
+	if (w->recording) {
+		w->submit_calls++;
+		w->submitted += n;
+	}
+	return 0;
+}
+
+/* The batch in submit calls of at most job->batch requests each (--batch;
+ * 0: all in one).  On a failure the requests not yet started go back. */
+static int lane_submit_batch(struct worker *w, struct lane *l, unsigned n)
+{
+	unsigned most = w->job->batch ? w->job->batch : n;
+	for (unsigned at = 0; at < n; at += most) {
+		unsigned k = n - at < most ? n - at : most;
+		if (lane_submit(w, l, l->batch + at, k) == 0)
+			continue;
+		for (unsigned i = at + k; i < n; i++)
+			l->free[l->nfree++] = l->batch[i];
+		l->inflight_bytes -= (uint64_t)(n - at - k) * w->job->bs;
+		return -1;
+	}
 	return 0;
 }
 
@@ -221,7 +254,7 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 		prepare_io(io, job, offset, job->dir == IO_WRITE);
 		l->batch[0] = io;
 		l->inflight_bytes += job->bs;
-		if (lane_submit(w, l, 1) != 0)
+		if (lane_submit(w, l, l->batch, 1) != 0)
 			return;
 		int got = l->ops->reap(l->eng, l->done, 1, 1);
 		l->free[l->nfree++] = io;
@@ -236,7 +269,7 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 			return;
 		}
 		if (io->result < io->len)
-			return; /* end of file: the run will find it too */
+			return; /* end of file: the run finds it too, and fails */
 	}
 }
 
@@ -269,8 +302,15 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			go_on = false;
 			continue;
 		}
-		if (io->result < io->len)
-			go_on = false; /* end of file: the file is shorter than it was */
+		if (io->result < io->len) {
+			/* the file ends inside the region it was planned to cover: it
+			 * shrank, and a short figure must not pass for a whole one */
+			w->eof = !w->error;
+			record_failure(w, io->write ? "write" : "read",
+				       io->offset + (uint64_t)io->result, ENODATA);
+			go_on = false;
+			continue;
+		}
 		if (io->result == 0 || !w->recording || io->t_submit < w->t_start)
 			continue;
 		stats_add(&w->lat[io->write], t1 - io->t_submit);
@@ -282,6 +322,8 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 	}
 	atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
 	atomic_store_explicit(&w->progress_ios, w->ios, memory_order_relaxed);
+	if (go_on && t1 >= w->deadline && w->ended == BENCH_END_NONE)
+		w->ended = BENCH_END_TIME;
 	return go_on && t1 < w->deadline;
 }
 
@@ -295,11 +337,16 @@ static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, u
 	*n = 0;
 	if (bench_stop_requested || atomic_load_explicit(&w->gate->abort, memory_order_relaxed)) {
 		w->stopped = bench_stop_requested != 0;
+		if (w->ended == BENCH_END_NONE)
+			w->ended = w->stopped ? BENCH_END_STOP : BENCH_END_STEADY;
 		return false;
 	}
 	while (l->nfree > 0) {
-		if (w->bytes + l->inflight_bytes >= quota || !offset_gen_next(g, &offset))
+		if (w->bytes + l->inflight_bytes >= quota || !offset_gen_next(g, &offset)) {
+			if (w->ended == BENCH_END_NONE)
+				w->ended = BENCH_END_PASS;
 			return false;
+		}
 		struct engine_io *io = l->free[--l->nfree];
 		prepare_io(io, job, offset, next_is_write(job, mix));
 		l->batch[(*n)++] = io;
@@ -338,7 +385,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 		unsigned n = 0;
 		if (issuing)
 			issuing = fill_batch(w, l, g, quota, &mix, &n);
-		if (n > 0 && lane_submit(w, l, n) != 0)
+		if (n > 0 && lane_submit_batch(w, l, n) != 0)
 			issuing = false;
 		if (l->inflight == 0)
 			break;
@@ -433,15 +480,15 @@ static void wait_sampling(struct start_gate *gate, struct worker *workers, unsig
 	}
 }
 
-static int fsync_timed(int fd, double *seconds)
+/* What ended the run as a whole (bench_end_merge over the threads). */
+static enum bench_end run_ended(const struct worker *workers, unsigned n,
+				const struct bench_outcome *out)
 {
-	uint64_t t0 = clock_ns();
-	int rc;
-	do
-		rc = fsync(fd);
-	while (rc != 0 && errno == EINTR);
-	*seconds = (double)(clock_ns() - t0) / 1e9;
-	return rc;
+	enum bench_end e = out->error ? BENCH_END_ERROR : out->stopped ? BENCH_END_STOP
+								    : BENCH_END_NONE;
+	for (unsigned i = 0; i < n; i++)
+		e = bench_end_merge(e, workers[i].ended);
+	return e;
 }
 
 static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
@@ -449,9 +496,14 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 {
 	uint64_t start = UINT64_MAX, end = 0;
 	out->huge_buffers = n > 0;
+	out->buffer_segments = n > 0 ? 0 : -1; /* the threads' mean; -1 if any is unknown */
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &workers[i];
 		out->huge_buffers &= w->huge_buffer;
+		out->buffer_segments = w->segments < 0 || out->buffer_segments < 0
+					       ? -1 : out->buffer_segments + w->segments / n;
+		out->submit_calls += w->submit_calls;
+		out->submitted += w->submitted;
 		stats_merge(&out->lat_read, &w->lat[0]);
 		stats_merge(&out->lat_write, &w->lat[1]);
 		for (unsigned b = 0; b < BENCH_QD_BUCKETS; b++)
@@ -473,6 +525,7 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 			out->failed_op = w->failed_op;
 			out->failed_offset = w->failed_offset;
 			out->failed_target = w->target;
+			out->eof = w->eof;
 			memcpy(out->failed_why, w->failed_why, sizeof(out->failed_why));
 		}
 	}
@@ -482,15 +535,19 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 	if (sampled_from && start != UINT64_MAX && start > sampled_from)
 		out->sampler_lead_s = (double)(start - sampled_from) / 1e9;
 	out->t_start_ns = start == UINT64_MAX ? 0 : start;
+	out->ended = run_ended(workers, n, out);
 }
 
 /* Several targets: each one's figures from the threads on it (thread i
- * works on target i % ntargets), added to job->parts. */
-static void collect_parts(const struct bench_job *job, const struct worker *workers, unsigned n)
+ * works on target i % ntargets), added to job->parts.  Every part is timed
+ * over the run's common window (its fsyncs included), so that the
+ * per-target rates add up to the total: a target that finished early did
+ * not make the others faster. */
+static void collect_parts(const struct bench_job *job, const struct worker *workers, unsigned n,
+			  double window_s)
 {
 	for (unsigned k = 0; k < job->ntargets; k++) {
 		struct bench_part *p = &job->parts[k];
-		uint64_t start = UINT64_MAX, end = 0;
 		for (unsigned i = k; i < n; i += job->ntargets) {
 			const struct worker *w = &workers[i];
 			p->bytes += w->bytes;
@@ -498,29 +555,8 @@ static void collect_parts(const struct bench_job *job, const struct worker *work
 			p->writes += w->writes;
 			stats_merge(&p->lat, &w->lat[0]);
 			stats_merge(&p->lat, &w->lat[1]);
-			if (w->t_start && w->t_start < start)
-				start = w->t_start;
-			if (w->t_end > end)
-				end = w->t_end;
 		}
-		p->seconds += end > start ? (double)(end - start) / 1e9 : 0.0;
-	}
-}
-
-/* The one fsync after the last write, on each target, inside the timing. */
-static void fsync_targets(const struct bench_job *job, struct bench_outcome *out)
-{
-	unsigned n = job->ntargets > 1 ? job->ntargets : 1;
-	for (unsigned k = 0; k < n && !out->error; k++) {
-		double fsync_s;
-		if (fsync_timed(n > 1 ? job->fds[k] : job->fd, &fsync_s) != 0) {
-			out->error = errno;
-			out->failed_op = "fsync";
-			out->failed_target = k;
-		}
-		out->seconds += fsync_s;
-		if (n > 1 && job->parts)
-			job->parts[k].seconds += fsync_s;
+		p->seconds += window_s;
 	}
 }
 
@@ -590,15 +626,19 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	const char *create_op = out->failed_op;
 	collect(workers, started, sampled_from, out);
 	out->stopped |= cancelled;
-	if (job->ntargets > 1 && job->parts)
-		collect_parts(job, workers, started);
 	if (create_error) {
 		out->error = create_error;
 		out->failed_op = create_op;
+		out->ended = BENCH_END_ERROR;
 	}
-	free(workers);
-
+	if (cancelled && !out->error)
+		out->ended = BENCH_END_STOP;
 	if (job->fsync_at_end && !out->error && !out->stopped)
-		fsync_targets(job, out);
+		bench_fsync_targets(job, out);
+	if (out->error)
+		out->ended = BENCH_END_ERROR;
+	if (job->ntargets > 1 && job->parts)
+		collect_parts(job, workers, started, out->seconds);
+	free(workers);
 	return out->error ? -1 : 0;
 }

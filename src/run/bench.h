@@ -65,6 +65,22 @@ struct bench_job {
 	const int *fds;
 	const uint64_t *regions;
 	struct bench_part *parts;
+	/* peer mode (issue 19): at most batch requests per submit call (0: every
+	 * free slot at once; 1: one call per request, as fio by default), and
+	 * buffers in ordinary 4 KiB pages as dd and fio allocate them, rather
+	 * than huge pages (one scatter-gather segment per request) */
+	unsigned batch;
+	bool page_buffers;
+};
+
+/* What ended a run, so that a short one is never taken for a full one. */
+enum bench_end {
+	BENCH_END_NONE,   /* it did not run */
+	BENCH_END_TIME,   /* the time limit */
+	BENCH_END_PASS,   /* the bytes asked, or the end of a region it does not wrap */
+	BENCH_END_STEADY, /* the sampler saw what the run was for (--sustained) */
+	BENCH_END_STOP,   /* a stop request (SIGINT) */
+	BENCH_END_ERROR,  /* an error, end of file included */
 };
 
 struct bench_outcome {
@@ -90,6 +106,13 @@ struct bench_outcome {
 	uint64_t t_start_ns;    /* clock_ns() when the first thread started counting;
 				 * 0: none did */
 	unsigned failed_target; /* several targets: the one the failure was on */
+	/* the factors that move a figure (issue 19) */
+	uint64_t submit_calls, submitted; /* counted requests and the calls that started them */
+	double buffer_segments; /* mean physically contiguous runs per request buffer;
+				 * < 0: the kernel does not tell */
+	enum bench_end ended;
+	bool eof;               /* the failure is the end of the file, at failed_offset,
+				 * inside the region */
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */
@@ -146,5 +169,13 @@ unsigned bench_thread_place(unsigned thread, unsigned threads, unsigned ntargets
 
 /* The qd_hist bucket a depth falls in. */
 unsigned bench_qd_bucket(unsigned depth);
+
+/* bench_end.c: the end of a run.  What ended it, from a and b (two
+ * threads', or the run's so far): an error, then a stop, then the
+ * sampler's verdict, then the clock, then one pass. */
+enum bench_end bench_end_merge(enum bench_end a, enum bench_end b);
+/* The one fsync after the last write, on each target, inside the timing
+ * (added to out->seconds); a failure sets out->error and failed_op. */
+void bench_fsync_targets(const struct bench_job *job, struct bench_outcome *out);
 
 #endif

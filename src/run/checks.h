@@ -1,30 +1,12 @@
-/* What around the device bounds a run's figure, checked after the run and
- * said as warnings and findings: I/O limits a cgroup puts on this process,
- * a rate cap the series and latencies show, and flushes acknowledged
- * faster than a disk can write its cache back.  A runner room, next to
- * sampling.c, which calls it. */
+/* A check that does I/O of its own after the run, said as a warning and a
+ * finding (findings.h): flushes acknowledged faster than a disk can write
+ * its cache back.  A runner room: run_measure calls it.  What the run's
+ * figures and record show is judged in findings.c, without I/O. */
 #ifndef CHECKS_H
 #define CHECKS_H
 
 #include "diskbench.h"
 #include "target.h"
-
-/* A limit counts as the figure when the run reached this share of it. */
-#define CHECKS_LIMIT_REACHED 0.8
-
-/* Warns about each limit the process's cgroups put on the devices under the
- * target (every node of r->device's stack) in the run's direction. */
-void checks_cgroup(struct result *r);
-/* Warns when r->series and r->lat look like a rate cap (detect.h); on
- * O_DIRECT runs only, as page-cache hits and misses look alike. */
-void checks_rate_cap(const struct options *opt, struct result *r);
-
-/* A worker thread busy on the CPU for this share of its run set the pace. */
-#define CHECKS_CPU_BOUND 0.90
-
-/* Records cpu0's governor in r and warns when r->cpu_busiest reached
- * CHECKS_CPU_BOUND. */
-void checks_cpu(const struct options *opt, struct result *r);
 
 /* Flush honesty: write + fdatasync pairs timed after a write test, outside
  * the figure, when a leaf's cache is "write back". */

@@ -7,11 +7,6 @@
 #include "runner.h"
 #include "util.h"
 
-/* One run per process: its state is large (a device description and a
- * latency histogram per target), so it lives here, touched only for the
- * targets named. */
-static struct multi state;
-
 static const char *target_name(const struct options *opt, unsigned k)
 {
 	return opt->ntargets > 1 ? opt->targets[k] : opt->target;
@@ -38,8 +33,13 @@ static void spread_threads(struct multi *m, const struct options *opt, struct re
 
 int multi_begin(struct multi **out, const struct options *opt, struct result *r)
 {
-	struct multi *m = &state;
+	/* large (a device description and a latency histogram per target):
+	 * kept with the result, whose renderers read its figures */
+	struct multi *m = result_keep(r, sizeof(*m), NULL);
 	*out = m;
+	if (!m)
+		return fail(r, EXIT_RUN, "cannot allocate the state of %u targets:",
+			    opt->ntargets > 1 ? opt->ntargets : 1);
 	m->n = opt->ntargets > 1 ? opt->ntargets : 1;
 	m->opt = *opt;
 	for (unsigned k = 0; k < m->n; k++) {
@@ -223,6 +223,6 @@ void multi_finish(struct multi *m, struct result *r)
 
 void multi_close(struct multi *m)
 {
-	for (unsigned k = 0; k < m->n; k++)
+	for (unsigned k = 0; m && k < m->n; k++)
 		target_close(&m->t[k]);
 }

@@ -4,14 +4,12 @@
 
 #include "devinfo.h"
 #include "finding.h"
+#include "run_record.h"
 #include "util.h"
 
-/* Each measured part of a process (quick's steps) keeps its own readings,
- * rendered after the last one; parts beyond the pool read none (their
- * result has no "health"). */
-#define RUN_HEALTH_POOL 16
-static struct health_run pool[RUN_HEALTH_POOL];
-static unsigned pool_used;
+/* Each measured part of a process (quick's steps) keeps its own readings in
+ * its run record, which the command owns; a result without a record reads
+ * none (it has no "health"). */
 
 void run_health_read(struct health_run *run, const struct devinfo *d, const char *devdir,
 		     const struct health_ops *ops, bool after)
@@ -35,9 +33,9 @@ void run_health_read(struct health_run *run, const struct devinfo *d, const char
 void run_health_before(struct result *r)
 {
 	r->health = NULL;
-	if (pool_used >= RUN_HEALTH_POOL)
+	if (!r->record)
 		return;
-	struct health_run *run = &pool[pool_used++];
+	struct health_run *run = &r->record->health;
 	run_health_read(run, r->device, NULL, health_ioctl_ops(), false);
 	r->health = run;
 }
@@ -46,7 +44,7 @@ void run_health_after(struct result *r)
 {
 	if (!r->health)
 		return;
-	struct health_run *run = &pool[r->health - pool];
+	struct health_run *run = &r->record->health;
 	run_health_read(run, r->device, NULL, health_ioctl_ops(), true);
 	run->run_bytes = run_health_bytes(r);
 	run->run_wrote = r->dir == IO_WRITE;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checks.h"
@@ -17,6 +18,7 @@
 #include "names.h"
 #include "progress.h"
 #include "run_health.h"
+#include "run_record.h"
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
@@ -36,9 +38,10 @@ int run_prepare(struct target *t, const struct options *opt, struct result *r)
 
 void run_probe_device(const char *path, struct result *r)
 {
-	static struct devinfo device; /* for the "device" key of the JSON */
-	if (devinfo_probe(path, devinfo_default_roots(), &device) == 0)
-		r->device = &device;
+	/* for the "device" key of the JSON: kept with the result */
+	struct devinfo *device = result_keep(r, sizeof(*device), NULL);
+	if (device && devinfo_probe(path, devinfo_default_roots(), device) == 0)
+		r->device = device;
 }
 
 int run_plan_region(const struct target *t, const struct options *opt, bool write_test,
@@ -162,19 +165,23 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 			      "the device"));
 }
 
-/* --drop-caches=file|all: the test file's pages out of the page cache. */
-static void evict_file(const struct target *t, const struct options *opt, struct result *r)
+/* --drop-caches=file|all: the test file's pages out of the page cache;
+ * false when that was asked and failed. */
+static bool evict_file(const struct target *t, const struct options *opt, struct result *r)
 {
 	if (opt->drop == DROP_NONE)
-		return;
-	bool blockdev = t->kind == TARGET_BLOCKDEV;
-	if (plat_evict(t->fd, blockdev, r->region) != 0)
+		return true;
+	bool blockdev = t->kind == TARGET_BLOCKDEV, done = true;
+	if (plat_evict(t->fd, blockdev, r->region) != 0) {
 		warn(r, "could not evict '%s' from the page cache:", t->path);
+		done = false;
+	}
 	/* a loop device's reads may be served from its backing file's pages */
 	char backing[PATH_MAX];
 	bool direct_io;
 	if (blockdev && devinfo_fd_loop_backing(t->fd, backing, sizeof(backing), &direct_io) == 0)
 		plat_evict_path(backing);
+	return done;
 }
 
 double run_evict_again(const struct target *t, const struct options *opt, struct result *r)
@@ -198,11 +205,14 @@ bool run_residency_visible(const struct target *t, struct result *r)
 
 void run_evict(const struct target *t, const struct options *opt, struct result *r)
 {
-	r->evicted = drop_mode_name(opt->drop);
-	evict_file(t, opt, r);
-	if (opt->drop == DROP_ALL && plat_drop_all_caches() != 0)
+	/* the label says what was done, not what was asked */
+	enum drop_mode done = evict_file(t, opt, r) ? opt->drop : DROP_NONE;
+	if (done == DROP_ALL && plat_drop_all_caches() != 0) {
 		warn(r, "could not drop all caches (/proc/sys/vm/drop_caches needs root), "
 		     "only the test file was evicted:");
+		done = DROP_FILE;
+	}
+	r->evicted = drop_mode_name(done);
 	if (!run_residency_visible(t, r))
 		return;
 	if (plat_resident_pct(t->fd, r->region, &r->resident_before_pct) != 0) {
@@ -232,6 +242,8 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
 	job->warmup_ios = run_warmup_ios(opt);
 	job->qd = opt->qd ? opt->qd : 1;
+	job->batch = opt->batch;
+	job->page_buffers = opt->buffers == BUF_PAGES;
 }
 
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
@@ -264,6 +276,39 @@ void run_job_by_time(struct bench_job *job)
 	job->bytes_limit = UINT64_MAX;
 }
 
+void run_job_for(struct bench_job *job, const struct options *opt)
+{
+	/* reads through the page cache never go round: the second pass would
+	 * come from the cache the first one filled */
+	bool cache_reads = !opt->direct && job->dir == IO_READ && job->write_pct == 0;
+	if (opt->time_s > 0 && !opt->once && !cache_reads)
+		run_job_by_time(job);
+	else if (opt->once && job->ntargets <= 1 && job->bytes_limit > job->region)
+		job->bytes_limit = job->region; /* one pass, random I/O included */
+}
+
+static const char *end_name(enum bench_end e)
+{
+	switch (e) {
+	case BENCH_END_TIME: return "time";
+	case BENCH_END_PASS: return "one pass";
+	case BENCH_END_STEADY: return "steady";
+	case BENCH_END_STOP: return "interrupted";
+	case BENCH_END_ERROR: return "error";
+	default: return NULL;
+	}
+}
+
+/* Bytes moved over the bytes of every region the job covers. */
+static double passes(const struct bench_job *job, uint64_t bytes)
+{
+	uint64_t region = 0;
+	unsigned n = job->ntargets > 1 ? job->ntargets : 1;
+	for (unsigned k = 0; k < n; k++)
+		region += job->ntargets > 1 ? job->regions[k] : job->region;
+	return region ? (double)bytes / (double)region : 0.0;
+}
+
 _Static_assert(RESULT_QD_BUCKETS == BENCH_QD_BUCKETS, "one qd_hist scheme");
 
 static void fill_result(const struct bench_outcome *out, struct result *r)
@@ -275,7 +320,28 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->seconds = out->seconds;
 	r->interrupted = out->stopped;
 	r->huge_buffers = out->huge_buffers;
-	r->cpu_busiest = out->cpu_busiest;
+	/* one thread uses at most all of one CPU: above that is the disagreement
+	 * of the thread's CPU clock and the monotonic one over a short run */
+	r->cpu_busiest = out->cpu_busiest < 1.0 ? out->cpu_busiest : 1.0;
+	r->submit_calls = out->submit_calls;
+	r->submitted = out->submitted;
+	r->buffer_segments = out->buffer_segments;
+	r->ended = end_name(out->ended);
+}
+
+/* The end of the file inside the region: where the file ends now (a read
+ * wholly past it knows only that it is at or before its offset). */
+static int eof_failure(const struct target *t, const struct bench_job *job,
+		       const struct bench_outcome *out, struct result *r)
+{
+	struct stat st;
+	uint64_t end = out->failed_offset;
+	if (fstat(t->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size < end)
+		end = (uint64_t)st.st_size;
+	uint64_t region = job->ntargets > 1 ? job->regions[out->failed_target] : job->region;
+	return fail(r, EXIT_RUN, "%s '%s': the file ends at offset %llu, inside the %llu bytes the "
+		    "run was to cover: it shrank during the run", out->failed_op, t->path,
+		    (unsigned long long)end, (unsigned long long)region);
 }
 
 /* The failure of a run, named for what a user can act on. */
@@ -286,6 +352,8 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 	const char *op = out->failed_op;
 	fmt_size_exact(bs, sizeof(bs), job->bs);
 	errno = out->error ? out->error : ENOMEM;
+	if (out->eof)
+		return eof_failure(t, job, out, r);
 	if (!op || strcmp(op, "allocate") == 0)
 		return fail(r, EXIT_RUN, "cannot allocate the I/O buffers (%u x %s):", job->threads, bs);
 	if (strcmp(op, "start thread") == 0)
@@ -341,6 +409,8 @@ static int before_start(void *ctx)
 	}
 	h->real_ns = fleet_now_ns();
 	h->mono_ns = clock_ns();
+	if (h->r->record)
+		run_record_open(h->r->record);
 	return 0;
 }
 
@@ -351,6 +421,8 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 	job->before_start = before_start;
 	job->before_start_ctx = &hook;
 	int rc = bench_run(job, out, sampler);
+	if (r->record)
+		run_record_close(r->record); /* right after the last worker joined */
 	job->before_start = NULL;
 	job->before_start_ctx = NULL;
 	struct fleet_record *f = r->fleet;
@@ -366,6 +438,19 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 	return rc;
 }
 
+/* A run of -t seconds that ended after one pass, without --once: only a
+ * run through the page cache does (run_job_for), and the result says so. */
+static void warn_short_pass(const struct bench_job *job, const struct options *opt,
+			    struct result *r)
+{
+	if (job->wrap || opt->once || opt->time_s <= 0 || !r->ended ||
+	    strcmp(r->ended, "one pass") != 0 || r->seconds >= opt->time_s)
+		return;
+	warn(r, "the run ended after one pass over the region, in %.3f s of -t %g: a second pass "
+	     "would read from the page cache the first one filled%s", r->seconds, opt->time_s,
+	     opt_hint(opt, OPT_SIZE, "; use a larger -s to read for longer"));
+}
+
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r)
 {
@@ -379,14 +464,16 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	}
 	bool show_progress = progress_wanted(opt) && (opt->time_s == 0 || opt->time_s > 1);
 	struct sampling sampling;
-	run_health_before(r);
+	/* the record first: sampling_begin empties it for this run */
 	const struct bench_sampler *sampler = sampling_begin(&sampling, opt, r, show_progress);
+	run_health_before(r);
 	if (job->ntargets <= 1)
 		job->fd = t->fd;
 	r->warmup_ios = job->warmup_ios;
 	int rc = run_bench(job, out, sampler, r);
 	progress_clear();
 	fill_result(out, r);
+	r->passes = passes(job, out->bytes);
 	/* several targets: name the one the failure was on */
 	const struct target *failed = job->ntargets > 1 ? &t[out->failed_target] : t;
 	code = rc != 0 ? run_failure(failed, job, out, opt, r) : EXIT_OK;
@@ -401,11 +488,12 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	if (r->interrupted)
 		return fail(r, EXIT_SIGINT, "during the run");
 	r->measured = true;
+	warn_short_pass(job, opt, r);
 	sampling_finish(opt, r, sampler_lead_s);
 	checks_flush(t, job->region, job->bs, opt, r);
 	run_health_after(r);
 	run_health_check(r);
-	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers)
+	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers && opt->buffers == BUF_HUGE)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
 		     "requests from scattered pages can be much slower than the device allows");
 	if (r->seconds < 0.2 || r->ios < 20)

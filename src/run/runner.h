@@ -59,6 +59,10 @@ int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
 unsigned run_warmup_ios(const struct options *opt);
 /* Makes job run for its time limit alone, starting over at the region's end. */
 void run_job_by_time(struct bench_job *job);
+/* -t as a duration (fio's time_based): with a time limit the job goes round
+ * its region until the time is up; --once (or -t 0) makes it one pass,
+ * random I/O as many blocks as the region holds. */
+void run_job_for(struct bench_job *job, const struct options *opt);
 /* bench_run with the fleet's part (r->fleet, when not NULL): --start-at's
  * wait just before the gate opens, on the first run of the process only,
  * and the record's wall-clock times (the first run's start, this run's

@@ -134,10 +134,10 @@ done
 dev=$(find /dev -maxdepth 1 -type b 2>/dev/null | sort | head -n 1)
 [ -n "$dev" ] && lines+=("diskbench seqread ${dev%?}")
 noeq=()
-for ov in engine:randread sync:seqwrite drop-caches:seqread run:sweep; do
+for ov in engine:randread sync:seqwrite drop-caches:seqread run:sweep buffers:seqread; do
 	o=${ov%:*} t=${ov#*:}
 	lines+=("diskbench $t --$o=" "diskbench $t --$o " "diskbench $t --$o=a" "diskbench $t --$o=d"
-		"diskbench $t --$o=f" "diskbench $t --$o=s")
+		"diskbench $t --$o=f" "diskbench $t --$o=s" "diskbench $t --$o=h")
 	noeq+=("diskbench $t --$o=")
 done
 bask "${lines[@]}"
@@ -196,6 +196,7 @@ check_values engine randread "auto uring aio sync"
 check_values sync seqwrite "dsync fsync none"
 check_values drop-caches seqread "file all none"
 check_values run sweep "simple oltp dss"
+check_values buffers seqread "huge pages"
 expect "bash: an open value (-b <TAB>) completes nothing" "" "${R['diskbench seqwrite -b ']-}"
 expect "bash: an open value (--size=<TAB>) completes nothing" "" "${R['diskbench seqwrite --size=']-}"
 

@@ -165,6 +165,11 @@ cases_dir() {
 	g seqwrite.newpath.json json+m --json seqwrite "${SZ[@]}" "$D/newfile"
 	g seqread.newpath.text text seqread "${SZ[@]}" "$D/newread"
 	gcmd seqwrite.cwd.text text bash -c 'cd "$1" && exec "$2" seqwrite -s 4M -t 0.3' _ "$D" "$DB"
+	# issue 19: one pass instead of -t seconds, and peer mode (fio's buffers and batching)
+	g seqread.dir.once.text text seqread --once -s 4M -t 30 "$D"
+	g randread.dir.once.json json+m --json randread --once -s 64k -t 30 "$D"
+	g randread.dir.peer.json json+m --json randread --qd 4 --batch 1 --buffers=pages "${RZ[@]}" "$D"
+	g seqread.dir.pages.text text seqread --buffers=pages "${SZ[@]}" "$D"
 }
 
 cases_file() {
@@ -202,6 +207,10 @@ cases_bad() {
 	g bad.unknown-short raw seqwrite -Z "$D"
 	g bad.size-novalue raw seqwrite -s
 	g bad.size.zero raw seqwrite -s 0 -t 1 "$D"
+	g bad.buffers.bogus raw seqread --buffers=bogus "${SZ[@]}" "$D"
+	g bad.batch.zero raw randread --batch 0 "${RZ[@]}" "$D"
+	g bad.batch.buffered raw buffered --batch 2 "${SZ[@]}" "$D"
+	g bad.once.cached raw cached --once -t 0.3 "$D"
 	g bad.size.negative raw seqwrite -s -1 -t 1 "$D"
 	g bad.size.suffix raw seqwrite -s 12q -t 1 "$D"
 	g bad.size.huge raw seqwrite -s 99999999999999999999T -t 1 "$D"
@@ -531,6 +540,9 @@ def paths(s):
 # ---- warnings and errors
 # whole warnings whose presence depends on the machine or on timing
 DROP = [re.compile(p) for p in (
+    # -t is a duration (issue 19): whether a timed run of a small region
+    # does 20 I/Os follows the machine's speed and load
+    r"(?:[^;]*: )?the run took only [0-9.]+ s \(\d+ I/Os\), too short to time well; use a larger -s(?: or -t)?",
     r"(?:[^;]*: )?the I/O buffers are not in huge pages:[^;]*",
     r"[^;]* at \d+ outstanding: only \d+ I/Os, so p99 and above rest on few samples",
     r"throttled: [^;]*",
@@ -547,6 +559,7 @@ DROP = [re.compile(p) for p in (
     r"flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
     r"a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
     r"throughput fell while [^;]* heated from [^;]*; cool it, or quote the sustained figure",
+    r"[^;]* moved [^;]* during the run, diskbench [^;]*: other I/O on the disk [^;]*",
     r"--start-at: the system clock is not synchronised [^;]*; synchronise it with chrony, ntpd or "
     r"systemd-timesyncd",
     r"--start-at \S+ had passed [0-9.]+ s before the run was ready \([^;)]*\); it started at once",
@@ -555,10 +568,11 @@ DROP = [re.compile(p) for p in (
 )]
 # findings that follow the machine or timing, as the warnings above
 DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady", "cgroup_limit", "rate_cap",
-                 "flush_fast", "cpu_bound", "heat", "health_warning"}
+                 "flush_fast", "cpu_bound", "heat", "health_warning", "device_other_io"}
 # numbers inside a message that come from timing, free space or the disk
 MSG = [(re.compile(p), r) for p, r in (
     (r"the run took only [0-9.]+ s \([0-9]+ I/Os\)", "the run took only N s (N I/Os)"),
+    (r"over the region, in [0-9.]+ s of -t", "over the region, in N s of -t"),
     (r"[0-9.]+ % of the data was still in the page cache", "N % of the data was still in the page cache"),
     (r"only [0-9.]+ % of the region stayed", "only N % of the region stayed"),
     (r"stopped after [0-9]+ s at [0-9.]+ \S+", "stopped after N s at N"),
@@ -606,6 +620,19 @@ def figures(s):
         return "N" + unit + (m.group("ps") or "")
     return NUM.sub(rep, s)
 
+# the factors named in the result line (issue 19): huge pages where the
+# kernel gives them, requests per submit and passes follow the timing
+FACTORS = [(re.compile(p), r) for p, r in (
+    (r", huge-page buffers(?: \([0-9.]+ segments/request\))?", ""),
+    (r", [0-9.]+ requests/submit", ""),
+    (r", -t: [0-9.]+ (?:passes \(wrapped\)|of a pass)", ", -t: <passes>"),
+)]
+
+def factors(s):
+    for p, r in FACTORS:
+        s = p.sub(r, s)
+    return s
+
 def columns(s):  # a table row: the widths follow the figures, so collapse them
     return re.sub(r"\s+", " ", figures(s)).strip()
 
@@ -640,7 +667,7 @@ def mask_text(text, machine):
                 out.append("  <histogram rows>")
             continue
         if m:
-            out.append("%s: %s%s" % (m.group(1), figures(m.group(2)), m.group(3) or ""))
+            out.append("%s: %s%s" % (m.group(1), figures(m.group(2)), factors(m.group(3) or "")))
         elif TARGET_LINE.match(line):
             m = TARGET_LINE.match(line)
             out.append("  %s (%s): %s" % (m.group(1), m.group(2), figures(m.group(3))))
@@ -708,7 +735,7 @@ N = "<n>"
 VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "samples", "lat_ns",
             "littles_law_outstanding", "bdp_outstanding", "lat_ns_mean", "lat_ns_p99", "seed",
             "layout_s", "resident_before_pct", "buffer", "majmin", "st_dev", "serial",
-            "qd_hist", "cdm", "run_bytes"}
+            "qd_hist", "cdm", "run_bytes", "requests_per_submit", "passes", "wrapped"}
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
 FLEET_MACHINE = {"host", "clock"}  # top-level keys of a --jsonl record

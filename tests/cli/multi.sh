@@ -34,8 +34,8 @@ trap 'cleanup; trap - EXIT; exit 130' INT TERM
 left_in() { find "$@" -name '.diskbench-*' 2>/dev/null; }
 
 # The per-target parts of a JSON document against its total: bytes and I/Os
-# exactly; each target's rate is over its own threads' span, which lies in
-# the run's, so their sum is at least the total's.
+# exactly; each target's rate is over the run's common window, so the rates
+# computed here from bytes and seconds add up to the total's (issue 19).
 SUMS='
 d = json.loads(out)
 ts, res = d["targets"], d["result"]
@@ -46,7 +46,7 @@ assert sum(t["ios"] for t in ts) == res["ios"]
 assert sum(t["lat_ns"]["p50"] > 0 for t in ts) == 2
 assert all(t["bytes"] > 0 and t["file"] for t in ts), "every target did I/O"
 for t in ts:
-    assert t["seconds"] <= res["seconds"] + 1e-6, (t["seconds"], res["seconds"])
+    assert abs(t["seconds"] - res["seconds"]) <= 1e-6, ("the common window", t["seconds"], res["seconds"])
     assert abs(t["bytes"] / t["bytes_per_sec"] - t["seconds"]) <= 1e-6, "rate = bytes / seconds"
     assert t["lat_ns"]["p99"] >= t["lat_ns"]["p50"]
     assert t["device"] is None or "name" in t["device"]
@@ -63,7 +63,7 @@ for key in ("bytes_per_sec", "iops"):
 D1="$S/d1"; D2="$S/d2"; mkdir -p "$D1" "$D2"
 check "seqwrite on two directories, no --force needed" 0 seqwrite -s 8M -t 2 "$D1" "$D2"
 if [ "$(grep -c "^  $S/d[12] (.*new file): [0-9]* bytes in .* IOPS, p50 .*, p99 " "$S/out")" = 2 ] &&
-	grep -q '^seqwrite: .*2 targets\]$' "$S/out"; then
+	grep -q '^seqwrite: .*2 targets[],]' "$S/out"; then
 	ok "seqwrite text: the total's line, then a line per target"
 else
 	not_ok "seqwrite text: the total's line, then a line per target" "$(cat "$S/out")"
@@ -79,6 +79,16 @@ assert rows[2]["target"] == "total", rows[2]
 assert int(rows[0]["bytes"]) + int(rows[1]["bytes"]) == int(rows[2]["bytes"])
 assert int(rows[0]["threads"]) + int(rows[1]["threads"]) == int(rows[2]["threads"])
 assert rows[0]["warnings"] == "" and rows[1]["warnings"] == ""'
+# one target done long before the other (--once over 8 MiB and 1 MiB): its
+# rate is still over the common window, so the parts add up to the total
+head -c 1M /dev/urandom >"$S/small"
+check "seqread --once over a directory and a small file" 0 --json seqread --once -b 64k -s 8M "$D1" "$S/small"
+py "seqread --once: the parts' rates (bytes / seconds) add up to the total's" "$SUMS"'
+parts = sum(t["bytes"] / t["seconds"] for t in ts)
+total = res["bytes"] / res["seconds"]
+assert abs(parts - total) <= 1e-4 * total, (parts, total)
+assert [t["bytes"] for t in ts] == [8 << 20, 1 << 20], [t["bytes"] for t in ts]
+assert res["ended"] == "one pass", res["ended"]'
 check "randread -j 1 over two directories" 0 randread -j 1 -s 8M -t 1 "$D1" "$D2"
 grep -q 'warning: -j 1 raised to 2' "$S/err" && ok "-j below the number of targets: raised, and said" ||
 	not_ok "-j below the number of targets: raised, and said" "$(cat "$S/err")"

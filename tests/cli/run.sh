@@ -190,8 +190,30 @@ def check_valid(out, err, test, expects):
         need(ios * bs == b, "ios*bs != bytes: %d*%d != %d" % (ios, bs, b))
         need(abs(iops * sec - ios) <= 1, "|iops*seconds - ios| > 1: %r*%r vs %r" % (iops, sec, ios))
         need(abs(bps * sec - b) <= max(0.005 * b, 1.0), "bytes_per_sec*seconds != bytes: %r*%r vs %r" % (bps, sec, b))
-        if isint(pr.get("size")):
-            need(b <= pr["size"] or test == "cached", "bytes %d > size %d" % (b, pr["size"]))
+        # -t is a duration: a run that ended at its time limit may go round
+        # its region (-s) again; one that did not, moved at most -s
+        ended = r.get("ended")
+        need(ended in ("time", "one pass", "steady"), "result.ended %r" % ended)
+        if isint(pr.get("size")) and ended != "time":
+            need(b <= pr["size"] or test == "cached", "bytes %d > size %d (ended %r)" % (b, pr["size"], ended))
+        if ended == "time" and isnum(pr.get("time_limit_s")):
+            need(pr["time_limit_s"] > 0 and sec >= 0.99 * pr["time_limit_s"],
+                 "ended at the time limit after %r s of %r" % (sec, pr.get("time_limit_s")))
+        region = pr.get("region")
+        if isint(region) and region > 0 and isnum(r.get("passes")):
+            need(abs(r["passes"] - b / region) <= 0.001 + 1e-6 * b / region,
+                 "passes %r != bytes/region %r" % (r["passes"], b / region))
+            need(r.get("wrapped") == (r["passes"] > 1), "wrapped %r with %r passes" % (r.get("wrapped"), r["passes"]))
+    buf = r.get("buffer")
+    need(isinstance(buf, dict) and buf.get("backing") in ("huge pages", "pages"), "result.buffer %r" % buf)
+    if isinstance(buf, dict):
+        sg = buf.get("segments_per_request")
+        need(sg is None or (isnum(sg) and 1 <= sg <= max(1, bs // 4096 + 1)), "segments_per_request %r" % sg)
+    rps = r.get("requests_per_submit")
+    need(isnum(rps) and 1 <= rps <= max(1, (pr.get("qd") or 1)), "requests_per_submit %r" % rps)
+    need(r.get("engine") == pr.get("engine"), "result.engine %r != params.engine %r" % (r.get("engine"), pr.get("engine")))
+    need(r.get("in_flight") == (pr.get("qd") or 1) * pr.get("threads", 1),
+         "in_flight %r != qd x threads" % r.get("in_flight"))
     lat = r.get("lat_ns")
     need(isinstance(lat, dict), "result.lat_ns missing")
     lat = lat if isinstance(lat, dict) else {}
@@ -886,10 +908,17 @@ t_tests_on_dir() {
 	check "SIZE suffixes: -b 8k -s 4MB are 8192 and 4000000 bytes" 0 -- "$DB" --json seqwrite -b 8k -s 4MB -t 1 "$d"
 	expect_json seqwrite params.block_size=8192 params.size=4000000
 	randfile "$S/sixteen" 16
-	check "SIZE suffixes: -s 1G means GiB (JSON params.size; reads stop at the file's end)" 0 -- "$DB" --json seqread -s 1G -t 1 "$S/sixteen"
+	check "SIZE suffixes: -s 1G means GiB (JSON params.size; --once: reads stop at the file's end)" 0 -- "$DB" --json seqread -s 1G -t 1 --once "$S/sixteen"
 	expect_json seqread params.size=1073741824 result.bytes=$((16 * MiB))
 	check "SIZE suffixes: -s 1GB means 10^9 bytes" 0 -- "$DB" --json randread -s 1GB -t 0.2 "$S/sixteen"
 	expect_json randread params.size=1000000000
+	# issue 19: a file that shrinks during the run ends it with an error naming
+	# where the file ended, never a short success (the runs above are the
+	# negative case: a whole file goes round for -t and exits 0)
+	check "a file truncated to 1 MiB during randread: exit 1, names where it ended" 1 -- bash -c \
+		'( sleep 0.5; truncate -s 1M "$2" ) & exec "$1" randread -s 16M -t 4 "$2"' _ "$DB" "$S/sixteen"
+	expect_msg "the file ends at offset 1048576, inside the 16777216 bytes"
+	expect_no_out
 	rm -f -- "$S/sixteen"
 	check "-t with decimals stops the run: -t 0.3 on 32 MiB of 4 KiB dsync writes" 0 -- "$DB" --json randwrite -s 32M -t 0.3 "$d"
 	expect_json randwrite params.time_limit_s=0.3

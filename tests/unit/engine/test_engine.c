@@ -499,8 +499,9 @@ static void test_equivalent_reads(void **state)
 	close(fd);
 }
 
-/* A file that ends inside a block: the short read is resumed, then ends at
- * the end of file, with the bytes before it counted, whatever the engine. */
+/* A file that ends inside the region it was to cover (it shrank): the short
+ * read is resumed, then the run fails with the offset where the file ends,
+ * never a short success, whatever the engine. */
 static void test_short_file(void **state)
 {
 	struct fx *f = *state;
@@ -512,12 +513,96 @@ static void test_short_file(void **state)
 		struct bench_job job = make_job(f->fd, IO_READ, PAT_SEQ, 101 * 4096);
 		job.engine = all_engines[i];
 		job.qd = depth_for(all_engines[i], 8);
-		struct bench_outcome *out = run(&job, 0);
-		assert_int_equal(out->error, 0);
-		assert_true(out->bytes <= size);
-		assert_true(out->bytes >= 100 * 4096 - (job.qd - 1) * 4096);
-		assert_int_equal(out->bytes % 4096, out->bytes == size ? 100 : 0);
+		struct bench_outcome *out = run(&job, -1);
+		assert_true(out->eof);
+		assert_int_equal(out->error, ENODATA);
+		assert_string_equal(out->failed_op, "read");
+		assert_int_equal(out->failed_offset, size);
+		assert_int_equal(out->ended, BENCH_END_ERROR);
+		assert_true(out->bytes <= 100 * 4096);
 		free(out);
+	}
+}
+
+/* The negative case: a run that goes round a region inside the file for
+ * its time never meets the end of the file, and says it wrapped; one pass
+ * (no wrap, bytes_limit = region) moves exactly the region and says so. */
+static void test_time_and_pass(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t region = 16 * 4096;
+	lay_out(f->fd, region);
+	for (size_t i = 0; i < NALL; i++) {
+		if (!runs_here(all_engines[i]))
+			continue;
+		for (int pat = 0; pat < 2; pat++) {
+			struct bench_job job = make_job(f->fd, IO_READ, pat ? PAT_RAND : PAT_SEQ, region);
+			job.engine = all_engines[i];
+			job.qd = depth_for(all_engines[i], 4);
+			job.wrap = true;
+			job.bytes_limit = UINT64_MAX;
+			job.time_limit_s = 0.1;
+			struct bench_outcome *out = run(&job, 0);
+			assert_false(out->eof);
+			assert_int_equal(out->ended, BENCH_END_TIME);
+			assert_true(out->bytes > region); /* 16 blocks take far less than 0.1 s */
+			assert_true(out->seconds >= 0.1);
+			free(out);
+			job.wrap = false;
+			job.bytes_limit = region;
+			job.time_limit_s = 10;
+			out = run(&job, 0);
+			assert_int_equal(out->ended, BENCH_END_PASS);
+			assert_int_equal(out->bytes, region);
+			free(out);
+		}
+	}
+}
+
+/* What ended a run, merged over its threads: a failure or stop beats any
+ * clean end; one thread at the deadline makes it a timed run; one pass only
+ * when every thread finished its share (the negative case: none ran). */
+static void test_end_merge(void **state)
+{
+	(void)state;
+	assert_int_equal(bench_end_merge(BENCH_END_NONE, BENCH_END_NONE), BENCH_END_NONE);
+	assert_int_equal(bench_end_merge(BENCH_END_PASS, BENCH_END_NONE), BENCH_END_PASS);
+	assert_int_equal(bench_end_merge(BENCH_END_PASS, BENCH_END_TIME), BENCH_END_TIME);
+	assert_int_equal(bench_end_merge(BENCH_END_TIME, BENCH_END_PASS), BENCH_END_TIME);
+	assert_int_equal(bench_end_merge(BENCH_END_TIME, BENCH_END_STEADY), BENCH_END_STEADY);
+	assert_int_equal(bench_end_merge(BENCH_END_STEADY, BENCH_END_STOP), BENCH_END_STOP);
+	assert_int_equal(bench_end_merge(BENCH_END_ERROR, BENCH_END_STOP), BENCH_END_ERROR);
+}
+
+/* --batch: at most N requests per submit call, counted; without it a full
+ * queue goes in one call, so the first call alone has qd requests. */
+static void test_batch(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t region = 64 * 4096;
+	lay_out(f->fd, region);
+	for (size_t i = 0; i < NALL; i++) {
+		if (!runs_here(all_engines[i]))
+			continue;
+		unsigned batches[] = { 1, 3, 0 };
+		for (unsigned b = 0; b < 3; b++) {
+			struct bench_job job = make_job(f->fd, IO_READ, PAT_RAND, region);
+			job.engine = all_engines[i];
+			job.qd = depth_for(all_engines[i], 8);
+			job.batch = batches[b];
+			job.bytes_limit = 256 * 4096;
+			struct bench_outcome *out = run(&job, 0);
+			assert_int_equal(out->submitted, 256); /* every counted request, once */
+			assert_true(out->submit_calls > 0);
+			if (job.qd == 1 || batches[b] == 1)
+				assert_int_equal(out->submit_calls, out->submitted);
+			else if (batches[b] == 3)
+				assert_true(out->submit_calls * 3 >= out->submitted &&
+					    out->submit_calls < out->submitted);
+			else
+				assert_true(out->submit_calls <= out->submitted - (job.qd - 1));
+			free(out);
+		}
 	}
 }
 
@@ -739,6 +824,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_equivalent_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_equivalent_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_time_and_pass, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batch, setup, teardown),
+		cmocka_unit_test(test_end_merge),
 		cmocka_unit_test_setup_teardown(test_write_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_request, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_limits, setup, teardown),

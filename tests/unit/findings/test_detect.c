@@ -196,28 +196,33 @@ static void test_rate_cap(void **state)
 		add(4096 * 1000 * jitter(&g, 0.01));
 	/* 1000 IOPS from a 100 us device: 1 % wait ~90 ms for the next slice */
 	fill_lat(&lat, 20000, 100000, 10, 90000000);
-	assert_true(detect_rate_cap(&s, &lat, &c));
+	assert_true(detect_rate_cap(&s, &lat, 0, 0, &c));
 	assert_true(c.cv < 0.02);
 	assert_true(c.p50_ns >= 100000 && c.p50_ns <= 112000);
 	assert_true(c.slow_share > 0.009 && c.slow_share < 0.011);
 	assert_true(c.rate > 4096 * 990.0 && c.rate < 4096 * 1010.0);
-	/* no tail: a steady device */
+	assert_int_equal(c.evidence, CAP_MAYBE); /* no per-interval latencies: not regular */
+	assert_true(c.wait_share > 0.85);
+	/* no tail: a steady device (at a rate no limit is set at) */
+	begin();
+	for (unsigned i = 0; i < 20; i++)
+		add(4096 * 1037 * jitter(&g, 0.01));
 	fill_lat(&lat, 20000, 100000, 0, 0);
-	assert_false(detect_rate_cap(&s, &lat, &c));
-	/* half slow: a slow device, not a budget */
+	assert_false(detect_rate_cap(&s, &lat, 0, 0, &c));
+	/* half slow: a slow device, not a budget (nor a pace at a round rate) */
 	fill_lat(&lat, 20000, 100000, 500, 90000000);
-	assert_false(detect_rate_cap(&s, &lat, &c));
+	assert_false(detect_rate_cap(&s, &lat, 0, 0, &c));
 	/* the same latencies with a rate that varies by 20 % */
 	fill_lat(&lat, 20000, 100000, 10, 90000000);
 	begin();
 	for (unsigned i = 0; i < 20; i++)
 		add(4096 * 1000 * jitter(&g, 0.35));
-	assert_false(detect_rate_cap(&s, &lat, &c));
+	assert_false(detect_rate_cap(&s, &lat, 0, 0, &c));
 	/* too few intervals */
 	begin();
 	for (unsigned i = 0; i < DETECT_MIN_SAMPLES - 1; i++)
 		add(4096 * 1000);
-	assert_false(detect_rate_cap(&s, &lat, &c));
+	assert_false(detect_rate_cap(&s, &lat, 0, 0, &c));
 }
 
 static void test_heat(void **state)

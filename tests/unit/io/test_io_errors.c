@@ -543,17 +543,21 @@ static void test_bench_transient(void **state)
 	}
 }
 
-/* A read of a file that became shorter than the region ends at its end. */
+/* A read of a file that became shorter than the region fails at its end,
+ * with the offset where it ends: never a short success.  Its negative
+ * case, a file as long as the region, is test_bench_clean. */
 static void test_bench_short_file(void **state)
 {
 	struct fx *f = *state;
 	lay_out(f->fd, 100 * 4096 + 100);
 	struct bench_job job = make_job(f->fd, IO_READ, PAT_SEQ, 1);
 	struct bench_outcome *out = new_outcome();
-	assert_int_equal(bench_run(&job, out, NULL), 0);
-	assert_int_equal(out->error, 0);
-	assert_true(out->bytes <= 100 * 4096 + 100);
-	assert_true(out->bytes >= 100 * 4096);
+	assert_int_equal(bench_run(&job, out, NULL), -1);
+	assert_int_equal(out->error, ENODATA);
+	assert_true(out->eof);
+	assert_int_equal(out->failed_offset, 100 * 4096 + 100);
+	assert_int_equal(out->ended, BENCH_END_ERROR);
+	assert_true(out->bytes <= 100 * 4096);
 	free(out);
 }
 

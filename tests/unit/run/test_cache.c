@@ -171,6 +171,36 @@ static void test_helper_all_mode(void **state)
 		assert_false(warned(&f->r, "drop_caches"));
 }
 
+/* --buffers=pages: 4 KiB pages even where huge ones are allowed; the
+ * segments of a request are the physical runs of its buffer: exactly one
+ * per single-page piece, one per 1 MiB inside a huge page, and between 1
+ * and 256 for 1 MiB of 4 KiB pages.  -1 where the kernel hides frames. */
+static void test_buffer_backing_and_segments(void **state)
+{
+	(void)state;
+	const size_t mib = 1u << 20;
+	void *pages = plat_buffer_alloc_pages(4 * mib);
+	assert_non_null(pages);
+	assert_false(plat_buffer_is_huge(pages, 4 * mib));
+	double one = plat_buffer_segments(pages, 4096, 1024);
+	if (one < 0) {
+		print_message("skipped: /proc/self/pagemap hides physical frames here\n");
+		plat_buffer_free(pages, 4 * mib);
+		return;
+	}
+	assert_true(one == 1.0);
+	double segs = plat_buffer_segments(pages, mib, 4);
+	assert_true(segs >= 1.0 && segs <= 256.0);
+	plat_buffer_free(pages, 4 * mib);
+	void *huge = plat_buffer_alloc(4 * mib);
+	assert_non_null(huge);
+	if (plat_buffer_is_huge(huge, 4 * mib))
+		assert_true(plat_buffer_segments(huge, mib, 4) == 1.0);
+	else
+		print_message("skipped: no transparent huge pages here\n");
+	plat_buffer_free(huge, 4 * mib);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +211,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_helper_none_warns_for_buffered_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_helper_none_is_quiet_for_direct_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_helper_all_mode, setup, teardown),
+		cmocka_unit_test(test_buffer_backing_and_segments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

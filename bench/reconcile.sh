@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# reconcile.sh - does diskbench give the peer's figure for the same work, and is
+# every difference of its default named?  (issue 19)
+#
+# Usage:  bench/reconcile.sh [DISKBENCH]        (default ./diskbench)
+#
+# Each row is one workload beside one peer configured the same way (fio psync,
+# libaio, io_uring; dd iflag=direct, oflag=dsync; hdparm -t/-T; ioping).  Every
+# row runs three ways, interleaved (rep 1 of every row and way, then rep 2, ...),
+# so that load from other processes hits all of them alike:
+#   peer      the peer tool
+#   db-peer   diskbench in peer mode: the peer's engine and depth, --buffers=pages
+#             --batch 1 (and --once where the peer does one pass)
+#   db-def    diskbench as a user runs it (its defaults: engine auto, huge-page
+#             buffers, no batch limit), with the same -b, -s, -t, depth
+# and reports the median of REPS (default 5) with min-max, the ratios
+# db-peer/peer and db-def/peer, and for db-def the factors its JSON names.
+#
+# Environment: REPS=5, RUNTIME=2 (seconds of each time-based run), DIR=/var/tmp
+# (where the scratch directory is made), ONLY="row ..." (run only these rows).
+# Needs root for the loop device of the hdparm rows (they are skipped without).
+#
+# Safety: scratch files only (<= 128 MiB each), in a directory it creates with
+# mktemp and removes on exit, also on error and Ctrl-C; the loop device is
+# read-only, over one of those files, and detached on exit.
+set -euo pipefail
+export LC_ALL=C
+
+DB=$(realpath -- "${1:-./diskbench}")
+REPS=${REPS:-5}
+RUNTIME=${RUNTIME:-2}
+ONLY=${ONLY:-}
+MB=128
+
+die() { echo "reconcile.sh: $*" >&2; exit 1; }
+[[ -x $DB ]] || die "no diskbench binary at $DB (build it with make)"
+[[ $REPS =~ ^[1-9][0-9]*$ && $RUNTIME =~ ^[1-9][0-9]*$ ]] || die "REPS and RUNTIME are positive integers"
+for t in fio dd python3; do command -v "$t" >/dev/null || die "missing tool: $t (apt-get install $t)"; done
+
+S=$(mktemp -d "${DIR:-/var/tmp}/reconcile.XXXXXX")
+LOOPDEV=""
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	if [[ -n $LOOPDEV ]]; then losetup -d "$LOOPDEV" 2>/dev/null || true; fi
+	rm -rf -- "$S"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+READF=$S/read.dat     # read rows: written once, incompressible
+WRITEF=$S/write.dat   # in-place write rows: written once, overwritten
+LOOPF=$S/loop.img     # behind the read-only loop device of the hdparm rows
+for f in "$READF" "$WRITEF" "$LOOPF"; do
+	dd if=/dev/urandom of="$f" bs=1M count=$MB status=none
+done
+sync
+if [[ $(id -u) == 0 ]] && command -v losetup >/dev/null && command -v hdparm >/dev/null; then
+	LOOPDEV=$(losetup -f --show -r --direct-io=on "$LOOPF" 2>/dev/null) || LOOPDEV=""
+fi
+
+# ---- one measurement: prints "value unit factors" --------------------------------
+F=(--direct=1 --filename=X --size=${MB}M --time_based=1 --runtime=$RUNTIME --invalidate=1
+   --group_reporting=1 --output-format=json --name=r)
+
+fio_run() { # fio_run FILE OPTIONS...: bandwidth in MB/s and IOPS of the busier direction
+	local file=$1; shift
+	local args=("${F[@]}")
+	args[1]=--filename=$file
+	fio "${args[@]}" "$@" >"$S/fio.json" 2>"$S/fio.err" || { cat "$S/fio.err" >&2; return 1; }
+	python3 - "$S/fio.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+x = j["read"] if j["read"]["io_bytes"] >= j["write"]["io_bytes"] else j["write"]
+print(x["bw_bytes"] / 1e6, x["iops"])
+PY
+}
+
+dd_run() { # dd_run ARGS...: MB/s from the bytes and seconds dd reports
+	dd "$@" 2>"$S/dd.err" || { cat "$S/dd.err" >&2; return 1; }
+	awk '/bytes/ { for (i = 1; i <= NF; i++) if ($i ~ /^s,?$/) s = $(i-1); print $1 / s / 1e6, 0 }' \
+		"$S/dd.err"
+}
+
+db_run() { # db_run ARGS...: MB/s, IOPS and the factors named in the JSON
+	"$DB" --json "$@" >"$S/db.json" 2>"$S/db.err" || { cat "$S/db.err" >&2; return 1; }
+	python3 - "$S/db.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["result"]
+b = r["buffer"]
+seg = b["segments_per_request"]
+f = "%s,%s,seg=%s,rps=%s,qd=%s,%s" % (r["engine"], "huge" if b["backing"] == "huge pages" else "pages",
+    "-" if seg is None else "%.0f" % seg, r["requests_per_submit"], r["in_flight"], r["ended"])
+print(r["bytes"] / r["seconds"] / 1e6, r["ios"] / r["seconds"], f)
+PY
+}
+
+ioping_run() { # ioping -B: field 3 is requests per second, 4 bytes per second
+	ioping -B -q "$@" >"$S/ioping.out" 2>"$S/ioping.err" || { cat "$S/ioping.err" >&2; return 1; }
+	awk '{ print $4 / 1e6, $3 }' "$S/ioping.out"
+}
+
+hdparm_run() { # hdparm_run -t|-T: MB/s (hdparm prints MB/sec in MiB; turned into 10^6)
+	hdparm "$1" "$LOOPDEV" >"$S/hdparm.out" 2>&1 || { cat "$S/hdparm.out" >&2; return 1; }
+	awk '/MB\/sec/ { for (i = 1; i <= NF; i++) if ($i == "MB/sec") v = $(i-1); print v * 1048576 / 1e6, 0 }' \
+		"$S/hdparm.out" | tail -1
+}
+
+# ---- the rows: name, metric (MB/s or IOPS), peer, then the two diskbench runs -----
+T="-t $RUNTIME -s ${MB}M"
+ROWS=()
+row() { ROWS+=("$1"); eval "METRIC_$1=\$2; PEER_$1=\$3; DBP_$1=\$4; DBD_$1=\$5"; }
+PAGES="--buffers=pages --batch 1"
+row seqread_Q1_fio   MB/s "fio_run $READF --rw=read --bs=1M --ioengine=psync" \
+	"seqread -b 1M $T --engine=sync $PAGES $READF" "seqread -b 1M $T $READF"
+row seqread_Q1_dd    MB/s "dd_run if=$READF of=/dev/null bs=1M iflag=direct" \
+	"seqread -b 1M -s ${MB}M --once --engine=sync $PAGES $READF" "seqread -b 1M -s ${MB}M --once $READF"
+row seqwrite_Q1_fio  MB/s "fio_run $WRITEF --rw=write --bs=1M --ioengine=psync --sync=dsync" \
+	"seqwrite -b 1M $T --force --engine=sync $PAGES $WRITEF" "seqwrite -b 1M $T --force $WRITEF"
+row seqwrite_Q1_dd   MB/s "dd_run if=/dev/zero of=$WRITEF bs=1M count=$MB oflag=direct,dsync conv=notrunc" \
+	"seqwrite -b 1M -s ${MB}M --once --force --zeros --engine=sync $PAGES $WRITEF" \
+	"seqwrite -b 1M -s ${MB}M --once --force $WRITEF"
+row seq1M_Q8_libaio  MB/s "fio_run $READF --rw=read --bs=1M --ioengine=libaio --iodepth=8" \
+	"seqread -b 1M $T --qd 8 --engine=aio $PAGES $READF" "seqread -b 1M $T --qd 8 $READF"
+row seq1M_Q8_uring   MB/s "fio_run $READF --rw=read --bs=1M --ioengine=io_uring --iodepth=8" \
+	"seqread -b 1M $T --qd 8 --engine=uring $PAGES $READF" "seqread -b 1M $T --qd 8 $READF"
+row randread_Q1_fio  IOPS "fio_run $READF --rw=randread --bs=4k --ioengine=psync" \
+	"randread -b 4k $T --engine=sync $PAGES $READF" "randread -b 4k $T $READF"
+if command -v ioping >/dev/null; then
+row randread_Q1_ioping IOPS "ioping_run -D -R -S ${MB}m -s 4k -w $RUNTIME $READF" \
+	"randread -b 4k $T --engine=sync $PAGES $READF" "randread -b 4k $T $READF"
+fi
+row randread_Q32_libaio IOPS "fio_run $READF --rw=randread --bs=4k --ioengine=libaio --iodepth=32" \
+	"randread -b 4k $T --qd 32 --engine=aio $PAGES $READF" "randread -b 4k $T --qd 32 $READF"
+row randread_Q32_uring IOPS "fio_run $READF --rw=randread --bs=4k --ioengine=io_uring --iodepth=32" \
+	"randread -b 4k $T --qd 32 --engine=uring $PAGES $READF" "randread -b 4k $T --qd 32 $READF"
+row randwrite_Q1_fio IOPS "fio_run $WRITEF --rw=randwrite --bs=4k --ioengine=psync --sync=dsync" \
+	"randwrite -b 4k $T --force --engine=sync $PAGES $WRITEF" "randwrite -b 4k $T --force $WRITEF"
+# the dd trap: 8 KiB writes through the page cache, O_DSYNC each, into a new file
+row write8k_dsync_dd MB/s "dd_run if=/dev/zero of=$S/dd8k bs=8k count=2048 oflag=dsync" \
+	"seqwrite -b 8k -s 16M --once --no-direct --zeros --engine=sync $PAGES $S" \
+	"seqwrite -b 8k -s 16M --once --no-direct $S"
+if [[ -n $LOOPDEV ]]; then
+row buffered_hdparm  MB/s "hdparm_run -t" "buffered -t 3 --buffers=pages $LOOPDEV" "buffered -t 3 $LOOPDEV"
+row cached_hdparm    MB/s "hdparm_run -T" "cached -t 2 --buffers=pages $LOOPDEV" "cached -t 2 $LOOPDEV"
+fi
+
+wanted() { [[ -z $ONLY || " $ONLY " == *" $1 "* ]]; }
+
+# ---- interleaved repetitions ------------------------------------------------------
+: >"$S/samples"
+for ((rep = 1; rep <= REPS; rep++)); do
+	for name in "${ROWS[@]}"; do
+		wanted "$name" || continue
+		for way in peer db-peer db-def; do
+			case $way in
+			peer) cmd=PEER_$name ;;
+			db-peer) cmd=DBP_$name ;;
+			db-def) cmd=DBD_$name ;;
+			esac
+			rm -f -- "$S/dd8k"
+			if [[ $way == peer ]]; then
+				out=$(${!cmd}) || out="ERR ERR"
+			else
+				# shellcheck disable=SC2086  # the row's words
+				out=$(db_run ${!cmd}) || out="ERR ERR -"
+			fi
+			echo "$name $way $out" >>"$S/samples"
+			echo "[rep $rep] $name $way: $out" >&2
+		done
+	done
+done
+
+# ---- the table --------------------------------------------------------------------
+{
+	echo "# reconcile.sh $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "# THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null); file $MB MiB on $(df -P "$S" | awk 'NR==2{print $1}'); REPS=$REPS RUNTIME=$RUNTIME"
+	for name in "${ROWS[@]}"; do m=METRIC_$name; echo "# metric $name ${!m}"; done
+} >"$S/meta"
+python3 - "$S/samples" "$S/meta" <<'PY'
+import statistics, sys
+metric = {}
+for line in open(sys.argv[2]):
+    print(line.rstrip())
+    w = line.split()
+    if len(w) == 4 and w[1] == "metric":
+        metric[w[2]] = w[3]
+rows, factors = {}, {}
+for line in open(sys.argv[1]):
+    w = line.split()
+    name, way = w[0], w[1]
+    if w[2] == "ERR":
+        rows.setdefault(name, {}).setdefault(way, [])
+        continue
+    v = float(w[2]) if metric.get(name) == "MB/s" else float(w[3])
+    rows.setdefault(name, {}).setdefault(way, []).append(v)
+    if way == "db-def" and len(w) > 4:
+        factors.setdefault(name, []).append(w[4])
+def cell(vals):
+    if not vals:
+        return "ERR", None
+    med = statistics.median(vals)
+    return "%.0f [%.0f-%.0f]" % (med, min(vals), max(vals)), med
+print("%-20s %-5s %-20s %-20s %-20s %9s %9s  %s" % ("row", "unit", "peer", "db-peer", "db-def",
+      "peer-ratio", "def-ratio", "db-def factors (most common)"))
+for name, ways in rows.items():
+    p, pm = cell(ways.get("peer", []))
+    q, qm = cell(ways.get("db-peer", []))
+    d, dm = cell(ways.get("db-def", []))
+    r1 = "%.2f" % (qm / pm) if pm and qm else "-"
+    r2 = "%.2f" % (dm / pm) if pm and dm else "-"
+    f = max(set(factors.get(name, ["-"])), key=factors.get(name, ["-"]).count)
+    print("%-20s %-5s %-20s %-20s %-20s %9s %9s  %s" % (name, metric.get(name, "?"), p, q, d, r1, r2, f))
+PY

@@ -1,0 +1,323 @@
+#include "findings.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+#include "util.h"
+
+/* ---- the shape of the series -------------------------------------------- */
+
+static void judge_cliff(const struct cliff *c, const struct series *s, struct result *r)
+{
+	char from[32], to[32], moved[32];
+	bool write = r->dir == IO_WRITE;
+	fmt_rate_si(from, sizeof(from), c->burst_rate);
+	fmt_rate_si(to, sizeof(to), c->sustained_rate);
+	fmt_bytes_si(moved, sizeof(moved), c->at_bytes);
+	warn(r, "throughput fell from %s to %s after %s %s (t = %.*f s): %s; the sustained "
+	     "figure is %s", from, to, moved, write ? "written" : "read",
+	     s->interval_s < 1 ? 1 : 0, c->at_s,
+	     write ? "a write cache (SLC) or burst credits ran out"
+		   : "burst credits ran out, or a cache or throttle in front of the disk took over",
+	     to);
+	struct finding *f = finding_add(r, "cliff");
+	finding_figure(f, "at_s", c->at_s, 3);
+	finding_figure(f, "at_bytes", (double)c->at_bytes, 0);
+	finding_figure(f, "burst_bytes_per_sec", c->burst_rate, 1);
+	finding_figure(f, "sustained_bytes_per_sec", c->sustained_rate, 1);
+	finding_figure(f, "baseline_bytes_per_sec", c->baseline, 1);
+}
+
+static void judge_unsteady(const struct series *s, unsigned from, double cv,
+			   const struct options *opt, struct result *r)
+{
+	struct series_summary sum;
+	char lo[32], hi[32];
+	series_summarize(s, from, s->n, &sum);
+	fmt_rate_si(lo, sizeof(lo), sum.min);
+	fmt_rate_si(hi, sizeof(hi), sum.max);
+	warn(r, "throughput was unsteady: from %s to %s per %g s (coefficient of variation "
+	     "%.0f %% over %u intervals%s): one run is not a figure to bet on; measure for "
+	     "longer%s or repeat the run", lo, hi, s->interval_s, cv * 100, sum.n,
+	     from > 0 ? ", after the drop" : "", opt_hint(opt, OPT_TIME, " (-t)"));
+	struct finding *f = finding_add(r, "unsteady");
+	finding_figure(f, "cv", cv, 3);
+	finding_figure(f, "intervals", sum.n, 0);
+	finding_figure(f, "interval_s", s->interval_s, 3);
+	finding_figure(f, "min_bytes_per_sec", sum.min, 1);
+	finding_figure(f, "max_bytes_per_sec", sum.max, 1);
+}
+
+/* --sustained: the burst and the steady rate the run ended on, or that it
+ * ended before the rate settled. */
+static void judge_sustained(const struct series *s, const struct options *opt, struct result *r)
+{
+	struct steady c;
+	char burst[32], rate[32];
+	bool steady = detect_steady(s, &c);
+	fmt_rate_si(burst, sizeof(burst), c.burst_rate);
+	fmt_rate_si(rate, sizeof(rate), c.rate);
+	if (steady)
+		warn(r, "sustained: %s, steady from t = %.0f s (the last %u intervals drift %.1f %%); "
+		     "the burst was %s", rate, c.from_s, DETECT_STEADY_WINDOW, c.change * 100, burst);
+	else
+		warn(r, "the rate was not steady by the end of the run%s: the sustained figure may "
+		     "be lower than this one; run longer%s", s->n < DETECT_STEADY_WINDOW
+		     ? " (too few intervals to tell)" : "", opt_hint(opt, OPT_TIME, " (-t)"));
+	struct finding *f = finding_add(r, "sustained");
+	finding_figure(f, "steady", steady, 0);
+	finding_figure(f, "steady_from_s", c.from_s, 3);
+	finding_figure(f, "sustained_bytes_per_sec", c.rate, 1);
+	finding_figure(f, "burst_bytes_per_sec", c.burst_rate, 1);
+	finding_figure(f, "drift", c.change, 4);
+}
+
+/* A drop in throughput while a disk got hot: thermal throttling. */
+static void judge_heat(const struct findings_view *v, bool dropped, struct result *r)
+{
+	struct heat h;
+	for (unsigned i = 0; i < v->ntemps; i++) {
+		const struct temp_track *t = &v->temps[i];
+		if (!detect_heat(t, dropped, &h))
+			continue;
+		char limit[64] = "";
+		if (h.limit_c > 0)
+			snprintf(limit, sizeof(limit), ", reaching its limit of %.0f C", h.limit_c);
+		warn(r, "throughput fell while %s heated from %.0f C to %.0f C%s (t = %.0f s): the "
+		     "drive slows itself down when hot (thermal throttling); cool it, or quote the "
+		     "sustained figure", t->name, h.first_c, h.peak_c, limit, h.peak_t_s);
+		struct finding *f = finding_add(r, "heat");
+		finding_figure(f, "first_c", h.first_c, 1);
+		finding_figure(f, "peak_c", h.peak_c, 1);
+		finding_figure(f, "peak_t_s", h.peak_t_s, 3);
+		finding_figure(f, "limit_c", h.limit_c, 1);
+	}
+}
+
+/* ---- limits around the device ------------------------------------------- */
+
+/* The share of a cgroup limit that the run reached. */
+static double limit_reached(const struct findings_limit *l, const struct result *r)
+{
+	double rate = r->seconds > 0 ? (double)r->bytes / r->seconds : 0;
+	double ios = r->seconds > 0 ? (double)r->ios / r->seconds : 0;
+	double reached = l->bytes_per_sec ? rate / (double)l->bytes_per_sec : 0;
+	if (l->iops && ios / (double)l->iops > reached)
+		reached = ios / (double)l->iops;
+	return reached;
+}
+
+static void judge_limit(const struct findings_limit *l, struct result *r)
+{
+	bool write = r->dir == IO_WRITE;
+	double reached = limit_reached(l, r);
+	char what[96] = "", b[32];
+	unsigned maj = 0, min = 0;
+	if (l->bytes_per_sec) {
+		fmt_rate_si(b, sizeof(b), (double)l->bytes_per_sec);
+		snprintf(what, sizeof(what), "%s", b);
+	}
+	if (l->iops) {
+		size_t used = strlen(what);
+		snprintf(what + used, sizeof(what) - used, "%s%llu IOPS", used ? " and " : "",
+			 (unsigned long long)l->iops);
+	}
+	const char *name = l->name ? l->name : "";
+	warn(r, "this process is limited to %s %s on %s%s%s%s by its cgroup: %s", what,
+	     write ? "of writes" : "of reads", l->majmin, name[0] ? " (" : "", name, name[0] ? ")" : "",
+	     reached >= FINDINGS_LIMIT_REACHED ? "the figure is the limit, not the device"
+					       : "the run stayed below it, but it bounds what this "
+						 "process can measure");
+	struct finding *f = finding_add(r, "cgroup_limit");
+	sscanf(l->majmin, "%u:%u", &maj, &min);
+	finding_figure(f, "major", maj, 0);
+	finding_figure(f, "minor", min, 0);
+	finding_figure(f, "bytes_per_sec", (double)l->bytes_per_sec, 0);
+	finding_figure(f, "iops", (double)l->iops, 0);
+	finding_figure(f, "reached", reached, 3);
+	finding_figure(f, "cgroup_version", l->version, 0);
+}
+
+/* Each limit the process's cgroups put on the devices under the target in
+ * the run's direction; true when the run reached one. */
+static bool judge_cgroup(const struct findings_view *v, struct result *r)
+{
+	bool reached = false;
+	for (unsigned i = 0; i < v->nlimits; i++) {
+		const struct findings_limit *l = &v->limits[i];
+		if (!l->bytes_per_sec && !l->iops)
+			continue;
+		judge_limit(l, r);
+		reached |= limit_reached(l, r) >= FINDINGS_LIMIT_REACHED;
+	}
+	return reached;
+}
+
+/* What made the rate cap look like one, in words. */
+static void cap_evidence_words(const struct rate_cap *c, char *buf, size_t len)
+{
+	char p50[32], slow[32], round[32];
+	fmt_ns(p50, sizeof(p50), (double)c->p50_ns);
+	fmt_ns(slow, sizeof(slow), (double)c->slow_ns);
+	if (c->budget)
+		snprintf(buf, len, "most I/Os took about %s and %.1f %% waited over %s%s, %.0f %% of "
+			 "the I/O time", p50, c->slow_share * 100, slow,
+			 c->evidence == CAP_REGULAR ? " in every interval" : "", c->wait_share * 100);
+	else {
+		if (c->round_iops)
+			snprintf(round, sizeof(round), "%.0f IOPS", c->round);
+		else
+			fmt_rate_si(round, sizeof(round), c->round);
+		snprintf(buf, len, "at a round %s, as limits are set", round);
+	}
+}
+
+/* A rate cap, stated as one only when something corroborates it (a cgroup
+ * limit reached, or slow I/Os in every interval); else "may be". */
+static void judge_rate_cap(const struct options *opt, const struct series *s, bool limited,
+			   struct result *r)
+{
+	struct rate_cap c;
+	char rate[32], why[192];
+	if (!opt->direct || !detect_rate_cap(s, &r->lat, r->bytes, r->seconds, &c))
+		return;
+	bool sure = limited || c.evidence == CAP_REGULAR;
+	fmt_rate_si(rate, sizeof(rate), c.rate);
+	cap_evidence_words(&c, why, sizeof(why));
+	warn(r, "throughput held flat at %s (varying %.1f %% across %u intervals), %s: %s", rate,
+	     c.cv * 100, s->n, why,
+	     limited ? "a rate cap set the figure, the cgroup limit above"
+	     : sure ? "a rate cap (a cloud volume's or a container's I/O limit) set the figure, "
+		      "not the device"
+		    : "a rate cap (a cloud volume's or a container's I/O limit) may have set the "
+		      "figure, though nothing here confirms one");
+	struct finding *f = finding_add(r, "rate_cap");
+	finding_figure(f, "confirmed", sure, 0);
+	finding_figure(f, "bytes_per_sec", c.rate, 1);
+	finding_figure(f, "iops", c.iops, 1);
+	finding_figure(f, "cv", c.cv, 4);
+	finding_figure(f, "p50_ns", (double)c.p50_ns, 0);
+	finding_figure(f, "slow_ns", (double)c.slow_ns, 0);
+	finding_figure(f, "slow_share", c.slow_share, 4);
+	finding_figure(f, "wait_share", c.wait_share, 3);
+}
+
+/* The busiest submitting thread on the CPU for most of its run.  A thread
+ * cannot use more than all of one CPU: a share above 1 is the two clocks'
+ * disagreement, and says 100 %. */
+static void judge_cpu(const struct options *opt, struct result *r)
+{
+	double share = r->cpu_busiest < 1.0 ? r->cpu_busiest : 1.0;
+	if (share < FINDINGS_CPU_BOUND)
+		return;
+	warn(r, "a submitting thread was busy on the CPU for %.0f %% of the run: the figure is "
+	     "limited by this CPU, not the device%s%s", share * 100,
+	     opt_hint(opt, OPT_THREADS, "; more threads (-j)"),
+	     opt_hint(opt, OPT_QD, " or a deeper queue (--qd) may go further"));
+	struct finding *f = finding_add(r, "cpu_bound");
+	finding_figure(f, "busiest_thread_share", share, 3);
+}
+
+/* ---- the disks' own counters -------------------------------------------- */
+
+static void join_disks(const struct findings_view *v, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < v->ndisks && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+					 v->disks[i].name);
+}
+
+static uint64_t disk_bytes(const struct findings_view *v, bool reads, bool writes)
+{
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < v->ndisks; i++)
+		sum += (reads ? v->disks[i].read_bytes : 0) + (writes ? v->disks[i].write_bytes : 0);
+	return sum;
+}
+
+uint64_t findings_other_io(uint64_t disk_bytes, unsigned ndisks, uint64_t run_bytes, bool write)
+{
+	/* a write may reach the disks several times over (journal, parity) */
+	double times = write ? FINDINGS_DEVICE_WRITE_TIMES * ndisks : FINDINGS_DEVICE_OTHER_TIMES;
+	if (ndisks == 0 || (double)disk_bytes <= times * (double)run_bytes + FINDINGS_DEVICE_MIN_BYTES)
+		return 0;
+	return disk_bytes > run_bytes ? disk_bytes - run_bytes : 0;
+}
+
+/* The disks moved clearly more than the run did: other processes' I/O. */
+static bool judge_other_io(const struct findings_view *v, struct result *r)
+{
+	uint64_t total = disk_bytes(v, true, true);
+	char names[256], moved[32], own[32];
+	if (findings_other_io(total, v->ndisks, r->bytes, r->dir == IO_WRITE) == 0)
+		return false;
+	join_disks(v, names, sizeof(names));
+	fmt_bytes_si(moved, sizeof(moved), total);
+	fmt_bytes_si(own, sizeof(own), r->bytes);
+	warn(r, "%s moved %s during the run, diskbench %s: other I/O on the disk (another "
+	     "process, or writeback) shared it, so its busy share is not this run's alone and the "
+	     "figure may be lower than the disk alone gives", names, moved, own);
+	struct finding *f = finding_add(r, "device_other_io");
+	finding_figure(f, "device_read_bytes", (double)disk_bytes(v, true, false), 0);
+	finding_figure(f, "device_write_bytes", (double)disk_bytes(v, false, true), 0);
+	finding_figure(f, "bytes", (double)r->bytes, 0);
+	return true;
+}
+
+/* What the disks below saw against what diskbench moved: far less on a read
+ * means a cache served it; far more on a write means amplification. */
+static void judge_device(const struct findings_view *v, struct result *r)
+{
+	char names[256], moved[32], seen[32];
+	bool write = r->dir == IO_WRITE;
+	uint64_t dev = disk_bytes(v, !write, write);
+	double ratio = r->bytes > 0 ? (double)dev / (double)r->bytes : 0;
+	if (v->ndisks == 0 || r->bytes < FINDINGS_DEVICE_MIN_BYTES || judge_other_io(v, r))
+		return;
+	join_disks(v, names, sizeof(names));
+	fmt_bytes_si(moved, sizeof(moved), r->bytes);
+	fmt_bytes_si(seen, sizeof(seen), dev);
+	if (!write && ratio < FINDINGS_DEVICE_READ_SHARE) {
+		warn(r, "only %.*f %% of the bytes read reached %s (%s of %s): a cache between "
+		     "diskbench and the disk served the rest", ratio < 0.1 ? 1 : 0, ratio * 100, names,
+		     seen, moved);
+		struct finding *f = finding_add(r, "device_saw_less");
+		finding_figure(f, "device_bytes", (double)dev, 0);
+		finding_figure(f, "bytes", (double)r->bytes, 0);
+		finding_figure(f, "share", ratio, 3);
+	} else if (write && ratio > FINDINGS_DEVICE_WRITE_TIMES * v->ndisks) {
+		warn(r, "%s wrote %.1f times the bytes diskbench wrote (%s for %s): journaling, "
+		     "copy-on-write, RAID parity or other writers on the disk", names, ratio, seen,
+		     moved);
+		struct finding *f = finding_add(r, "device_wrote_more");
+		finding_figure(f, "device_bytes", (double)dev, 0);
+		finding_figure(f, "bytes", (double)r->bytes, 0);
+		finding_figure(f, "ratio", ratio, 3);
+	}
+}
+
+void findings_judge(const struct options *opt, const struct findings_view *v, struct result *r)
+{
+	const struct series *s = v->series;
+	struct cliff c;
+	double cv;
+	if (!s)
+		return;
+	bool cliff = detect_cliff(s, &c);
+	if (cliff)
+		judge_cliff(&c, s, r);
+	/* after a cliff, the variation the drop explains is not unsteadiness */
+	unsigned from = cliff ? c.at : 0;
+	if (detect_unsteady(s, from, &cv))
+		judge_unsteady(s, from, cv, opt, r);
+	judge_heat(v, cliff, r);
+	if (opt->sustained)
+		judge_sustained(s, opt, r);
+	bool limited = judge_cgroup(v, r);
+	judge_rate_cap(opt, s, limited, r);
+	judge_cpu(opt, r);
+	judge_device(v, r);
+}
