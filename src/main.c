@@ -182,12 +182,14 @@ int main(int argc, char **argv)
 		snprintf(r.error, sizeof(r.error), "interrupted by %s%s%.400s",
 			 signal_name(last_signal ? last_signal : SIGINT), detail[0] ? " " : "", detail);
 	}
-	if (code != EXIT_OK && code != EXIT_REGRESSED) /* a regression is said as a warning */
+	/* report's regression and missing hosts are said as warnings, beside figures */
+	bool figures = code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE;
+	if (!figures)
 		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");
 	cmd_render(c.cmd, &c.opt, &r, code);
 	code = finish_stdout(code);
 	/* the picture after the result, which stands even when the picture fails */
-	if (code == EXIT_OK && c.opt.svg_path && cmd_write_svg(c.cmd, &c.opt, &r) != 0) {
+	if (figures && code != EXIT_RUN && c.opt.svg_path && cmd_write_svg(c.cmd, &c.opt, &r) != 0) {
 		fprintf(stderr, "diskbench: %s: %s\n", c.opt.svg_path, strerror(errno));
 		code = EXIT_RUN;
 	}

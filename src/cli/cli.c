@@ -309,6 +309,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_JSONL: o->format = OUT_JSONL; break;
 	case ID_QUIET: o->quiet = true; break;
+	case ID_ALLOW_MISSING: o->allow_missing = true; break;
 	case ID_HELP: c->help = true; break;
 	case ID_VERSION: c->version = true; break;
 	default: break;

@@ -23,6 +23,7 @@ enum opt_id {
 	ID_FILES, ID_FILE_SIZE, ID_DIR,
 	ID_SVG,
 	ID_BUFFERS, ID_BATCH, ID_ONCE, /* issue 19 */
+	ID_ALLOW_MISSING, /* report (issue 21) */
 };
 
 struct optdef {

@@ -69,6 +69,8 @@ const struct optdef optdefs[] = {
 	  "compare with the records in OLD (\"-\": stdin); exit 4 when a figure got worse" },
 	{ "threshold", 0, "PCT", OPT_REPORT, ID_THRESHOLD,
 	  "with --baseline: worse by more than PCT % is a regression (default 10%)" },
+	{ "allow-missing", 0, NULL, OPT_REPORT, ID_ALLOW_MISSING,
+	  "exit 0, not 5, when a host's run failed or a host of the baseline has no record" },
 	/* matrix (issue 15); --budget has a row of its own, with matrix's meaning */
 	{ "block-sizes", 0, "LIST", OPT_MATRIX, ID_BLOCK_SIZES,
 	  "block sizes: a list (4k,64k,1M) or a range by powers of 4 (4k-16M; 4k-16M:2 by 2)" },

@@ -126,7 +126,7 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 		out_json_line(stdout, r, own->json ? own->json : single.json);
 	else if (opt->format == OUT_CSV)
 		(own->csv ? own->csv : single.csv)(stdout, r);
-	else if (code == EXIT_OK || code == EXIT_REGRESSED)
+	else if (code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE)
 		(own->text ? own->text : single.text)(stdout, r, opt->quiet, opt->histogram);
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "platform.h"
+#include "utctime.h"
 
 #define NS_PER_S 1000000000LL
 /* the last whole second int64 nanoseconds hold (in 2262) */
@@ -73,106 +74,27 @@ static int parse_decimal(const char *s, int64_t *sec, int64_t *nsec, const char 
 	return *s == '.' ? parse_fraction(s + 1, nsec, end, why) : 0;
 }
 
-/* n digits at s as a number, or -1. */
-static int fixed_digits(const char *s, int n)
-{
-	int v = 0;
-	for (int i = 0; i < n; i++) {
-		if (!is_digit(s[i]))
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
-static bool leap_year(int y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static int days_in_month(int y, int m)
-{
-	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	return m == 2 && leap_year(y) ? 29 : days[m - 1];
-}
-
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (the
- * civil-from-days inverse of H. Hinnant's date algorithms); timegm(3) is
- * not in POSIX. */
-static int64_t days_from_civil(int y, int m, int d)
-{
-	y -= m <= 2;
-	int era = (y >= 0 ? y : y - 399) / 400;
-	int yoe = y - era * 400;
-	int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (int64_t)era * 146097 + doe - 719468;
-}
-
-/* The part after the seconds: an optional fraction, then Z. */
-static int parse_utc_tail(const char *s, int64_t *nsec, const char **why)
-{
-	*nsec = 0;
-	if (*s == '.' && parse_fraction(s + 1, nsec, &s, why) != 0)
-		return -1;
-	if ((*s == 'Z' || *s == 'z') && s[1] == '\0')
-		return 0;
-	if (*s == '+' || *s == '-')
-		*why = "a UTC offset is not accepted: give the time in UTC, ending in Z "
-		       "(2026-11-30T12:00:00Z)";
-	else if (*s == '\0')
-		*why = "no time zone: give the time in UTC, ending in Z (2026-11-30T12:00:00Z)";
-	return -1;
-}
-
-int fleet_parse_utc(const char *text, int64_t *at_ns, const char **why)
-{
-	const char *s = text;
-	*why = forms;
-	if (strlen(s) < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') ||
-	    s[13] != ':' || s[16] != ':')
-		return -1;
-	int y = fixed_digits(s, 4), mo = fixed_digits(s + 5, 2), d = fixed_digits(s + 8, 2);
-	int h = fixed_digits(s + 11, 2), mi = fixed_digits(s + 14, 2), sec = fixed_digits(s + 17, 2);
-	if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0)
-		return -1;
-	if (y < 1970) {
-		*why = "before 1970";
-		return -1;
-	}
-	if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo)) {
-		*why = "no such date";
-		return -1;
-	}
-	if (h > 23 || mi > 59 || sec > 59) {
-		*why = "no such time of day (00:00:00 to 23:59:59)";
-		return -1;
-	}
-	int64_t nsec;
-	if (parse_utc_tail(s + 19, &nsec, why) != 0)
-		return -1;
-	int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
-	if (secs > LAST_SECOND) {
-		*why = too_far;
-		return -1;
-	}
-	*at_ns = secs * NS_PER_S + nsec;
-	return 0;
-}
-
-/* "+N": N seconds after now, rounded up to a whole second. */
+/* "+N": the first multiple of N seconds since the epoch that is at least N
+ * seconds after now.  Every host launched within the same N-second slot
+ * computes the same instant (and run id), whatever its second; "now + N
+ * rounded up to a second" split a launch that crossed a second boundary. */
 static int parse_relative(const char *s, int64_t now_ns, int64_t *at_ns, const char **why)
 {
 	int64_t sec, nsec;
 	const char *end;
 	if (parse_decimal(s, &sec, &nsec, &end, why) != 0 || *end != '\0')
 		return -1;
-	if (sec > FLEET_MAX_AHEAD_S) {
-		*why = "more than 24 hours from now (diskbench waits at most a day)";
+	if (sec > FLEET_MAX_AHEAD_S / 2) {
+		*why = "more than 12 hours from now (+N may wait up to 2N, and diskbench waits at most 24 hours)";
 		return -1;
 	}
-	int64_t at = now_ns + sec * NS_PER_S + nsec;
-	*at_ns = (at + NS_PER_S - 1) / NS_PER_S * NS_PER_S;
+	int64_t step = sec * NS_PER_S + nsec;
+	if (step <= 0) {
+		*why = "+0 names no instant: give +SECONDS greater than 0";
+		return -1;
+	}
+	int64_t earliest = now_ns + step;
+	*at_ns = (earliest / step + (earliest % step != 0)) * step;
 	return 0;
 }
 
@@ -185,7 +107,9 @@ int fleet_parse_start_at(const char *text, int64_t now_ns, int64_t *at_ns, const
 	if (text[0] == '+') {
 		rc = parse_relative(text + 1, now_ns, &at, why);
 	} else if (strlen(text) > 4 && text[4] == '-') {
-		rc = fleet_parse_utc(text, &at, why);
+		rc = utc_parse(text, &at, why);
+		if (rc != 0 && *why == utc_form_why)
+			*why = forms;
 	} else {
 		rc = parse_decimal(text, &sec, &nsec, &end, why) == 0 && *end == '\0' ? 0 : -1;
 		at = rc == 0 ? sec * NS_PER_S + nsec : 0;
@@ -198,19 +122,6 @@ int fleet_parse_start_at(const char *text, int64_t now_ns, int64_t *at_ns, const
 	}
 	*at_ns = at;
 	return 0;
-}
-
-void fleet_format_utc(char *buf, size_t len, int64_t ns)
-{
-	time_t sec = (time_t)(ns / NS_PER_S - (ns % NS_PER_S < 0));
-	long usec = (long)((ns - (int64_t)sec * NS_PER_S) / 1000);
-	struct tm tm;
-	if (!gmtime_r(&sec, &tm)) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, usec);
 }
 
 static const char *env_value(fleet_getenv_fn get, const char *name)

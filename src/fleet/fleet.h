@@ -18,7 +18,6 @@
 
 #define FLEET_HOST_LEN 256
 #define FLEET_RUN_ID_LEN 128
-#define FLEET_UTC_LEN 32        /* "2026-11-30T12:00:00.123456Z" and its NUL */
 #define FLEET_LAUNCHER_VARS 6
 /* --start-at waits at most this long: further ahead is taken for a typo. */
 #define FLEET_MAX_AHEAD_S 86400
@@ -66,15 +65,12 @@ struct fleet_ask {
 };
 
 /* --start-at's value: epoch seconds, decimals allowed ("1764504000.25");
- * ISO-8601 UTC ("2026-11-30T12:00:00Z", decimals allowed); or "+N" seconds
- * after now_ns, rounded up to a whole second so that hosts launched within
- * the same second agree on the instant.  At most FLEET_MAX_AHEAD_S ahead
- * of now_ns.  0, or -1 with *why (a phrase to follow the value). */
+ * ISO-8601 UTC ("2026-11-30T12:00:00Z", utctime.h); or "+N": the first
+ * multiple of N seconds since the epoch at least N seconds after now_ns, so
+ * that hosts launched within the same N-second slot agree on the instant.
+ * At most FLEET_MAX_AHEAD_S ahead of now_ns.  0, or -1 with *why (a phrase
+ * to follow the value). */
 int fleet_parse_start_at(const char *text, int64_t now_ns, int64_t *at_ns, const char **why);
-/* "YYYY-MM-DDTHH:MM:SS[.fraction]Z" (T/Z in either case). */
-int fleet_parse_utc(const char *text, int64_t *at_ns, const char **why);
-/* "2026-11-30T12:00:00.123456Z": microseconds, truncated. */
-void fleet_format_utc(char *buf, size_t len, int64_t ns);
 
 /* The run id, first found: --run-id (given), $DISKBENCH_RUN_ID, Slurm's
  * job id with its step ("slurm-42.0"), --start-at's instant ("at-1764504000",

@@ -1,6 +1,7 @@
 /* The runbook question "is this disk (or fleet) slower than last month?":
- * each group of the new report against the old group of the same test, per
- * host and per figure, flagged where worse beyond a threshold. */
+ * each group of the new report against the old runs of the same test and
+ * params, per host and per figure, flagged where worse beyond a threshold
+ * and beyond the figure's own noise. */
 #define _POSIX_C_SOURCE 200809L
 #include "fleetreport.h"
 
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "stats.h"
 
 static const struct {
 	const char *label, *key;
@@ -30,39 +33,132 @@ const char *fleet_figure_key(enum fleet_figure f)
 	return figures[f].key;
 }
 
-/* One of the four figures of a host or of the fleet: 0 with *v, or -1 when
- * the latencies are not known. */
-static int figure_of(enum fleet_figure f, double rate, double iops, bool has_lat, uint64_t p50,
-		     uint64_t p99, double *v)
-{
-	double all[FIG_COUNT] = { [FIG_MBPS] = rate, [FIG_IOPS] = iops, [FIG_P50] = (double)p50,
-				  [FIG_P99] = (double)p99 };
-	*v = all[f];
-	return f == FIG_P50 || f == FIG_P99 ? (has_lat ? 0 : -1) : 0;
-}
-
+/* A host's figure: 0 with *v, or -1 when its latencies are not known. */
 static int host_figure(const struct fleet_record *r, enum fleet_figure f, double *v)
 {
-	return figure_of(f, r->bytes_per_sec, r->iops, r->has_lat, r->p50, r->p99, v);
+	double all[FIG_COUNT] = { [FIG_MBPS] = r->bytes_per_sec, [FIG_IOPS] = r->iops,
+				  [FIG_P50] = (double)r->p50, [FIG_P99] = (double)r->p99 };
+	*v = all[f];
+	return f == FIG_P50 || f == FIG_P99 ? (r->has_lat ? 0 : -1) : 0;
 }
 
-/* The fleet's: summed rates, merged percentiles. */
-static int fleet_figure(const struct fleet_totals *t, enum fleet_figure f, double *v)
+/* ---- noise ---- */
+
+static double percentile_sample(const uint64_t *v, unsigned i)
 {
-	return figure_of(f, t->sum_bytes_per_sec, t->sum_iops, t->has_lat, t->p50, t->p99, v);
+	return !v || v[i] == FLEET_NO_SAMPLE ? -1 : (double)v[i];
+}
+
+/* Sample i's value of figure f: a rate over the sample's time, or its
+ * latency percentile; -1 when the series does not hold it. */
+static double sample_value(const struct fleet_record *r, enum fleet_figure f, unsigned i)
+{
+	double dt = r->series_end_s[i] - (i ? r->series_end_s[i - 1] : 0);
+	switch (f) {
+	case FIG_MBPS: return (double)r->series_bytes[i] / dt;
+	/* without per-sample I/O counts, IOPS moves as bytes do (one block size) */
+	case FIG_IOPS: return (double)(r->series_ios ? r->series_ios[i] : r->series_bytes[i]) / dt;
+	case FIG_P50: return percentile_sample(r->series_p50, i);
+	case FIG_P99: return percentile_sample(r->series_p99, i);
+	default: return -1;
+	}
+}
+
+/* Whether the series holds figure f at all. */
+static bool has_samples(const struct fleet_record *r, enum fleet_figure f)
+{
+	return f == FIG_MBPS || f == FIG_IOPS || (f == FIG_P50 ? r->series_p50 : r->series_p99);
+}
+
+static int double_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+static double median_sorted(const double *v, unsigned n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* What a run's per-interval values say of its figure's uncertainty, both
+ * relative to the figure: se, a standard error, and shift, how far the mean
+ * is pulled from the typical interval by a few odd ones. */
+struct spread {
+	double se, shift;
+};
+
+/* Neighbouring intervals are not independent (a throttle or a device cache
+ * that releases work in slices makes them alternate high and low), so the
+ * values are first averaged in batches of floor(sqrt(k)) (the batch-means
+ * method).  se: a robust spread of the batch means, 1.4826 × their median
+ * absolute deviation (the stdev of normal samples, not moved by one odd
+ * batch such as a start-up burst or a stall), over their median and the
+ * square root of their number.  shift: their mean's distance from their
+ * median, over the median, which is what such an odd batch does to the
+ * figure.  -1 when there are fewer than FLEET_NOISE_MIN_SAMPLES batches or
+ * no such series. */
+static int series_spread(const struct fleet_record *r, enum fleet_figure f, struct spread *out)
+{
+	unsigned batch = (unsigned)sqrt((double)r->nseries), nb = batch ? r->nseries / batch : 0;
+	if (nb < FLEET_NOISE_MIN_SAMPLES || !has_samples(r, f))
+		return -1;
+	double *v = calloc(nb, sizeof(*v)), sum = 0;
+	unsigned k = 0;
+	if (!v)
+		return -1; /* unknown, as without a series */
+	for (unsigned b = 0; b < nb; b++) { /* a batch's mean over the intervals that have one */
+		unsigned n = 0;
+		for (unsigned i = b * batch; i < (b + 1) * batch; i++)
+			if (sample_value(r, f, i) >= 0)
+				v[k] += sample_value(r, f, i), n++;
+		if (n)
+			v[k++] /= n;
+	}
+	if (k < FLEET_NOISE_MIN_SAMPLES) {
+		free(v);
+		return -1;
+	}
+	for (unsigned i = 0; i < k; i++)
+		sum += v[i];
+	qsort(v, k, sizeof(*v), double_cmp);
+	double median = median_sorted(v, k);
+	for (unsigned i = 0; i < k; i++)
+		v[i] = fabs(v[i] - median);
+	qsort(v, k, sizeof(*v), double_cmp);
+	int rc = -1;
+	if (median > 0) {
+		out->se = 1.4826 * median_sorted(v, k) / median / sqrt((double)k);
+		out->shift = fabs(sum / k - median) / median;
+		rc = 0;
+	}
+	free(v);
+	return rc;
+}
+
+/* The noise of the difference between two runs, in %: FLEET_NOISE_SE
+ * standard errors, plus how far odd intervals pulled each run's mean. */
+static double series_noise_pct(const struct fleet_record *a, const struct fleet_record *b,
+			       enum fleet_figure f)
+{
+	struct spread x, y;
+	if (series_spread(a, f, &x) != 0 || series_spread(b, f, &y) != 0)
+		return NAN;
+	return (FLEET_NOISE_SE * sqrt(x.se * x.se + y.se * y.se) + x.shift + y.shift) * 100;
 }
 
 static void add_change(struct fleet_pairing *p, const char *host, enum fleet_figure f,
-		       double old_value, double new_value, double threshold_pct)
+		       double old_value, double new_value, double noise_pct, double threshold_pct)
 {
 	struct fleet_change *c = &p->changes[p->n++];
 	c->host = host;
 	c->figure = f;
 	c->old_value = old_value;
 	c->new_value = new_value;
+	c->noise_pct = noise_pct;
 	c->change_pct = old_value > 0 ? (new_value / old_value - 1) * 100 : NAN;
-	c->regressed = figures[f].lower_is_better ? c->change_pct > threshold_pct :
-						    c->change_pct < -threshold_pct;
+	double allowed = threshold_pct + (isnan(noise_pct) ? 0 : noise_pct);
+	c->regressed = figures[f].lower_is_better ? c->change_pct > allowed : c->change_pct < -allowed;
 }
 
 static const struct fleet_row *find_row(const struct fleet_group *g, const char *label)
@@ -73,70 +169,215 @@ static const struct fleet_row *find_row(const struct fleet_group *g, const char 
 	return NULL;
 }
 
+/* Whether the host's run failed in g: it is listed as such, not missing. */
+static bool failed_in(const struct fleet_group *g, const char *label)
+{
+	for (unsigned i = 0; g && i < g->nothers; i++)
+		if (g->others[i].status == ROW_FAILED && strcmp(g->others[i].label, label) == 0)
+			return true;
+	return false;
+}
+
+/* ---- per host ---- */
+
+/* One figure of one host over the baseline's repeats: their mean, and the
+ * noise: the series' or the repeats' range, whichever is wider. */
+static int old_figure(const struct fleet_pairing *p, const char *label, const struct fleet_record *now,
+		      enum fleet_figure f, double *mean, double *noise_pct)
+{
+	double sum = 0, lo = INFINITY, hi = -INFINITY, v;
+	unsigned n = 0;
+	*noise_pct = NAN;
+	for (unsigned i = 0; i < p->nrepeats; i++) {
+		const struct fleet_row *was = find_row(p->repeats[i], label);
+		if (!was || host_figure(was->rec, f, &v) != 0)
+			continue;
+		sum += v, n++;
+		lo = v < lo ? v : lo, hi = v > hi ? v : hi;
+		double s = series_noise_pct(was->rec, now, f);
+		if (!isnan(s) && (isnan(*noise_pct) || s > *noise_pct))
+			*noise_pct = s;
+	}
+	if (n == 0)
+		return -1;
+	*mean = sum / n;
+	if (n > 1 && *mean > 0) {
+		double range = (hi - lo) / *mean * 100;
+		if (isnan(*noise_pct) || range > *noise_pct)
+			*noise_pct = range;
+	}
+	return 0;
+}
+
+/* The fleet's figures over the hosts on both sides, summed as each host's
+ * were judged; the noise of a sum from the hosts' (independent) noises. */
+struct fleet_sums {
+	double old_value[FIG_COUNT], new_value[FIG_COUNT], noise_abs2[FIG_COUNT], noise_max[FIG_COUNT];
+	bool noise_known[FIG_COUNT];
+};
+
+static void host_changes(struct fleet_pairing *p, const struct fleet_row *row, double threshold_pct,
+			 struct fleet_sums *sums)
+{
+	for (unsigned f = 0; f < FIG_COUNT; f++) {
+		double a, b, noise;
+		if (old_figure(p, row->label, row->rec, f, &a, &noise) != 0 ||
+		    host_figure(row->rec, f, &b) != 0)
+			continue;
+		add_change(p, row->label, f, a, b, noise, threshold_pct);
+		sums->old_value[f] += a;
+		sums->new_value[f] += b;
+		if (!isnan(noise)) {
+			sums->noise_abs2[f] += (noise * a) * (noise * a);
+			sums->noise_max[f] = noise > sums->noise_max[f] ? noise : sums->noise_max[f];
+			sums->noise_known[f] = true;
+		}
+	}
+}
+
+/* ---- the fleet row ---- */
+
+/* The merged histogram of the rows of g whose labels are in both groups. */
+static void common_stats(const struct fleet_group *g, const struct fleet_group *other, struct stats *s)
+{
+	stats_init(s);
+	for (unsigned i = 0; i < g->n; i++) {
+		const struct fleet_record *r = g->rows[i].rec;
+		if (!find_row(other, g->rows[i].label))
+			continue;
+		for (unsigned k = 0; k < r->nbuckets; k++) {
+			s->bucket[r->buckets[k].index] += r->buckets[k].count;
+			s->count += r->buckets[k].count;
+		}
+		if (r->nbuckets && r->lat_min < s->min)
+			s->min = r->lat_min;
+		if (r->nbuckets && r->lat_max > s->max)
+			s->max = r->lat_max;
+	}
+}
+
+/* Whether every common host of g has buckets to merge. */
+static bool common_buckets(const struct fleet_group *g, const struct fleet_group *other)
+{
+	for (unsigned i = 0; i < g->n; i++)
+		if (find_row(other, g->rows[i].label) &&
+		    (g->rows[i].rec->no_buckets || !g->rows[i].rec->has_lat))
+			return false;
+	return true;
+}
+
+static int fleet_changes(struct fleet_pairing *p, const struct fleet_sums *sums, double threshold_pct)
+{
+	for (unsigned f = FIG_MBPS; f <= FIG_IOPS; f++) {
+		double noise = sums->noise_known[f] && sums->old_value[f] > 0 ?
+				       sqrt(sums->noise_abs2[f]) / sums->old_value[f] : NAN;
+		add_change(p, FLEET_FLEET_ROW, f, sums->old_value[f], sums->new_value[f], noise,
+			   threshold_pct);
+	}
+	if (!common_buckets(p->old, p->new) || !common_buckets(p->new, p->old))
+		return 0;
+	struct stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	if (!a || !b) {
+		free(a), free(b);
+		return -1;
+	}
+	common_stats(p->old, p->new, a);
+	common_stats(p->new, p->old, b);
+	static const double q[FIG_COUNT] = { [FIG_P50] = 50, [FIG_P99] = 99 };
+	for (unsigned f = FIG_P50; a->count && b->count && f <= FIG_P99; f++)
+		add_change(p, FLEET_FLEET_ROW, f, (double)stats_percentile(a, q[f]),
+			   (double)stats_percentile(b, q[f]),
+			   sums->noise_known[f] ? sums->noise_max[f] : NAN, threshold_pct);
+	free(a), free(b);
+	return 0;
+}
+
 static int compare_pair(struct fleet_pairing *p, double threshold_pct)
 {
 	unsigned n_old = p->old ? p->old->n : 0, n_new = p->new ? p->new->n : 0;
+	struct fleet_sums sums;
+	memset(&sums, 0, sizeof(sums));
 	p->changes = calloc((size_t)(n_new + 1) * FIG_COUNT, sizeof(*p->changes));
 	p->only_old = calloc(n_old + 1, sizeof(*p->only_old));
 	p->only_new = calloc(n_new + 1, sizeof(*p->only_new));
 	if (!p->changes || !p->only_old || !p->only_new)
 		return -1;
 	for (unsigned i = 0; i < n_new; i++) {
-		const struct fleet_row *row = &p->new->rows[i], *was = find_row(p->old, row->label);
-		if (!was) {
+		const struct fleet_row *row = &p->new->rows[i];
+		if (!find_row(p->old, row->label)) {
 			p->only_new[p->n_only_new++] = row->label;
 			continue;
 		}
-		for (unsigned f = 0; f < FIG_COUNT; f++) {
-			double a, b;
-			if (host_figure(was->rec, f, &a) == 0 && host_figure(row->rec, f, &b) == 0)
-				add_change(p, row->label, f, a, b, threshold_pct);
-		}
+		p->n_common++;
+		host_changes(p, row, threshold_pct, &sums);
 	}
 	for (unsigned i = 0; i < n_old; i++)
-		if (!find_row(p->new, p->old->rows[i].label))
+		if (!find_row(p->new, p->old->rows[i].label) && !failed_in(p->new, p->old->rows[i].label))
 			p->only_old[p->n_only_old++] = p->old->rows[i].label;
-	for (unsigned f = 0; p->old && p->new && f < FIG_COUNT; f++) {
-		double a, b;
-		if (fleet_figure(&p->old->t, f, &a) == 0 && fleet_figure(&p->new->t, f, &b) == 0)
-			add_change(p, FLEET_FLEET_ROW, f, a, b, threshold_pct);
-	}
-	return 0;
+	return p->n_common ? fleet_changes(p, &sums, threshold_pct) : 0;
 }
 
-/* The old group of cur's test: the only one, or the only one with the same
- * params; NULL when there is none, *several set when it cannot tell. */
-static const struct fleet_group *match_old(const struct fleet_report *old,
-					   const struct fleet_group *cur, unsigned *several)
+/* ---- pairing runs ---- */
+
+/* The old runs of cur's test with its params, into p->repeats; -1 with why
+ * when there are runs of the test but none with the same params. */
+static int match_old(const struct fleet_report *old, const struct fleet_group *cur,
+		     struct fleet_pairing *p, char *why, size_t len)
 {
-	const struct fleet_group *any = NULL, *same = NULL;
-	unsigned n_any = 0, n_same = 0;
-	char note[FLEET_MSG];
+	const struct fleet_group *differs = NULL;
+	char note[FLEET_MSG] = "";
+	p->repeats = calloc(old->n + 1, sizeof(*p->repeats));
+	if (!p->repeats)
+		return -1;
 	for (unsigned i = 0; i < old->n; i++) {
 		const struct fleet_group *g = &old->groups[i];
-		if (strcmp(g->test, cur->test) != 0)
+		if (strcmp(g->test, cur->test) != 0 || g->n == 0)
 			continue;
-		any = g, n_any++;
+		if (cur->n == 0) { /* no host ran: no params to tell; its failures are listed */
+			p->repeats[p->nrepeats++] = g;
+			break;
+		}
 		fleet_params_note(g->rows[0].rec, cur->rows[0].rec, note, sizeof(note));
 		if (!note[0])
-			same = g, n_same++;
+			p->repeats[p->nrepeats++] = g;
+		else if (!differs)
+			differs = g;
 	}
-	*several = 0;
-	if (n_same == 1)
-		return same;
-	if (n_any == 1)
-		return any;
-	if (n_any > 1)
-		*several = n_any;
-	return NULL;
+	p->old = p->nrepeats ? p->repeats[0] : NULL;
+	if (p->old || !differs)
+		return 0;
+	fleet_params_note(differs->rows[0].rec, cur->rows[0].rec, note, sizeof(note));
+	snprintf(why, len, "run '%.60s' of %.20s has no run of the same params in the baseline "
+		 "(old first): %s; compare like with like", cur->run_id, cur->test, note);
+	errno = EINVAL;
+	return -1;
 }
 
 static bool is_paired(const struct fleet_baseline *b, const struct fleet_group *old)
 {
 	for (unsigned i = 0; i < b->n; i++)
-		if (b->pairs[i].old == old)
-			return true;
+		for (unsigned k = 0; k < b->pairs[i].nrepeats; k++)
+			if (b->pairs[i].repeats[k] == old)
+				return true;
 	return false;
+}
+
+/* Why no figure could be compared, for the refusal. */
+static void nothing_compared(const struct fleet_report *old, const struct fleet_report *cur,
+			     const struct fleet_baseline *b, char *why, size_t len)
+{
+	bool paired = false;
+	for (unsigned i = 0; i < b->n; i++)
+		paired |= b->pairs[i].old && b->pairs[i].new;
+	if (paired)
+		snprintf(why, len, "no figure to compare: no host is in both the baseline and the new "
+			 "records (labels differ? --host-label)");
+	else
+		snprintf(why, len, "no figure to compare: the baseline holds no run of the new records' "
+			 "test (new: %.20s%s; baseline: %.20s%s)", cur->n ? cur->groups[0].test : "-",
+			 cur->n > 1 ? ", ..." : "", old->n ? old->groups[0].test : "-",
+			 old->n > 1 ? ", ..." : "");
+	errno = EINVAL;
 }
 
 int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur,
@@ -148,19 +389,10 @@ int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur
 	if (!out->pairs)
 		goto nomem;
 	for (unsigned i = 0; i < cur->n; i++) {
-		const struct fleet_group *g = &cur->groups[i];
-		unsigned several;
 		struct fleet_pairing *p = &out->pairs[out->n++];
-		p->new = g;
-		p->old = match_old(old, g, &several);
-		if (several) {
-			snprintf(why, len, "the baseline holds %u runs of %.20s that differ from run '%.60s' "
-				 "in params: give it one run", several, g->test, g->run_id);
-			errno = EINVAL;
-			return -1;
-		}
-		if (p->old)
-			fleet_params_note(p->old->rows[0].rec, g->rows[0].rec, p->note, sizeof(p->note));
+		p->new = &cur->groups[i];
+		if (match_old(old, p->new, p, why, len) != 0)
+			return errno == ENOMEM ? (snprintf(why, len, "out of memory"), -1) : -1;
 	}
 	for (unsigned i = 0; i < old->n; i++)
 		if (!is_paired(out, &old->groups[i]))
@@ -172,11 +404,23 @@ int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur
 		for (unsigned k = 0; k < out->pairs[i].n; k++)
 			out->nregressed += out->pairs[i].changes[k].regressed;
 	}
-	return 0;
+	if (out->nchanges == 0 && fleet_report_ran(cur)) {
+		nothing_compared(old, cur, out, why, len);
+		return -1;
+	}
+	return 0; /* no host ran: nothing to compare, and the failures say why */
 nomem:
 	snprintf(why, len, "out of memory");
 	errno = ENOMEM;
 	return -1;
+}
+
+bool fleet_report_ran(const struct fleet_report *rep)
+{
+	for (unsigned i = 0; i < rep->n; i++)
+		if (rep->groups[i].n > 0)
+			return true;
+	return false;
 }
 
 void fleet_baseline_free(struct fleet_baseline *b)
@@ -185,6 +429,7 @@ void fleet_baseline_free(struct fleet_baseline *b)
 		free(b->pairs[i].changes);
 		free(b->pairs[i].only_old);
 		free(b->pairs[i].only_new);
+		free(b->pairs[i].repeats);
 	}
 	free(b->pairs);
 	memset(b, 0, sizeof(*b));

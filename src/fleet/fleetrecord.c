@@ -5,12 +5,14 @@
 #include "fleetreport.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jsonparse.h"
 #include "stats.h"
+#include "utctime.h"
 
 void fleet_set_init(struct fleet_set *s)
 {
@@ -32,6 +34,10 @@ static void record_free(struct fleet_record *r)
 	free(r->buckets);
 	free(r->series_end_s);
 	free(r->series_bytes);
+	free(r->series_ios);
+	free(r->series_p50);
+	free(r->series_p99);
+	free(r->error);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -39,8 +45,68 @@ void fleet_set_free(struct fleet_set *s)
 {
 	for (unsigned i = 0; i < s->n; i++)
 		record_free(&s->rec[i]);
+	for (unsigned i = 0; i < s->failed; i++)
+		record_free(&s->frec[i]);
 	free(s->rec);
+	free(s->frec);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ---- strings from a file are data ---- */
+
+/* The length of the UTF-8 sequence at s (at most n bytes) and its code
+ * point, or 0 when s does not start a well-formed one. */
+static size_t utf8_char(const unsigned char *s, size_t n, unsigned long *cp)
+{
+	size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3 :
+		     s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	*cp = len == 1 ? s[0] : s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	static const unsigned long least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Characters that rewrite a terminal or reorder the text around them. */
+static bool unsafe_char(unsigned long cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x61c || cp == 0x200e ||
+	       cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+char *fleet_escape(const char *s, size_t n)
+{
+	char *out = malloc(6 * n + 1), *o = out; /* "\u202E" is the longest: 6 per byte at most */
+	if (!out)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		unsigned long cp;
+		size_t len = utf8_char(p + i, n - i, &cp);
+		if (len == 0)
+			o += sprintf(o, "\\x%02X", p[i]), len = 1;
+		else if (unsafe_char(cp) && cp < 0x80)
+			o += sprintf(o, "\\x%02lX", cp);
+		else if (unsafe_char(cp))
+			o += sprintf(o, "\\u%04lX", cp);
+		else
+			memcpy(o, p + i, len), o += len;
+		i += len;
+	}
+	*o = '\0';
+	return out;
+}
+
+static char *escape_str(const char *s)
+{
+	return fleet_escape(s, strlen(s));
 }
 
 /* A launcher's prefix names a host or a rank: a short word of these. */
@@ -73,57 +139,13 @@ const char *fleet_json_start(const char *line, size_t len, char *label, size_t l
 	return brace;
 }
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
- * (Howard Hinnant's days_from_civil). */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	y -= m <= 2;
-	int64_t era = (y >= 0 ? y : y - 399) / 400;
-	unsigned yoe = (unsigned)(y - era * 400);
-	unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
-/* n digits at *p as a number, or -1. */
-static long digits(const char **p, int n)
-{
-	long v = 0;
-	for (int i = 0; i < n; i++, (*p)++) {
-		if (**p < '0' || **p > '9')
-			return -1;
-		v = v * 10 + (**p - '0');
-	}
-	return v;
-}
-
 int fleet_parse_time(const char *text, int64_t *us)
 {
-	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	const char *p = text;
-	long y = digits(&p, 4), mo = *p == '-' ? (p++, digits(&p, 2)) : -1;
-	long d = *p == '-' ? (p++, digits(&p, 2)) : -1;
-	long h = *p == 'T' ? (p++, digits(&p, 2)) : -1;
-	long mi = *p == ':' ? (p++, digits(&p, 2)) : -1;
-	long s = *p == ':' ? (p++, digits(&p, 2)) : -1;
-	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > (long)mdays[mo - 1] || h < 0 || h > 23 ||
-	    mi < 0 || mi > 59 || s < 0 || s > 60)
+	int64_t ns;
+	const char *why;
+	if (utc_parse(text, &ns, &why) != 0)
 		return -1;
-	long frac = 0;
-	if (*p == '.') {
-		int n = 0;
-		for (p++; *p >= '0' && *p <= '9'; p++, n++)
-			if (n < 6)
-				frac = frac * 10 + (*p - '0');
-		if (n == 0)
-			return -1;
-		for (; n < 6; n++)
-			frac *= 10;
-	}
-	if (strcmp(p, "Z") != 0)
-		return -1;
-	int64_t days = days_from_civil(y, (unsigned)mo, (unsigned)d);
-	*us = ((days * 24 + h) * 3600 + mi * 60 + s) * 1000000 + frac;
+	*us = ns / 1000;
 	return 0;
 }
 
@@ -146,16 +168,6 @@ struct reading {
 	const char *why;   /* why the line is not a record */
 };
 
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 static int take_params(struct reading *rd, const struct jp_value *params, struct fleet_record *r)
 {
 	if (!params)
@@ -169,8 +181,8 @@ static int take_params(struct reading *rd, const struct jp_value *params, struct
 		return -1;
 	for (const struct jp_value *m = params->first; m; m = m->next) {
 		struct fleet_param *p = &r->params[r->nparams++];
-		p->key = dup_n(m->key, m->key_len);
-		p->text = dup_n(rd->text + m->pos, m->end - m->pos);
+		p->key = fleet_escape(m->key, m->key_len);
+		p->text = fleet_escape(rd->text + m->pos, m->end - m->pos);
 		if (!p->key || !p->text)
 			return -1;
 		p->is_number = jp_double(m, &p->number) == 0;
@@ -215,6 +227,29 @@ static int take_buckets(struct reading *rd, const struct jp_value *lb, struct fl
 	return 0;
 }
 
+/* series[key], when it is an array of n whole numbers or nulls (an interval
+ * in which no I/O completed has no percentile: FLEET_NO_SAMPLE), into *out;
+ * else *out stays NULL (the figure's per-interval spread is then unknown). */
+static int take_samples(const struct jp_value *series, const char *key, unsigned n, uint64_t **out)
+{
+	const struct jp_value *a = jp_get(series, key);
+	if (!a || a->type != JP_ARRAY || a->count != n)
+		return 0;
+	uint64_t *v = calloc(n, sizeof(*v));
+	if (!v)
+		return -1;
+	unsigned i = 0;
+	for (const struct jp_value *e = a->first; e; e = e->next, i++)
+		if (e->type == JP_NULL)
+			v[i] = FLEET_NO_SAMPLE;
+		else if (jp_uint(e, &v[i]) != 0 || v[i] == FLEET_NO_SAMPLE) {
+			free(v);
+			return 0;
+		}
+	*out = v;
+	return 0;
+}
+
 static int take_series(struct reading *rd, const struct jp_value *series, struct fleet_record *r)
 {
 	const struct jp_value *t = jp_get(series, "t_s"), *b = jp_get(series, "bytes");
@@ -240,6 +275,10 @@ static int take_series(struct reading *rd, const struct jp_value *series, struct
 			return 1;
 		}
 	}
+	if (take_samples(series, "ios", r->nseries, &r->series_ios) != 0 ||
+	    take_samples(series, "p50_ns", r->nseries, &r->series_p50) != 0 ||
+	    take_samples(series, "p99_ns", r->nseries, &r->series_p99) != 0)
+		return -1;
 	return 0;
 }
 
@@ -260,6 +299,13 @@ static int take_times(struct reading *rd, const struct jp_value *root, struct fl
 		rd->why = "ended_at is before started_at";
 		return 1;
 	}
+	/* both times are cut to the µs: beyond that (and a generous 1 ms + 0.1 %)
+	 * the record contradicts itself, and which of the two to trust is unknown */
+	double gap_us = fabs((double)(r->end_us - measured));
+	if (gap_us > 1000 + r->seconds * 1000) {
+		rd->why = "ended_at - started_at disagrees with result.seconds (by more than 1 ms + 0.1 %)";
+		return 1;
+	}
 	r->timed = true;
 	return 0;
 }
@@ -272,7 +318,7 @@ static int take_rank(const struct jp_value *launcher, struct fleet_record *r)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *v = jp_str(jp_get(launcher, keys[i]));
 		if (v) {
-			r->rank = strdup(v);
+			r->rank = escape_str(v);
 			return r->rank ? 0 : -1;
 		}
 	}
@@ -315,10 +361,10 @@ static int take_names(const struct jp_value *root, const char *label, const char
 {
 	const char *host = jp_str(jp_get(root, "host"));
 	const char *run_id = jp_str(jp_get(root, "run_id"));
-	r->where = strdup(where);
-	r->host = strdup(host ? host : label[0] ? label : where);
-	r->run_id = strdup(run_id ? run_id : "");
-	r->test = strdup(jp_str(jp_get(root, "test")));
+	r->where = strdup(where); /* escaped by the caller */
+	r->host = host ? escape_str(host) : strdup(label[0] ? label : where);
+	r->run_id = escape_str(run_id ? run_id : "");
+	r->test = escape_str(jp_str(jp_get(root, "test")));
 	return r->where && r->host && r->run_id && r->test ? 0 : -1;
 }
 
@@ -330,37 +376,62 @@ static int take_record(struct reading *rd, const struct jp_value *root, const ch
 		rd->why = "not a diskbench record: no \"test\"";
 		return 1;
 	}
-	if (jp_get(root, "tests")) {
-		rd->why = "a document of several tests (quick, sweep): report reads single tests";
-		return 1;
-	}
-	if (take_names(root, label, where, r) != 0)
+	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
 		return -1;
 	const char *error = jp_str(jp_get(root, "error"));
 	if (error) {
-		rd->why = error;
-		return 2;
+		r->error = escape_str(error);
+		return r->error ? 2 : -1;
 	}
 	int rc = take_result(rd, root, r);
 	if (rc == 0)
 		rc = take_times(rd, root, r);
 	if (rc == 0)
 		rc = take_params(rd, jp_get(root, "params"), r);
-	if (rc == 0)
-		rc = take_rank(jp_get(root, "launcher"), r);
 	return rc;
 }
 
-static int grow(struct fleet_set *s)
+/* Step i (from 1) of a document of several tests (quick's steps, sweep's
+ * points): its names from the document (host, run id, rank), its figures
+ * and params its own, and its test "quick: randread, step 3", so that it
+ * groups with the same step of the other hosts.  No times: the document's
+ * started_at and ended_at span all its steps. */
+static int take_step(struct reading *rd, const struct jp_value *root, const struct jp_value *step,
+		     unsigned i, const char *label, const char *where, struct fleet_record *r)
 {
-	if (s->n < s->cap)
-		return 0;
-	unsigned cap = s->cap ? 2 * s->cap : 16;
-	struct fleet_record *rec = realloc(s->rec, cap * sizeof(*rec));
-	if (!rec)
+	const char *name = jp_str(jp_get(step, "step")), *test = jp_str(jp_get(step, "test"));
+	char full[FLEET_MSG];
+	if (step->type != JP_OBJECT || !test) {
+		rd->why = "a step of a document of several tests without its \"test\"";
+		return 1;
+	}
+	if (take_names(root, label, where, r) != 0 || take_rank(jp_get(root, "launcher"), r) != 0)
 		return -1;
-	s->rec = rec;
-	s->cap = cap;
+	snprintf(full, sizeof(full), "%.40s: %.40s%s%.60s, step %u", jp_str(jp_get(root, "test")), test,
+		 name ? " " : "", name ? name : "", i);
+	free(r->test);
+	if (!(r->test = escape_str(full)))
+		return -1;
+	const char *error = jp_str(jp_get(step, "error"));
+	if (error) {
+		r->error = escape_str(error);
+		return r->error ? 2 : -1;
+	}
+	int rc = take_result(rd, step, r);
+	return rc == 0 ? take_params(rd, jp_get(step, "params"), r) : rc;
+}
+
+/* Room for one more in *rec (n used of *cap). */
+static int grow(struct fleet_record **rec, unsigned n, unsigned *cap)
+{
+	if (n < *cap)
+		return 0;
+	unsigned more = *cap ? 2 * *cap : 16;
+	struct fleet_record *bigger = realloc(*rec, more * sizeof(*bigger));
+	if (!bigger)
+		return -1;
+	*rec = bigger;
+	*cap = more;
 	return 0;
 }
 
@@ -383,43 +454,93 @@ static void skipped(struct fleet_set *s, const char *where, const char *why, siz
 		snprintf(s->first_skipped, sizeof(s->first_skipped), "%s: %s", where, why);
 }
 
-int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where)
+/* r, as take_record or take_step left it (rc), into s: 1 a record, 2 a
+ * failed run (in s->frec), 0 not one (skipped), -1 ENOMEM. */
+static int keep(struct fleet_set *s, int rc, struct fleet_record *r, const struct reading *rd,
+		const char *where)
 {
-	char label[64];
-	s->lines++;
-	if (blank(line, len))
-		return 0;
-	const char *json = fleet_json_start(line, len, label, sizeof(label));
-	if (!json || len > FLEET_MAX_LINE) {
-		skipped(s, where, json ? "line longer than 64 MiB" : "no JSON on the line", 0);
-		return 0;
+	if (rc == 1)
+		skipped(s, where, rd->why, 0);
+	if (rc == 0 && grow(&s->rec, s->n, &s->cap) == 0) {
+		s->rec[s->n++] = *r;
+		return 1;
 	}
+	if (rc == 2 && grow(&s->frec, s->failed, &s->fcap) == 0) {
+		if (s->failed++ == 0)
+			snprintf(s->first_failed, sizeof(s->first_failed), "%.100s (%.100s): %.100s",
+				 r->host, where, r->error);
+		s->frec[s->failed - 1] = *r;
+		return 2;
+	}
+	record_free(r);
+	return rc == 1 ? 0 : -1;
+}
+
+/* The line's JSON parsed and taken, each step of a document of several
+ * tests a record of its own: 1 when it held a record, 2 a failed run only,
+ * 0 none, -1 ENOMEM. */
+static int take_line(struct fleet_set *s, const char *json, size_t len, size_t offset,
+		     const char *label, const char *where)
+{
 	struct jp_doc doc;
 	const char *why = NULL;
-	size_t pos = 0, offset = (size_t)(json - line);
-	if (jp_parse(&doc, json, len - offset, &why, &pos) != 0) {
+	size_t pos = 0;
+	if (jp_parse_capped(&doc, json, len, FLEET_MAX_VALUES, &why, &pos) != 0) {
 		jp_free(&doc);
 		if (errno == ENOMEM)
 			return -1;
 		skipped(s, where, why, offset + pos + 1);
 		return 0;
 	}
-	if (grow(s) != 0) {
-		jp_free(&doc);
-		return -1;
+	const struct jp_value *steps = jp_get(doc.root, "tests");
+	int rc;
+	if (steps && steps->type == JP_ARRAY && jp_str(jp_get(doc.root, "test"))) {
+		rc = 0;
+		unsigned i = 0;
+		for (const struct jp_value *st = steps->first; st && rc >= 0; st = st->next) {
+			struct fleet_record r;
+			struct reading rd = { .text = json };
+			memset(&r, 0, sizeof(r));
+			int got = keep(s, take_step(&rd, doc.root, st, ++i, label, where, &r), &r, &rd, where);
+			rc = got < 0 ? -1 : got == 1 ? 1 : rc;
+		}
+		if (i == 0)
+			skipped(s, where, "a document of several tests that holds none", 0);
+	} else {
+		struct fleet_record r;
+		struct reading rd = { .text = json };
+		memset(&r, 0, sizeof(r));
+		rc = keep(s, take_record(&rd, doc.root, label, where, &r), &r, &rd, where);
 	}
-	struct fleet_record *r = &s->rec[s->n];
-	struct reading rd = { .text = json };
-	memset(r, 0, sizeof(*r));
-	int rc = take_record(&rd, doc.root, label, where, r);
-	if (rc == 2 && s->failed++ == 0)
-		snprintf(s->first_failed, sizeof(s->first_failed), "%s (%s): %s", r->host, where, rd.why);
-	else if (rc == 1)
-		skipped(s, where, rd.why, 0);
 	jp_free(&doc);
-	if (rc == 0)
-		s->n++;
+	return rc;
+}
+
+void fleet_skip_line(struct fleet_set *s, const char *where, const char *why)
+{
+	char *place = escape_str(where);
+	s->lines++;
+	skipped(s, place ? place : "?", why, 0);
+	free(place);
+}
+
+int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where)
+{
+	char label[64];
+	s->lines++;
+	if (blank(line, len))
+		return 0;
+	char *place = escape_str(where);
+	if (!place)
+		return -1;
+	const char *json = fleet_json_start(line, len, label, sizeof(label));
+	int rc = 0;
+	if (len > FLEET_MAX_LINE)
+		skipped(s, place, "longer than " FLEET_MAX_LINE_TEXT " (no diskbench record is)", 0);
+	else if (!json)
+		skipped(s, place, "no JSON on the line", 0);
 	else
-		record_free(r);
-	return rc < 0 ? -1 : rc == 0;
+		rc = take_line(s, json, len - (size_t)(json - line), (size_t)(json - line), label, place);
+	free(place);
+	return rc < 0 ? -1 : rc == 1;
 }

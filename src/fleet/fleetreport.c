@@ -5,12 +5,14 @@
 #include "fleetreport.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
+#include "strmap.h"
 
 /* ---- grouping ---- */
 
@@ -61,11 +63,6 @@ void fleet_params_note(const struct fleet_record *a, const struct fleet_record *
 			 param_text(a, key), a->host, a->where, param_text(b, key), b->host, b->where);
 }
 
-static bool same_group(const struct fleet_record *a, const struct fleet_record *b)
-{
-	return strcmp(a->run_id, b->run_id) == 0 && strcmp(a->test, b->test) == 0;
-}
-
 /* Natural order: digit runs compare as numbers, so node2 < node10. */
 static int natural_cmp(const char *a, const char *b)
 {
@@ -96,48 +93,6 @@ static int row_cmp(const void *x, const void *y)
 	const struct fleet_row *a = x, *b = y;
 	int c = natural_cmp(a->label, b->label);
 	return c ? c : strcmp(a->label, b->label);
-}
-
-static unsigned count_host(const struct fleet_group *g, unsigned upto, const char *host,
-			   const char *rank)
-{
-	unsigned n = 0;
-	for (unsigned i = 0; i < upto; i++) {
-		const struct fleet_record *r = g->rows[i].rec;
-		if (strcmp(r->host, host) == 0 &&
-		    (!rank || (r->rank && strcmp(r->rank, rank) == 0)))
-			n++;
-	}
-	return n;
-}
-
-/* The host; host[rank] when the host ran several tasks (srun -n 2 on one
- * node); host#k when even that repeats: the same record given twice. */
-static int label_rows(struct fleet_group *g, struct fleet_report *rep)
-{
-	for (unsigned i = 0; i < g->n; i++) {
-		const struct fleet_record *r = g->rows[i].rec;
-		char label[FLEET_MSG];
-		bool shared = count_host(g, g->n, r->host, NULL) > 1;
-		unsigned before = count_host(g, i, r->host, shared ? r->rank : NULL);
-		if (shared && r->rank)
-			snprintf(label, sizeof(label), "%.200s[%.64s]", r->host, r->rank);
-		else
-			snprintf(label, sizeof(label), "%.200s", r->host);
-		if (before > 0) {
-			size_t used = strlen(label);
-			snprintf(label + used, sizeof(label) - used, "#%u", before + 1);
-			if (rep->duplicates++ == 0)
-				snprintf(rep->first_duplicate, sizeof(rep->first_duplicate),
-					 "%.80s has two records of run '%.60s' %.20s (%.60s, %.60s)", r->host,
-					 g->run_id, g->test, g->rows[0].rec->where, r->where);
-		}
-		g->rows[i].label = strdup(label);
-		if (!g->rows[i].label)
-			return -1;
-	}
-	qsort(g->rows, g->n, sizeof(*g->rows), row_cmp);
-	return 0;
 }
 
 /* ---- the figures of a group ---- */
@@ -319,7 +274,6 @@ static int merged_percentiles(const struct fleet_group *g, struct fleet_totals *
 static int compute_group(struct fleet_group *g)
 {
 	struct fleet_totals *t = &g->t;
-	g->by_iops = strncmp(g->test, "rand", 4) == 0;
 	t->timed = true;
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct fleet_record *r = g->rows[i].rec;
@@ -339,64 +293,284 @@ static int compute_group(struct fleet_group *g)
 	if (t->timed) {
 		span_and_skew(g, t);
 		common_window(g, t);
+		g->timed = true;
+		g->first_start_us = first_start(g);
+		g->last_end_us = g->rows[0].rec->end_us;
+		for (unsigned i = 1; i < g->n; i++)
+			if (g->rows[i].rec->end_us > g->last_end_us)
+				g->last_end_us = g->rows[i].rec->end_us;
 	}
 	return merged_percentiles(g, t);
 }
 
+/* ---- one launch split in two ---- */
+
+static int by_test_then_start(const void *x, const void *y)
+{
+	const struct fleet_group *a = *(const struct fleet_group *const *)x;
+	const struct fleet_group *b = *(const struct fleet_group *const *)y;
+	int c = strcmp(a->test, b->test);
+	if (c)
+		return c;
+	return a->first_start_us < b->first_start_us ? -1 : a->first_start_us > b->first_start_us;
+}
+
+/* Runs of one test under different run ids that overlap in time on
+ * different hosts are most likely one launch whose hosts chose different
+ * ids (--start-at +N across a slot, no --run-id): counted, the first named. */
+static int find_overlaps(struct fleet_report *rep)
+{
+	const struct fleet_group **timed = calloc(rep->n + 1, sizeof(*timed));
+	unsigned n = 0;
+	if (!timed)
+		return -1;
+	for (unsigned i = 0; i < rep->n; i++)
+		if (rep->groups[i].timed)
+			timed[n++] = &rep->groups[i];
+	qsort(timed, n, sizeof(*timed), by_test_then_start);
+	const struct fleet_group *latest = NULL; /* of this test, the run that ends last */
+	for (unsigned i = 0; i < n; i++) {
+		const struct fleet_group *g = timed[i];
+		if (latest && strcmp(latest->test, g->test) != 0)
+			latest = NULL;
+		if (latest && g->first_start_us < latest->last_end_us &&
+		    strcmp(latest->rows[0].rec->host, g->rows[0].rec->host) != 0 &&
+		    rep->overlaps++ == 0)
+			snprintf(rep->first_overlap, sizeof(rep->first_overlap),
+				 "runs '%.60s' (%.60s) and '%.60s' (%.60s) of %.20s", latest->run_id,
+				 latest->rows[0].label, g->run_id, g->rows[0].label, g->test);
+		if (!latest || g->last_end_us > latest->last_end_us)
+			latest = g;
+	}
+	free(timed);
+	return 0;
+}
+
 /* ---- building the report ---- */
 
-static int add_groups(const struct fleet_set *s, struct fleet_report *rep, unsigned *of,
-		      char *why, size_t len)
+/* What building keeps while it walks the records once: the run of each
+ * record and where each host's record of a run is, by hash. */
+struct builder {
+	const struct fleet_set *s;
+	struct fleet_report *rep;
+	struct strmap groups;   /* run_id + test → group index */
+	struct strmap hosts;    /* run_id + test + host + rank → record number */
+	struct strmap names;    /* run_id + test + host → how many records (ranks) */
+	unsigned *group_of;     /* per record number: its group */
+	unsigned *first_ok;     /* per group: its first record that ran, or UINT_MAX */
+	unsigned *nrows, *nothers;
+	const struct fleet_record **same_as; /* per record number: the record it repeats */
+	char *why;
+	size_t len;
+};
+
+/* Records are numbered: those that ran first (s->rec), then failed runs. */
+static const struct fleet_record *record_no(const struct fleet_set *s, unsigned k)
 {
-	for (unsigned i = 0; i < s->n; i++) {
-		unsigned g = 0;
-		while (g < i && !(of[g] == g && same_group(&s->rec[g], &s->rec[i])))
-			g++;
-		of[i] = g; /* the index of the group's first record */
-		if (g < i && params_differ(&s->rec[g], &s->rec[i])) {
-			char note[FLEET_MSG];
-			fleet_params_note(&s->rec[g], &s->rec[i], note, sizeof(note));
-			snprintf(why, len, "run '%.60s' of %.20s mixes different params: %s", s->rec[i].run_id,
-				 s->rec[i].test, note);
-			errno = EINVAL;
+	return k < s->n ? &s->rec[k] : &s->frec[k - s->n];
+}
+
+/* The value under the key of parts (stored as init when new), or NULL. */
+static unsigned *keyed_at(struct strmap *m, const char *const *parts, unsigned n, unsigned init,
+			  int *found)
+{
+	size_t len;
+	char *key = strmap_key(parts, n, &len);
+	if (!key)
+		return NULL;
+	unsigned *v = strmap_at(m, key, len, init, found);
+	free(key);
+	return v;
+}
+
+/* The same record given twice (a merged file beside the per-node ones). */
+static bool identical(const struct fleet_record *a, const struct fleet_record *b)
+{
+	if (a->error || b->error)
+		return a->error && b->error && strcmp(a->error, b->error) == 0;
+	return a->timed == b->timed && a->start_us == b->start_us && a->end_us == b->end_us &&
+	       a->bytes == b->bytes && a->ios == b->ios && a->seconds == b->seconds &&
+	       a->bytes_per_sec == b->bytes_per_sec && a->iops == b->iops && a->p50 == b->p50 &&
+	       a->p99 == b->p99 && a->nbuckets == b->nbuckets;
+}
+
+static int conflict(struct builder *b, const struct fleet_record *a, const struct fleet_record *r)
+{
+	snprintf(b->why, b->len, "%.100s%s%.40s%s has two different records of run '%.60s' %.20s: "
+		 "%.100s and %.100s (give each launch its own --run-id, or leave one file out)",
+		 r->host, r->rank ? "[" : "", r->rank ? r->rank : "", r->rank ? "]" : "", r->run_id,
+		 r->test, a->where, r->where);
+	errno = EINVAL;
+	return -1;
+}
+
+static int mixed_params(struct builder *b, const struct fleet_record *first,
+			const struct fleet_record *r)
+{
+	char note[FLEET_MSG];
+	fleet_params_note(first, r, note, sizeof(note));
+	snprintf(b->why, b->len, "run '%.60s' of %.20s mixes different params: %s", r->run_id, r->test,
+		 note);
+	errno = EINVAL;
+	return -1;
+}
+
+/* Record k into its group, once: its group made when new, a repeat found. */
+static int place_record(struct builder *b, unsigned k)
+{
+	const struct fleet_record *r = record_no(b->s, k);
+	const char *parts[4] = { r->run_id, r->test, r->host, r->rank };
+	int found;
+	unsigned *v = keyed_at(&b->groups, parts, 2, b->rep->n, &found);
+	if (!v)
+		return -1;
+	unsigned g = *v;
+	if (!found)
+		b->first_ok[b->rep->n++] = UINT_MAX;
+	b->group_of[k] = g;
+	if (!(v = keyed_at(&b->hosts, parts, 4, k, &found)))
+		return -1;
+	if (found) {
+		const struct fleet_record *was = record_no(b->s, *v);
+		if (!identical(was, r))
+			return conflict(b, was, r);
+		b->same_as[k] = was;
+		b->nothers[g]++;
+		if (b->rep->duplicates++ == 0)
+			snprintf(b->rep->first_duplicate, sizeof(b->rep->first_duplicate),
+				 "%.100s in %.100s repeats %.100s", r->host, r->where, was->where);
+		return 0;
+	}
+	if (!(v = keyed_at(&b->names, parts, 3, 0, &found)))
+		return -1;
+	(*v)++;
+	if (r->error) {
+		b->nothers[g]++;
+		b->rep->failed++;
+		return 0;
+	}
+	b->nrows[g]++;
+	if (b->first_ok[g] == UINT_MAX)
+		b->first_ok[g] = k;
+	else if (params_differ(&b->s->rec[b->first_ok[g]], r))
+		return mixed_params(b, &b->s->rec[b->first_ok[g]], r);
+	return 0;
+}
+/* host, or host[rank] when the host has records of several ranks in the run */
+static int label_row(struct builder *b, struct fleet_row *row)
+{
+	const struct fleet_record *r = row->rec;
+	const char *parts[3] = { r->run_id, r->test, r->host };
+	size_t len;
+	unsigned ranks = 1;
+	char label[FLEET_MSG], *key = strmap_key(parts, 3, &len);
+	if (!key)
+		return -1;
+	strmap_get(&b->names, key, len, &ranks);
+	free(key);
+	if (ranks > 1)
+		snprintf(label, sizeof(label), "%.200s[%.64s]", r->host, r->rank ? r->rank : "?");
+	else
+		snprintf(label, sizeof(label), "%.200s", r->host);
+	row->label = strdup(label);
+	return row->label ? 0 : -1;
+}
+
+static int alloc_groups(struct builder *b)
+{
+	struct fleet_report *rep = b->rep;
+	rep->groups = calloc(rep->n ? rep->n : 1, sizeof(*rep->groups));
+	if (!rep->groups)
+		return -1;
+	for (unsigned g = 0; g < rep->n; g++) {
+		rep->groups[g].rows = calloc(b->nrows[g] ? b->nrows[g] : 1, sizeof(struct fleet_row));
+		rep->groups[g].others = calloc(b->nothers[g] ? b->nothers[g] : 1, sizeof(struct fleet_row));
+		if (!rep->groups[g].rows || !rep->groups[g].others)
 			return -1;
-		}
-		if (g == i)
-			rep->n++;
 	}
 	return 0;
 }
 
+/* Every record into its group's rows or others, labelled, in input order. */
+static int fill_groups(struct builder *b, unsigned total)
+{
+	for (unsigned k = 0; k < total; k++) {
+		const struct fleet_record *r = record_no(b->s, k);
+		struct fleet_group *g = &b->rep->groups[b->group_of[k]];
+		struct fleet_row *row;
+		if (!g->test) {
+			g->run_id = r->run_id, g->test = r->test;
+			/* random tests, and random steps of quick ("quick: randread, step 3") */
+			g->by_iops = strncmp(g->test, "rand", 4) == 0 || strstr(g->test, ": rand");
+		}
+		if (b->same_as[k] || r->error) {
+			row = &g->others[g->nothers++];
+			row->status = b->same_as[k] ? ROW_DUPLICATE : ROW_FAILED;
+			row->same_as = b->same_as[k];
+			g->nfailed += row->status == ROW_FAILED;
+		} else {
+			row = &g->rows[g->n++];
+		}
+		row->rec = r;
+		row->start_offset_ms = row->deviation_pct = NAN;
+		if (label_row(b, row) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int builder_init(struct builder *b, const struct fleet_set *s, struct fleet_report *rep,
+			char *why, size_t len)
+{
+	unsigned total = s->n + s->failed;
+	memset(b, 0, sizeof(*b));
+	b->s = s, b->rep = rep, b->why = why, b->len = len;
+	strmap_init(&b->groups);
+	strmap_init(&b->hosts);
+	strmap_init(&b->names);
+	b->group_of = calloc(total + 1, sizeof(*b->group_of));
+	b->first_ok = calloc(total + 1, sizeof(*b->first_ok));
+	b->nrows = calloc(total + 1, sizeof(*b->nrows));
+	b->nothers = calloc(total + 1, sizeof(*b->nothers));
+	b->same_as = calloc(total + 1, sizeof(*b->same_as));
+	return b->group_of && b->first_ok && b->nrows && b->nothers && b->same_as ? 0 : -1;
+}
+
+static void builder_free(struct builder *b)
+{
+	strmap_free(&b->groups);
+	strmap_free(&b->hosts);
+	strmap_free(&b->names);
+	free(b->group_of);
+	free(b->first_ok);
+	free(b->nrows);
+	free(b->nothers);
+	free(b->same_as);
+}
+
 int fleet_report_build(const struct fleet_set *s, struct fleet_report *rep, char *why, size_t len)
 {
-	memset(rep, 0, sizeof(*rep));
-	unsigned *of = calloc(s->n ? s->n : 1, sizeof(*of));
+	struct builder b;
+	unsigned total = s->n + s->failed;
 	int rc = -1;
-	snprintf(why, len, "out of memory");
-	if (!of || add_groups(s, rep, of, why, len) != 0)
+	memset(rep, 0, sizeof(*rep));
+	errno = ENOMEM;
+	if (builder_init(&b, s, rep, why, len) != 0)
 		goto out;
-	rep->groups = calloc(rep->n ? rep->n : 1, sizeof(*rep->groups));
-	if (!rep->groups)
-		goto out;
-	unsigned ng = 0;
-	for (unsigned i = 0; i < s->n; i++) {
-		if (of[i] != i)
-			continue;
-		struct fleet_group *g = &rep->groups[ng++];
-		g->run_id = s->rec[i].run_id;
-		g->test = s->rec[i].test;
-		g->rows = calloc(s->n - i, sizeof(*g->rows));
-		if (!g->rows)
+	for (unsigned k = 0; k < total; k++)
+		if (place_record(&b, k) != 0)
 			goto out;
-		for (unsigned k = i; k < s->n; k++)
-			if (of[k] == i)
-				g->rows[g->n++].rec = &s->rec[k];
-		if (label_rows(g, rep) != 0 || compute_group(g) != 0)
+	if (alloc_groups(&b) != 0 || fill_groups(&b, total) != 0)
+		goto out;
+	for (unsigned g = 0; g < rep->n; g++) {
+		struct fleet_group *grp = &rep->groups[g];
+		qsort(grp->rows, grp->n, sizeof(*grp->rows), row_cmp);
+		if (grp->n && compute_group(grp) != 0)
 			goto out;
 	}
-	rc = 0;
+	rc = find_overlaps(rep);
 out:
-	free(of);
+	builder_free(&b);
 	if (rc != 0 && errno == ENOMEM)
 		snprintf(why, len, "out of memory");
 	return rc;
@@ -407,7 +581,10 @@ void fleet_report_free(struct fleet_report *rep)
 	for (unsigned i = 0; i < rep->n && rep->groups; i++) {
 		for (unsigned k = 0; k < rep->groups[i].n; k++)
 			free(rep->groups[i].rows[k].label);
+		for (unsigned k = 0; k < rep->groups[i].nothers; k++)
+			free(rep->groups[i].others[k].label);
 		free(rep->groups[i].rows);
+		free(rep->groups[i].others);
 	}
 	free(rep->groups);
 	memset(rep, 0, sizeof(*rep));

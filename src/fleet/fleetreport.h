@@ -16,7 +16,17 @@
 #define FLEET_LATE_US 10000.0       /* "late": woke this much after --start-at ... */
 #define FLEET_LATE_SHARE_PCT 1.0    /* ... or started this share of its run after the first */
 #define FLEET_MSG 320
-#define FLEET_MAX_LINE (64u << 20)  /* longer lines are skipped, not parsed */
+/* A record's line is at most this long: the largest real ones (a 512-sample
+ * series, some 3000 latency buckets, a deep device stack) are ~70 KB;
+ * longer lines are skipped, never held whole. */
+#define FLEET_MAX_LINE (256u << 10)
+#define FLEET_MAX_LINE_TEXT "256 KiB"
+/* and hold at most this many JSON values (each costs a parsed node) */
+#define FLEET_MAX_VALUES 65536u
+/* A "line" this long without a newline is no JSON Lines (/dev/zero): the
+ * input is refused rather than read for ever. */
+#define FLEET_GIVE_UP_LINE (64u << 20)
+#define FLEET_NO_SAMPLE UINT64_MAX  /* a per-interval value the record has as null */
 #define FLEET_FLEET_ROW "(fleet)"   /* the host name of the fleet's row in a baseline */
 
 enum fleet_flag { FLAG_LATE = 1, FLAG_OUTLIER = 2, FLAG_CLOCK = 4, FLAG_WARN = 8 };
@@ -53,17 +63,25 @@ struct fleet_record {
 	const char *no_buckets; /* why it has no usable lat_buckets, or NULL */
 	double *series_end_s;  /* result.series: each sample's end, s since the start */
 	uint64_t *series_bytes;
+	uint64_t *series_ios, *series_p50, *series_p99; /* each per sample, or NULL;
+							  * FLEET_NO_SAMPLE: none */
 	unsigned nseries;
 	bool has_late;
 	double late_us;        /* start_at.late_us */
 	int clock_synced;      /* clock.synchronised: 1, 0, or -1 when not known */
 	unsigned nwarnings;
+	char *error;           /* a failed run's "error" (it has no figures), or NULL */
 };
 
-/* The records read so far and what was not one. */
+/* The records read so far and what was not one.  Every string taken from
+ * a line (and the FILE of "FILE:LINE") is stored with its control characters
+ * (C0, DEL, C1) and bidi controls escaped (fleet_escape), so that no output
+ * of report lets an input rewrite a terminal or reorder a line. */
 struct fleet_set {
 	struct fleet_record *rec;
 	unsigned n, cap;
+	struct fleet_record *frec;     /* the failed runs: host, run, test and error */
+	unsigned fcap;                 /* (their number is failed) */
 	unsigned lines, skipped, failed;
 	char first_skipped[FLEET_MSG]; /* "FILE:LINE: why" of the first line skipped */
 	char first_failed[FLEET_MSG];  /* "host (FILE:LINE): error" of the first failed run */
@@ -74,7 +92,15 @@ void fleet_set_init(struct fleet_set *s);
  * record, 0 when it was blank, skipped (counted, the first reason kept) or a
  * failed run (counted likewise), -1 with errno ENOMEM. */
 int fleet_add_line(struct fleet_set *s, const char *line, size_t len, const char *where);
+/* A line the reader could not hold (longer than FLEET_MAX_LINE): counted as
+ * skipped, why kept when it is the first. */
+void fleet_skip_line(struct fleet_set *s, const char *where, const char *why);
 void fleet_set_free(struct fleet_set *s);
+
+/* s[0..n) with C0 controls, DEL, C1 controls (U+0080-U+009F), the bidi
+ * controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and bytes
+ * that are not UTF-8 written as \xNN or \uNNNN: malloc'd, or NULL (ENOMEM). */
+char *fleet_escape(const char *s, size_t n);
 
 /* Where a line's JSON starts, past a launcher's prefix ("node1: " from pdsh or
  * clush, "0: " from srun --label): its first '{', or NULL.  label gets the
@@ -85,8 +111,12 @@ int fleet_parse_time(const char *text, int64_t *us);
 /* params keys that differ per host by nature and so are not compared. */
 bool fleet_param_ignored(const char *key);
 
+enum fleet_status { ROW_OK, ROW_FAILED, ROW_DUPLICATE };
+
 struct fleet_row {
 	const struct fleet_record *rec;
+	enum fleet_status status; /* ROW_OK in rows[], else in others[] */
+	const struct fleet_record *same_as; /* ROW_DUPLICATE: the record it repeats */
 	char *label;           /* the host, made unique within its group */
 	double start_offset_ms; /* from the group's first start; NAN when not known */
 	double deviation_pct;  /* from the fleet median of the group's metric; NAN */
@@ -110,21 +140,33 @@ struct fleet_totals {
 struct fleet_group {
 	const char *run_id, *test;
 	bool by_iops;          /* random tests: IOPS is the metric, else MB/s */
-	struct fleet_row *rows; /* sorted by label, in natural order (node2 < node10) */
+	struct fleet_row *rows; /* the hosts that ran, sorted by label in natural order
+				 * (node2 < node10); their figures make the totals */
 	unsigned n;
+	struct fleet_row *others; /* failed runs, then records given twice (input order) */
+	unsigned nothers, nfailed;
+	bool timed;            /* every row has started_at */
+	int64_t first_start_us, last_end_us; /* when timed */
 	struct fleet_totals t;
 };
 
 struct fleet_report {
 	struct fleet_group *groups; /* in the order of their first record */
 	unsigned n;
-	unsigned duplicates;   /* records of a host already in their group */
+	unsigned duplicates;   /* records identical to one before: counted once */
 	char first_duplicate[FLEET_MSG];
+	unsigned failed;       /* hosts whose run failed, over all groups */
+	unsigned overlaps;     /* runs of one test on different hosts that overlap in time */
+	char first_overlap[FLEET_MSG];
 };
 
-/* Groups s's records by run_id + test and computes each group.  Returns 0;
- * -1 with why when params differ within a group (naming the key and two
- * hosts' values), or with errno ENOMEM. */
+/* Groups s's records (and failed runs) by run_id + test and computes each
+ * group, in time linear in the records.  A record identical to an earlier
+ * one (same run, test, host, rank, start and figures; or the same failure)
+ * is counted once and listed as a duplicate.  Returns 0; -1 with why when
+ * params differ within a group (naming the key and two hosts' values), when
+ * a host (and rank) has two different records in one run (naming both
+ * places), or with errno ENOMEM. */
 int fleet_report_build(const struct fleet_set *s, struct fleet_report *rep, char *why, size_t len);
 void fleet_report_free(struct fleet_report *rep);
 
@@ -141,21 +183,33 @@ void fleet_params_note(const struct fleet_record *a, const struct fleet_record *
 /* ---- the baseline ---- */
 enum fleet_figure { FIG_MBPS, FIG_IOPS, FIG_P50, FIG_P99, FIG_COUNT };
 
+/* A figure regresses when it is worse by more than the threshold plus its
+ * noise: FLEET_NOISE_SE standard errors of the old-to-new difference, from
+ * the robust spread (median absolute deviation) of its per-interval values
+ * (result.series, averaged in batches) in both runs, plus how far odd
+ * intervals pulled each run's mean; or the range of the baseline's repeated
+ * runs when that is wider. */
+#define FLEET_NOISE_SE 3.0
+#define FLEET_NOISE_MIN_SAMPLES 3 /* fewer batches of per-interval samples: spread unknown */
+
 struct fleet_change {
 	const char *host;      /* a row's label, or FLEET_FLEET_ROW */
 	enum fleet_figure figure;
 	double old_value, new_value, change_pct; /* change_pct NAN when old is 0 */
+	double noise_pct;      /* the figure's noise in % of the old value; NAN: unknown */
 	bool regressed;
 };
 
-/* One NEW group against the OLD group of the same test. */
+/* One NEW group against the OLD runs of the same test and params. */
 struct fleet_pairing {
 	const struct fleet_group *old, *new; /* either NULL: that side has no such run */
-	char note[FLEET_MSG];  /* params that differ between the two, or "" */
+	const struct fleet_group **repeats;  /* the old runs compared (old is the first) */
+	unsigned nrepeats;
 	struct fleet_change *changes;
 	unsigned n;
 	const char **only_old, **only_new; /* hosts on one side only */
 	unsigned n_only_old, n_only_new;
+	unsigned n_common;     /* hosts on both sides: the fleet row sums these only */
 };
 
 struct fleet_baseline {
@@ -165,13 +219,17 @@ struct fleet_baseline {
 	unsigned nregressed, nchanges;
 };
 
-/* Compares each group of cur with the group of the same test in old (the
- * one with the same params when old holds several).  Returns 0; -1 with
- * why when old holds several runs of a test that cur cannot tell apart, or
- * with errno ENOMEM. */
+/* Compares each group of cur with the groups of old of the same test and
+ * params (several: repeated runs, their mean and range used), per host of
+ * the same label and for the fleet over the hosts on both sides.  Returns
+ * 0; -1 with why when old's runs of a test all differ from cur's in params
+ * (naming the difference: like is compared with like only), when no figure
+ * at all could be compared (saying why), or with errno ENOMEM. */
 int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur,
 		  double threshold_pct, struct fleet_baseline *out, char *why, size_t len);
 void fleet_baseline_free(struct fleet_baseline *b);
+/* Whether any host's run in rep succeeded (has figures). */
+bool fleet_report_ran(const struct fleet_report *rep);
 /* "MB/s", "IOPS", "p50", "p99"; and the machine key: "bytes_per_sec", ...
  * (the values are in the key's unit: bytes/s, I/Os per second, ns) */
 const char *fleet_figure_label(enum fleet_figure f);

@@ -20,6 +20,7 @@ enum exit_code {
 	EXIT_USAGE = 2,    /* bad option, value or target */
 	EXIT_REFUSED = 3,  /* refused for safety */
 	EXIT_REGRESSED = 4, /* report --baseline: a figure got worse beyond --threshold */
+	EXIT_INCOMPLETE = 5, /* report: a host's run failed, or a baseline host has no record */
 	EXIT_SIGINT = 130, /* interrupted (128 + SIGINT) */
 };
 
@@ -124,6 +125,7 @@ struct options {
 	unsigned ninputs;
 	const char *baseline; /* --baseline OLD, or NULL */
 	double threshold_pct; /* --threshold: worse than this is a regression */
+	bool allow_missing;   /* --allow-missing: failed or missing hosts do not make exit 5 */
 	/* matrix (issue 15) */
 	struct matrix_axes matrix;
 	/* fleet runs (issue 13); --jsonl is format OUT_JSONL */

@@ -22,6 +22,7 @@ struct parser {
 	struct jp_value *open[JP_MAX_DEPTH]; /* the containers not yet closed */
 	struct jp_value *last[JP_MAX_DEPTH]; /* the last child of each */
 	int depth;
+	size_t values, max_values;
 };
 
 static int fault_at(struct parser *p, size_t at, const char *why)
@@ -42,6 +43,10 @@ static int fault(struct parser *p, const char *why)
 static struct jp_value *new_value(struct parser *p)
 {
 	struct jp_block *b = p->doc->blocks;
+	if (p->values++ == p->max_values) {
+		fault(p, "more JSON values than the limit");
+		return NULL;
+	}
 	if (!b || b->used == BLOCK_VALUES) {
 		b = calloc(1, sizeof(*b));
 		if (!b) {
@@ -408,7 +413,14 @@ static int parse_values(struct parser *p)
 
 int jp_parse(struct jp_doc *doc, const char *text, size_t len, const char **why, size_t *pos)
 {
-	struct parser p = { .s = (const unsigned char *)text, .len = len, .doc = doc };
+	return jp_parse_capped(doc, text, len, SIZE_MAX, why, pos);
+}
+
+int jp_parse_capped(struct jp_doc *doc, const char *text, size_t len, size_t max_values,
+		    const char **why, size_t *pos)
+{
+	struct parser p = { .s = (const unsigned char *)text, .len = len, .doc = doc,
+			    .max_values = max_values };
 	memset(doc, 0, sizeof(*doc));
 	doc->strings = malloc(len + 1);
 	int rc = -1;

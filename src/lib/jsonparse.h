@@ -46,6 +46,11 @@ struct jp_doc {
  * byte offset where (errno ENOMEM when memory ran out, else EINVAL).  doc
  * needs jp_free either way. */
 int jp_parse(struct jp_doc *doc, const char *text, size_t len, const char **why, size_t *pos);
+/* The same, refusing (EINVAL, "more JSON values than the limit") a text of
+ * more than max_values values: each costs a struct jp_value, ~20 times the
+ * one or two bytes a value can take in the text. */
+int jp_parse_capped(struct jp_doc *doc, const char *text, size_t len, size_t max_values,
+		    const char **why, size_t *pos);
 void jp_free(struct jp_doc *doc);
 
 /* The member named key of an object (the last one, as JavaScript and

@@ -4,16 +4,17 @@
 #include "fleet.h"
 #include "json.h"
 #include "output.h"
+#include "utctime.h"
 
 static void json_utc(struct json *j, const char *key, bool known, int64_t ns)
 {
-	char utc[FLEET_UTC_LEN];
+	char utc[UTC_LEN];
 	json_key(j, key);
 	if (!known) {
 		json_null(j);
 		return;
 	}
-	fleet_format_utc(utc, sizeof(utc), ns);
+	utc_format(utc, sizeof(utc), ns);
 	json_string(j, utc);
 }
 

@@ -95,25 +95,49 @@ static void text_totals(FILE *f, const struct fleet_group *g)
 	text_latency(f, t);
 }
 
+/* A host that is in the run but not in its figures, and why. */
+static void text_other(FILE *f, const struct fleet_row *row)
+{
+	if (row->status == ROW_FAILED)
+		fprintf(f, "  %-16s FAILED: %s (%s)\n", row->label, row->rec->error, row->rec->where);
+	else
+		fprintf(f, "  %-16s duplicate: %s repeats %s, counted once\n", row->label,
+			row->rec->where, row->same_as->where);
+}
+
+/* "3 hosts", "3 hosts, 1 failed" */
+static void hosts_text(char *buf, size_t len, const struct fleet_group *g)
+{
+	int used = snprintf(buf, len, "%u hosts", g->n);
+	if (g->nfailed && used > 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, ", %u failed", g->nfailed);
+}
+
 static void text_group(FILE *f, const struct fleet_group *g, bool quiet)
 {
-	char name[160], rate[32], iops[16], p99[24] = "-";
+	char name[160], rate[32], iops[16], p99[24] = "-", hosts[48];
 	run_name(name, sizeof(name), g);
+	hosts_text(hosts, sizeof(hosts), g);
 	if (quiet) {
 		fmt_rate_si(rate, sizeof(rate), g->t.sum_bytes_per_sec);
 		fmt_count(iops, sizeof(iops), g->t.sum_iops);
 		if (g->t.has_lat)
 			fmt_ns(p99, sizeof(p99), (double)g->t.p99);
-		fprintf(f, "%s: %u hosts, %s, %s IOPS, fleet p99 %s\n", name, g->n, rate, iops, p99);
+		fprintf(f, "%s: %s, %s, %s IOPS, fleet p99 %s\n", name, hosts, rate, iops, p99);
 		return;
 	}
-	fprintf(f, "%s: %u hosts (deviation of %s from their median)\n", name, g->n,
+	fprintf(f, "%s: %s (deviation of %s from their median)\n", name, hosts,
 		g->by_iops ? "IOPS" : "MB/s");
 	fprintf(f, "  %-16s %10s %8s %10s %10s %10s %10s %9s  %s\n", "host", "start ms", "seconds",
 		"MB/s", "IOPS", "p50", "p99", "vs median", "flags");
 	for (unsigned i = 0; i < g->n; i++)
 		text_row(f, &g->rows[i]);
-	text_totals(f, g);
+	for (unsigned i = 0; i < g->nothers; i++)
+		text_other(f, &g->others[i]);
+	if (g->n)
+		text_totals(f, g);
+	else
+		fprintf(f, "  fleet: no figures: no host's run succeeded\n");
 }
 
 static void figure_text(char *buf, size_t len, enum fleet_figure fig, double v)
@@ -147,21 +171,29 @@ static void text_pairing(FILE *f, const struct fleet_pairing *p)
 		fprintf(f, "baseline: %s: %s\n", p->old ? old_name : new_name,
 			p->old ? "only in the baseline" : "no run of this test in the baseline");
 	} else {
-		fprintf(f, "baseline: %s (old) against %s (new)\n", old_name, new_name);
-		fprintf(f, "  %-16s %-7s %12s %12s %9s\n", "host", "figure", "old", "new", "change");
+		fprintf(f, "baseline: %s (old%s) against %s (new)\n", old_name,
+			p->nrepeats > 1 ? ", with its repeats: means" : "", new_name);
+		fprintf(f, "  %-16s %-7s %12s %12s %9s %9s\n", "host", "figure", "old", "new", "change",
+			"noise");
 	}
 	for (unsigned i = 0; i < p->n; i++) {
 		const struct fleet_change *c = &p->changes[i];
-		char a[24], b[24], change[24] = "-";
+		char a[24], b[24], change[24] = "-", noise[24] = "-";
 		figure_text(a, sizeof(a), c->figure, c->old_value);
 		figure_text(b, sizeof(b), c->figure, c->new_value);
 		if (!isnan(c->change_pct))
 			snprintf(change, sizeof(change), "%+.1f %%", c->change_pct);
-		fprintf(f, "  %-16s %-7s %12s %12s %9s%s\n", c->host, fleet_figure_label(c->figure), a, b,
-			change, c->regressed ? "  REGRESSED" : "");
+		if (!isnan(c->noise_pct))
+			snprintf(noise, sizeof(noise), "%.1f %%", c->noise_pct);
+		fprintf(f, "  %-16s %-7s %12s %12s %9s %9s%s\n", c->host, fleet_figure_label(c->figure), a,
+			b, change, noise, c->regressed ? "  REGRESSED" : "");
 	}
+	if (p->old && p->new)
+		fprintf(f, "  (fleet) is the %u hosts in both\n", p->n_common);
 	text_hosts(f, "only in the baseline", p->only_old, p->n_only_old);
 	text_hosts(f, "only in the new records", p->only_new, p->n_only_new);
+	for (unsigned i = 0; p->new && i < p->new->nothers; i++)
+		text_other(f, &p->new->others[i]);
 }
 
 void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
@@ -172,12 +204,14 @@ void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 		for (unsigned i = 0; i < d->base.n; i++)
 			if (!quiet || d->base.pairs[i].n)
 				text_pairing(f, &d->base.pairs[i]);
-		if (d->base.nregressed)
-			fprintf(f, "regressed: %u of %u figures worse by more than %g %%\n",
-				d->base.nregressed, d->base.nchanges, d->base.threshold_pct);
+		if (d->base.nchanges == 0)
+			fprintf(f, "nothing compared: no host's run in the new records succeeded\n");
+		else if (d->base.nregressed)
+			fprintf(f, "regressed: %u of %u figures worse by more than %g %% and their "
+				"noise\n", d->base.nregressed, d->base.nchanges, d->base.threshold_pct);
 		else
-			fprintf(f, "no regression: none of %u figures worse by more than %g %%\n",
-				d->base.nchanges, d->base.threshold_pct);
+			fprintf(f, "no regression: none of %u figures worse by more than %g %% and "
+				"their noise\n", d->base.nchanges, d->base.threshold_pct);
 		return;
 	}
 	for (unsigned i = 0; i < d->rep.n; i++) {
@@ -210,6 +244,7 @@ static void json_row(struct json *j, const struct fleet_row *row)
 	json_object_begin(j);
 	json_key(j, "host"), json_string(j, row->label);
 	json_key(j, "where"), json_string(j, r->where);
+	json_key(j, "status"), json_string(j, "ok");
 	json_num(j, "start_offset_ms", row->start_offset_ms, 3);
 	json_num(j, "seconds", r->seconds, 6);
 	json_key(j, "bytes"), json_uint(j, r->bytes);
@@ -284,6 +319,23 @@ static void json_fleet(struct json *j, const struct fleet_group *g)
 	json_object_end(j);
 }
 
+static void json_others(struct json *j, const struct fleet_group *g)
+{
+	json_key(j, "not_counted");
+	json_array_begin(j);
+	for (unsigned i = 0; i < g->nothers; i++) {
+		const struct fleet_row *row = &g->others[i];
+		json_object_begin(j);
+		json_key(j, "host"), json_string(j, row->label);
+		json_key(j, "where"), json_string(j, row->rec->where);
+		json_key(j, "status"), json_string(j, row->status == ROW_FAILED ? "failed" : "duplicate");
+		json_key(j, "error"), json_string(j, row->rec->error);
+		json_key(j, "repeats"), json_string(j, row->same_as ? row->same_as->where : NULL);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 static void json_group(struct json *j, const struct fleet_group *g)
 {
 	json_object_begin(j);
@@ -296,7 +348,13 @@ static void json_group(struct json *j, const struct fleet_group *g)
 	for (unsigned i = 0; i < g->n; i++)
 		json_row(j, &g->rows[i]);
 	json_array_end(j);
-	json_fleet(j, g);
+	json_others(j, g);
+	if (g->n) {
+		json_fleet(j, g);
+	} else {
+		json_key(j, "fleet");
+		json_null(j);
+	}
 	json_object_end(j);
 }
 
@@ -327,7 +385,9 @@ static void json_pairing(struct json *j, const struct fleet_pairing *p)
 	json_key(j, "test"), json_string(j, g->test);
 	json_key(j, "old_run_id"), json_string(j, p->old ? p->old->run_id : NULL);
 	json_key(j, "new_run_id"), json_string(j, p->new ? p->new->run_id : NULL);
-	json_key(j, "params_differ"), json_string(j, p->note[0] ? p->note : NULL);
+	json_key(j, "params_differ"), json_null(j); /* refused since issue 21: like with like */
+	json_key(j, "repeats"), json_uint(j, p->nrepeats);
+	json_key(j, "common_hosts"), json_uint(j, p->n_common);
 	json_key(j, "changes");
 	json_array_begin(j);
 	for (unsigned i = 0; i < p->n; i++) {
@@ -339,6 +399,7 @@ static void json_pairing(struct json *j, const struct fleet_pairing *p)
 		json_num(j, "old", c->old_value, decimals);
 		json_num(j, "new", c->new_value, decimals);
 		json_num(j, "change_pct", c->change_pct, 2);
+		json_num(j, "noise_pct", c->noise_pct, 2);
 		json_key(j, "regressed"), json_bool(j, c->regressed);
 		json_object_end(j);
 	}
@@ -408,7 +469,21 @@ static void csv_row(FILE *f, const struct fleet_group *g, const struct fleet_row
 	csv_num(f, r->has_lat ? (double)r->p99 : NAN, 0);
 	csv_num(f, row->deviation_pct, 2);
 	flags_text(flags, sizeof(flags), row->flags, " ");
-	fprintf(f, ",%s,,,,,\n", flags);
+	fprintf(f, ",%s,,,,,,ok,\n", flags);
+}
+
+/* A failed run or a repeated record: its names, no figures, why. */
+static void csv_other(FILE *f, const struct fleet_group *g, const struct fleet_row *row)
+{
+	out_csv_field(f, g->run_id);
+	fputc(',', f);
+	out_csv_field(f, g->test);
+	fputc(',', f);
+	out_csv_field(f, row->label);
+	fputs(",,,,,,,,,,,,,,,,", f);
+	fputs(row->status == ROW_FAILED ? "failed," : "duplicate,", f);
+	out_csv_field(f, row->status == ROW_FAILED ? row->rec->error : row->same_as->where);
+	fputc('\n', f);
 }
 
 static void csv_fleet(FILE *f, const struct fleet_group *g)
@@ -429,7 +504,7 @@ static void csv_fleet(FILE *f, const struct fleet_group *g)
 	csv_num(f, t->timed ? t->start_skew_ms : NAN, 3);
 	csv_num(f, t->has_lat ? (double)t->p90 : NAN, 0);
 	csv_num(f, t->has_lat ? (double)t->p99_9 : NAN, 0);
-	fputc('\n', f);
+	fputs(",,\n", f);
 }
 
 static void csv_baseline_head(FILE *f, const struct fleet_pairing *p, const char *host)
@@ -446,7 +521,7 @@ static void csv_baseline_head(FILE *f, const struct fleet_pairing *p, const char
 
 static void csv_baseline(FILE *f, const struct fleet_baseline *b)
 {
-	fputs("test,old_run_id,new_run_id,host,figure,old,new,change_pct,status\n", f);
+	fputs("test,old_run_id,new_run_id,host,figure,old,new,change_pct,status,noise_pct\n", f);
 	for (unsigned i = 0; i < b->n; i++) {
 		const struct fleet_pairing *p = &b->pairs[i];
 		for (unsigned k = 0; k < p->n; k++) {
@@ -457,15 +532,22 @@ static void csv_baseline(FILE *f, const struct fleet_baseline *b)
 			csv_num(f, c->old_value, decimals);
 			csv_num(f, c->new_value, decimals);
 			csv_num(f, c->change_pct, 2);
-			fprintf(f, ",%s\n", c->regressed ? "regressed" : "ok");
+			fprintf(f, ",%s", c->regressed ? "regressed" : "ok");
+			csv_num(f, c->noise_pct, 2);
+			fputc('\n', f);
 		}
 		for (unsigned k = 0; k < p->n_only_old; k++) {
 			csv_baseline_head(f, p, p->only_old[k]);
-			fputs(",,,,,only_in_old\n", f);
+			fputs(",,,,,only_in_old,\n", f);
 		}
 		for (unsigned k = 0; k < p->n_only_new; k++) {
 			csv_baseline_head(f, p, p->only_new[k]);
-			fputs(",,,,,only_in_new\n", f);
+			fputs(",,,,,only_in_new,\n", f);
+		}
+		for (unsigned k = 0; p->new && k < p->new->nothers; k++) {
+			const struct fleet_row *row = &p->new->others[k];
+			csv_baseline_head(f, p, row->label);
+			fputs(row->status == ROW_FAILED ? ",,,,,failed,\n" : ",,,,,duplicate,\n", f);
 		}
 	}
 }
@@ -479,11 +561,14 @@ void report_csv(FILE *f, const struct result *r)
 	}
 	fputs("run_id,test,host,start_offset_ms,seconds,bytes,ios,bytes_per_sec,iops,lat_p50_ns,"
 	      "lat_p99_ns,deviation_pct,flags,span_bytes_per_sec,window_bytes_per_sec,"
-	      "start_skew_ms,lat_p90_ns,lat_p99_9_ns\n", f);
+	      "start_skew_ms,lat_p90_ns,lat_p99_9_ns,status,error\n", f);
 	for (unsigned i = 0; d && d->built && i < d->rep.n; i++) {
 		const struct fleet_group *g = &d->rep.groups[i];
 		for (unsigned k = 0; k < g->n; k++)
 			csv_row(f, g, &g->rows[k]);
-		csv_fleet(f, g);
+		for (unsigned k = 0; k < g->nothers; k++)
+			csv_other(f, g, &g->others[k]);
+		if (g->n)
+			csv_fleet(f, g);
 	}
 }

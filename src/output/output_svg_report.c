@@ -31,8 +31,14 @@ static void group_name(char *buf, size_t len, const struct fleet_group *g)
 
 static void host_bars(struct svg *s, double y, const struct fleet_group *g, const char *name)
 {
-	struct chart_bar *bars = calloc(g->n, sizeof(*bars));
+	struct chart_bar *bars = calloc(g->n ? g->n : 1, sizeof(*bars));
 	char title[320];
+	if (bars && g->n == 0) {
+		snprintf(title, sizeof(title), "%s: no host's run succeeded", name);
+		svg_text(s, 10, y + 20, &(struct svg_font){ .size = 12 }, title);
+		free(bars);
+		return;
+	}
 	if (!bars) {
 		svg_text(s, 10, y + 20, &(struct svg_font){ .size = 12 }, "out of memory: no bars");
 		return;

@@ -22,6 +22,7 @@
 #include "sampling.h"
 #include "units.h"
 #include "util.h"
+#include "utctime.h"
 
 int run_prepare(struct target *t, const struct options *opt, struct result *r)
 {
@@ -384,8 +385,8 @@ struct start_hook {
 
 static void warn_start(const struct fleet_record *f, struct result *r)
 {
-	char at[FLEET_UTC_LEN];
-	fleet_format_utc(at, sizeof(at), f->start_at_ns);
+	char at[UTC_LEN];
+	utc_format(at, sizeof(at), f->start_at_ns);
 	if (f->clock_synced == 0)
 		warn(r, "--start-at: the system clock is not synchronised (the kernel admits an error "
 		     "of up to %.3f s), so hosts may start that far apart; synchronise it with "

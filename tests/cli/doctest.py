@@ -159,6 +159,8 @@ def substitute(cmd):
     c = re.sub(r"\s+#.*$", "", c)  # a trailing comment
     if any(c.startswith(l) for l in LAUNCHERS) or c.startswith(("dd ", "make", "cd ")):
         return None, "needs hosts, a launcher or is not diskbench (make check-fleet, bench/)"
+    if re.search(r"\$(at|h|START_AT)\b", c):
+        return None, "reads what a launcher's hosts wrote"
     if "jq" in c and not shutil.which("jq"):
         return None, "needs jq"
     for dev in ("/dev/sdb", "/dev/sdc", "/dev/sdd"):

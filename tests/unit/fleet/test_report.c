@@ -163,10 +163,79 @@ static void test_times(void **state)
 		"2026-11-30T12:00:00", "2026-11-30 12:00:00Z", "2026-13-01T00:00:00Z",
 		"2026-02-30T00:00:00Z", "2026-11-30T24:00:00Z", "2026-11-30T12:00:00.Z",
 		"2026-11-30T12:00:00+01:00", "26-11-30T12:00:00Z", "", "2026-11-30T12:00:00ZZ",
+		"2016-12-31T23:59:60Z", "2026-02-29T00:00:00Z",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (fleet_parse_time(bad[i], &us) == 0)
 			fail_msg("'%s' accepted", bad[i]);
+	/* the same parser as --start-at's (utctime.h): lowercase z is UTC too */
+	assert_int_equal(fleet_parse_time("2026-11-30t12:00:00z", &us), 0);
+	assert_true(us == 1796040000000000ll);
+}
+
+/* Strings from a file are data: each unsafe character escaped, by hand. */
+static void test_escape(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *out;
+	} cases[] = {
+		{ "node1", 5, "node1" },
+		{ "caf\xc3\xa9 \xe2\x82\xac", 9, "caf\xc3\xa9 \xe2\x82\xac" }, /* é €: kept */
+		{ "\x1b]0;x\x07", 6, "\\x1B]0;x\\x07" },
+		{ "a\r\nb\x7f", 5, "a\\x0D\\x0Ab\\x7F" },
+		{ "a\0b", 3, "a\\x00b" },
+		{ "\xc2\x85\xc2\x9f\xc2\xa0", 6, "\\u0085\\u009F\xc2\xa0" }, /* C1; NBSP kept */
+		{ "\xe2\x80\xae" "abc\xe2\x81\xa6\xe2\x80\x8f\xd8\x9c", 14, "\\u202Eabc\\u2066\\u200F\\u061C" },
+		{ "\xff\xc3(\xe2\x80", 5, "\\xFF\\xC3(\\xE2\\x80" }, /* not UTF-8 */
+		{ "\xc0\xaf", 2, "\\xC0\\xAF" },                    /* overlong '/' */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out = fleet_escape(cases[i].in, cases[i].len);
+		assert_non_null(out);
+		if (strcmp(out, cases[i].out) != 0)
+			fail_msg("case %zu: '%s', wanted '%s'", i, out, cases[i].out);
+		free(out);
+	}
+}
+
+/* ended_at - started_at must be result.seconds, to the µs and a margin */
+static void test_times_agree(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		/* 20 s apart, 10 s measured: refused */
+		"{\"test\":\"randread\",\"started_at\":\"2026-11-30T12:00:00Z\",\"ended_at\":"
+		"\"2026-11-30T12:00:20Z\",\"result\":{\"bytes\":1,\"ios\":1,\"seconds\":10,"
+		"\"bytes_per_sec\":0.1,\"iops\":0.1}}",
+		/* 10.0005 s apart: within 1 ms + 0.1 % of 10 s, taken */
+		"{\"test\":\"randread\",\"started_at\":\"2026-11-30T12:00:00Z\",\"ended_at\":"
+		"\"2026-11-30T12:00:10.0005Z\",\"result\":{\"bytes\":1,\"ios\":1,\"seconds\":10,"
+		"\"bytes_per_sec\":0.1,\"iops\":0.1}}",
+	};
+	struct fleet_set s;
+	fleet_set_init(&s);
+	assert_int_equal(fleet_add_line(&s, lines[0], strlen(lines[0]), "a:1"), 0);
+	assert_int_equal(s.skipped, 1);
+	assert_non_null(strstr(s.first_skipped, "disagrees with result.seconds"));
+	assert_int_equal(fleet_add_line(&s, lines[1], strlen(lines[1]), "a:2"), 1);
+	assert_true(s.rec[0].end_us - s.rec[0].start_us == 10000500);
+	fleet_set_free(&s);
+
+	/* an interval without a completed I/O has null percentiles: kept as
+	 * FLEET_NO_SAMPLE; a string there leaves the percentiles unknown */
+	static const char series[] = "{\"t_s\":[1,2,3],\"bytes\":[5,0,5],\"p50_ns\":[7,null,9],"
+				     "\"p99_ns\":[7,\"x\",9]}";
+	struct spec sp = { .host = "h", .start_s = 0, .series = series };
+	fleet_set_init(&s);
+	add_spec(&s, &sp, "b:1");
+	assert_non_null(s.rec[0].series_p50);
+	assert_true(s.rec[0].series_p50[0] == 7 && s.rec[0].series_p50[1] == FLEET_NO_SAMPLE &&
+		    s.rec[0].series_p50[2] == 9);
+	assert_null(s.rec[0].series_p99);
+	fleet_set_free(&s);
 }
 
 /* Lines counted: blank ones not at all, garbage and non-records skipped with
@@ -352,7 +421,8 @@ static void test_grouping_and_refusal(void **state)
 }
 
 /* Two tasks on one host (srun -n 2 on one node) by their rank; the same
- * record twice by its order, counted as a duplicate. */
+ * record twice (a merged file beside the per-node ones) counted once and
+ * listed as a duplicate; a failed run listed, not counted. */
 static void test_labels(void **state)
 {
 	(void)state;
@@ -360,21 +430,42 @@ static void test_labels(void **state)
 	fleet_set_init(&s);
 	struct spec r1 = { .host = "n1", .start_s = 0, .extra = ",\"launcher\":{\"SLURM_PROCID\":\"1\"}" };
 	struct spec r0 = { .host = "n1", .start_s = 0, .extra = ",\"launcher\":{\"SLURM_PROCID\":\"0\"}" };
-	struct spec x = { .host = "n2", .start_s = 0 };
+	struct spec x = { .host = "n2", .start_s = 0, .bytes = 8192000 };
 	add_spec(&s, &r1, "a:1");
 	add_spec(&s, &r0, "a:2");
 	add_spec(&s, &x, "a:3");
-	add_spec(&s, &x, "a:4");
+	add_spec(&s, &x, "b:1");
+	static const char failed[] = "{\"test\":\"randread\",\"host\":\"n3\",\"run_id\":\"r1\","
+				     "\"error\":\"open '/x': No such file\"}";
+	assert_int_equal(fleet_add_line(&s, failed, strlen(failed), "c:1"), 0);
 	struct fleet_report rep;
 	build_ok(&s, &rep);
+	assert_int_equal(rep.n, 1);
 	const struct fleet_group *g = &rep.groups[0];
-	assert_int_equal(g->n, 4);
+	assert_int_equal(g->n, 3);
 	assert_string_equal(g->rows[0].label, "n1[0]");
 	assert_string_equal(g->rows[1].label, "n1[1]");
 	assert_string_equal(g->rows[2].label, "n2");
-	assert_string_equal(g->rows[3].label, "n2#2");
+	/* 4096000 + 4096000 + 8192000, n2 once */
+	assert_true(g->t.bytes == 16384000);
 	assert_int_equal(rep.duplicates, 1);
-	assert_non_null(strstr(rep.first_duplicate, "n2 has two records"));
+	assert_string_equal(rep.first_duplicate, "n2 in b:1 repeats a:3");
+	assert_int_equal(g->nothers, 2);
+	assert_int_equal(g->nfailed, 1);
+	assert_int_equal(rep.failed, 1);
+	assert_int_equal(g->others[0].status, ROW_DUPLICATE);
+	assert_string_equal(g->others[0].same_as->where, "a:3");
+	assert_int_equal(g->others[1].status, ROW_FAILED);
+	assert_string_equal(g->others[1].label, "n3");
+	assert_string_equal(g->others[1].rec->error, "open '/x': No such file");
+	fleet_report_free(&rep);
+
+	/* the same host with other figures in the same run: refused, both named */
+	struct spec y = { .host = "n2", .start_s = 0, .bytes = 4096 };
+	add_spec(&s, &y, "d:7");
+	char why[512];
+	assert_int_equal(fleet_report_build(&s, &rep, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "n2 has two different records of run 'r1' randread: a:3 and d:7"));
 	fleet_report_free(&rep);
 	fleet_set_free(&s);
 }
@@ -527,7 +618,8 @@ static void test_baseline(void **state)
 	assert_int_equal(b.n, 1);
 	const struct fleet_pairing *p = &b.pairs[0];
 	assert_true(p->old == &ro.groups[0] && p->new == &rn.groups[0]);
-	assert_string_equal(p->note, "");
+	assert_int_equal(p->nrepeats, 1);
+	assert_int_equal(p->n_common, 2);
 	const struct fleet_change *c = change_of(p, "h1", FIG_IOPS);
 	assert_true(fabs(c->change_pct + 5) < 1e-6 && !c->regressed); /* -5 %: within 10 % */
 	c = change_of(p, "h2", FIG_IOPS);
@@ -535,9 +627,12 @@ static void test_baseline(void **state)
 	assert_true(change_of(p, "h2", FIG_MBPS)->regressed);
 	assert_true(change_of(p, "h1", FIG_P99)->regressed); /* latency up beyond 10 % */
 	assert_true(change_of(p, FLEET_FLEET_ROW, FIG_P99)->regressed);
+	/* the fleet row over h1 and h2 only, the hosts on both sides: 2000 →
+	 * 1750, -12.5 % (h3 missing and h4 new would have made it 3000 → 2750) */
 	c = change_of(p, FLEET_FLEET_ROW, FIG_IOPS);
-	assert_true(fabs(c->old_value - 3000) < 1e-6 && fabs(c->new_value - 2750) < 1e-6);
-	assert_false(c->regressed); /* -8.3 % */
+	assert_true(fabs(c->old_value - 2000) < 1e-6 && fabs(c->new_value - 1750) < 1e-6);
+	assert_true(fabs(c->change_pct + 12.5) < 1e-6 && c->regressed);
+	assert_true(isnan(c->noise_pct)); /* no series: the threshold alone */
 	assert_int_equal(p->n_only_old, 1);
 	assert_string_equal(p->only_old[0], "h3");
 	assert_int_equal(p->n_only_new, 1);
@@ -580,7 +675,9 @@ static void test_baseline(void **state)
 	struct fleet_report r3;
 	build_ok(&s3, &r3);
 	assert_int_equal(fleet_compare(&r3, &rn, 10, &b, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "holds 2 runs of randread"));
+	assert_non_null(strstr(why, "no run of the same params in the baseline (old first): "
+				    "params.block_size is 8192 on h1 (t) and 4096 on h1 (h1); "
+				    "compare like with like"));
 	fleet_baseline_free(&b);
 	/* one of them with the same params: that one is taken */
 	fleet_set_free(&s3);
@@ -613,6 +710,144 @@ static int parse(struct cli *c, char *why, const char *const *words)
 	for (; words[argc - 1]; argc++)
 		argv[argc] = (char *)words[argc - 1];
 	return cli_parse(argc, argv, c, why, 256);
+}
+
+/* Nothing comparable is not "no regression": a randread baseline against a
+ * seqread run, or no host on both sides, is refused saying why. */
+static void test_baseline_nothing_comparable(void **state)
+{
+	(void)state;
+	struct fleet_set so, sn;
+	fleet_set_init(&so);
+	fleet_set_init(&sn);
+	struct spec a = { .host = "h1", .run_id = "old", .start_s = 0 };
+	struct spec b = { .host = "h1", .run_id = "new", .test = "seqread", .start_s = 0 };
+	add_spec(&so, &a, "a");
+	add_spec(&sn, &b, "b");
+	struct fleet_report ro, rn;
+	build_ok(&so, &ro);
+	build_ok(&sn, &rn);
+	struct fleet_baseline base;
+	char why[512];
+	assert_int_equal(fleet_compare(&ro, &rn, 10, &base, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no figure to compare: the baseline holds no run of the new "
+				    "records' test (new: seqread; baseline: randread)"));
+	fleet_baseline_free(&base);
+	fleet_report_free(&rn);
+	fleet_set_free(&sn);
+	/* the same test on other hosts */
+	fleet_set_init(&sn);
+	struct spec c = { .host = "h9", .run_id = "new", .start_s = 0 };
+	add_spec(&sn, &c, "c");
+	build_ok(&sn, &rn);
+	assert_int_equal(fleet_compare(&ro, &rn, 10, &base, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no host is in both"));
+	fleet_baseline_free(&base);
+	fleet_report_free(&rn);
+	fleet_set_free(&sn);
+	fleet_report_free(&ro);
+	fleet_set_free(&so);
+}
+
+/* One host's run of 9 s with a series of these bytes per second. */
+static void one_run(struct fleet_report *rep, struct fleet_set *s, const char *run_id,
+		    const char *series, double bps)
+{
+	fleet_set_init(s);
+	struct spec sp = { .host = "h1", .run_id = run_id, .start_s = 0, .seconds = 9,
+			   .bps = bps, .iops = bps / 4096, .series = series };
+	add_spec(s, &sp, run_id);
+	build_ok(s, rep);
+}
+
+/* Each figure judged against its own spread: a 30 % drop of a steady rate
+ * regresses; of a rate whose intervals swing ±50 %, it is within the noise.
+ * The noise by hand: 9 samples are averaged in batches of sqrt(9) = 3;
+ * samples 50,50,50,100,100,100,150,150,150 give batch means 50, 100 and 150,
+ * whose median is 100 and median absolute deviation 50: a robust stdev of
+ * 1.4826 × 50 = 74.13 % of the median, a standard error of 74.13 / sqrt(3) =
+ * 42.799 %; the difference of two such runs, 3 standard errors: 3 × sqrt(2)
+ * × 42.799 % = 181.5807 % (their means are their medians: no shift).  A
+ * start-up burst, 140 then 70 eight times, gives batch means 93.33, 70, 70:
+ * no spread, but a mean of 77.78 pulled 11.11 % from the median of 70. */
+static void test_baseline_noise(void **state)
+{
+	(void)state;
+	static const char steady_old[] = "{\"t_s\":[1,2,3,4,5,6,7,8,9],"
+					 "\"bytes\":[100,100,100,100,100,100,100,100,100]}";
+	static const char steady_new[] = "{\"t_s\":[1,2,3,4,5,6,7,8,9],"
+					 "\"bytes\":[140,70,70,70,70,70,70,70,70]}";
+	static const char swing_old[] = "{\"t_s\":[1,2,3,4,5,6,7,8,9],"
+					"\"bytes\":[50,50,50,100,100,100,150,150,150]}";
+	static const char swing_new[] = "{\"t_s\":[1,2,3,4,5,6,7,8,9],"
+					"\"bytes\":[35,35,35,70,70,70,105,105,105]}";
+	struct fleet_set so, sn;
+	struct fleet_report ro, rn;
+	struct fleet_baseline b;
+	char why[512];
+
+	one_run(&ro, &so, "old", steady_old, 100);
+	one_run(&rn, &sn, "new", steady_new, 70);
+	assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
+	const struct fleet_change *c = change_of(&b.pairs[0], "h1", FIG_MBPS);
+	assert_true(fabs(c->change_pct + 30) < 1e-9 && fabs(c->noise_pct - 100.0 / 9) < 1e-9);
+	assert_true(c->regressed); /* -30 % beyond 10 + 11.11 % */
+	fleet_baseline_free(&b);
+	/* the same run again: equal, never regressed */
+	assert_int_equal(fleet_compare(&ro, &ro, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(b.nregressed, 0);
+	fleet_baseline_free(&b);
+	fleet_report_free(&ro), fleet_set_free(&so), fleet_report_free(&rn), fleet_set_free(&sn);
+
+	one_run(&ro, &so, "old", swing_old, 100);
+	one_run(&rn, &sn, "new", swing_new, 70);
+	assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
+	c = change_of(&b.pairs[0], "h1", FIG_MBPS);
+	if (fabs(c->noise_pct - 181.5807) > 0.001)
+		fail_msg("noise %f", c->noise_pct);
+	assert_false(c->regressed);
+	assert_false(change_of(&b.pairs[0], FLEET_FLEET_ROW, FIG_MBPS)->regressed);
+	fleet_baseline_free(&b);
+	fleet_report_free(&ro), fleet_set_free(&so), fleet_report_free(&rn), fleet_set_free(&sn);
+}
+
+/* Several baseline runs of the same test and params: the host's old value
+ * is their mean, their range (in % of it) a noise when wider than the
+ * series'.  100 and 140: mean 120, range 33.3 %: 90 is -25 %, within 10 +
+ * 33.3 = 43.3; 60 is -50 %, beyond. */
+static void test_baseline_repeats(void **state)
+{
+	(void)state;
+	struct fleet_set so, sn;
+	fleet_set_init(&so);
+	struct spec a = { .host = "h1", .run_id = "jan", .start_s = 0, .bps = 100, .iops = 1 };
+	struct spec b = { .host = "h1", .run_id = "feb", .start_s = 100, .bps = 140, .iops = 1.4 };
+	add_spec(&so, &a, "a");
+	add_spec(&so, &b, "b");
+	struct fleet_report ro, rn;
+	build_ok(&so, &ro);
+	static const double new_bps[] = { 90, 60 };
+	static const bool regressed[] = { false, true };
+	for (unsigned i = 0; i < 2; i++) {
+		fleet_set_init(&sn);
+		struct spec c = { .host = "h1", .run_id = "mar", .start_s = 200, .bps = new_bps[i],
+				  .iops = new_bps[i] / 100 };
+		add_spec(&sn, &c, "c");
+		build_ok(&sn, &rn);
+		struct fleet_baseline base;
+		char why[512];
+		assert_int_equal(fleet_compare(&ro, &rn, 10, &base, why, sizeof(why)), 0);
+		assert_int_equal(base.pairs[0].nrepeats, 2);
+		const struct fleet_change *ch = change_of(&base.pairs[0], "h1", FIG_MBPS);
+		assert_true(fabs(ch->old_value - 120) < 1e-9);
+		assert_true(fabs(ch->noise_pct - 100.0 / 3) < 1e-9);
+		assert_int_equal(ch->regressed, regressed[i]);
+		fleet_baseline_free(&base);
+		fleet_report_free(&rn);
+		fleet_set_free(&sn);
+	}
+	fleet_report_free(&ro);
+	fleet_set_free(&so);
 }
 
 static void test_command_line(void **state)
@@ -683,6 +918,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_times_agree),
+		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_lines_counted),
 		cmocka_unit_test(test_bucket_shapes),
 		cmocka_unit_test(test_merge_exact),
@@ -691,6 +928,9 @@ int main(void)
 		cmocka_unit_test(test_rows_and_flags),
 		cmocka_unit_test(test_common_window),
 		cmocka_unit_test(test_baseline),
+		cmocka_unit_test(test_baseline_nothing_comparable),
+		cmocka_unit_test(test_baseline_noise),
+		cmocka_unit_test(test_baseline_repeats),
 		cmocka_unit_test(test_ignored_params),
 		cmocka_unit_test(test_command_line),
 	};
