@@ -87,8 +87,9 @@ expect_msg "--qd32: did you mean --qd 32" 2 "unknown option '--qd32'; did you me
 	randread --qd32 "$S/d"
 expect_msg "--sice: did you mean --size (one letter off)" 2 "did you mean '--size'\?" randread --sice 4M "$S/d"
 expect_msg "--xyzzy: unknown, and no guess" 2 "^diskbench: unknown option '--xyzzy'$" randread --xyzzy "$S/d"
-expect_msg "--oncx: two edits from --force, no far-fetched guess" 2 "^diskbench: unknown option '--[a-z]+'$" \
-	randread --oncx "$S/d"
+expect_msg "--oncx: one letter from --once, which it names" 2 "did you mean '--once'\?" randread --oncx "$S/d"
+expect_msg "--xyzzyq: nothing near it, no guess" 2 \
+	"^diskbench: unknown option '--xyzzyq'$" randread --xyzzyq "$S/d"
 
 # ---- durations -------------------------------------------------------------
 run_db --json randread -s 4M -t 0.01m "$S/d"
