@@ -53,6 +53,9 @@ install: diskbench
 	chmod 755 $(DESTDIR)$(BINDIR)/diskbench
 	cp -f man/diskbench.1 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
 	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
+	mkdir -p $(DESTDIR)$(MANPREFIX)/man7
+	cp -f man/diskbench-output.7 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
+	chmod 644 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
 	mkdir -p $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
 	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
@@ -60,6 +63,7 @@ install: diskbench
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
+	rm -f $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 
 # ---- tests -----------------------------------------------------------------
@@ -103,6 +107,9 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/safety.sh ./diskbench
 	bash tests/cli/findings.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/statics.sh
+	bash tests/cli/messages.sh ./diskbench
+	bash tests/cli/csv.sh ./diskbench
+	python3 tests/cli/doctest.py ./diskbench
 
 # The rooms against ARCHITECTURE.md's table (from the objects' symbols and the
 # #include lines), and the checker itself on trees whose faults are known.

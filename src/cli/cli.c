@@ -31,6 +31,16 @@ static int usage_error(char *why, size_t len, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* "unknown option '--histo'", and what was meant when a guess is good. */
+static int unknown_option(const char *arg, size_t n, char *why, size_t len)
+{
+	char guess[96];
+	if (suggest_option(arg + 2, n, guess, sizeof(guess)))
+		return usage_error(why, len, "unknown option '%.*s'; did you mean '%s'?",
+				   (int)n + 2, arg, guess);
+	return usage_error(why, len, "unknown option '%.*s'", (int)n + 2, arg);
+}
+
 /* Splits argv into options (kept with their values, applied later, once the
  * test and so its defaults are known) and positional words. */
 static int split_args(int argc, char **argv, struct given *opts, int *nopts,
@@ -54,7 +64,7 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 			size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 			d = find_long(a + 2, n);
 			if (!d)
-				return usage_error(why, len, "unknown option '%.*s'", (int)n + 2, a);
+				return unknown_option(a, n, why, len);
 			if (eq && !d->arg)
 				return usage_error(why, len, "option '--%s' takes no value", d->name);
 			value = eq ? eq + 1 : NULL;
@@ -419,6 +429,7 @@ static int check_svg_path(const struct options *o, char *why, size_t len)
 static enum out_format sniff_format(int argc, char **argv)
 {
 	enum out_format format = OUT_TEXT;
+	unsigned named = 0; /* a bit per format: two of them are a usage error */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			format = OUT_JSON;
@@ -426,8 +437,12 @@ static enum out_format sniff_format(int argc, char **argv)
 			format = OUT_CSV;
 		else if (strcmp(argv[i], "--jsonl") == 0)
 			format = OUT_JSONL;
+		else
+			continue;
+		named |= 1u << format;
 	}
-	return format;
+	/* which of two would a script parse?  Neither: the error goes to stderr */
+	return (named & (named - 1)) ? OUT_TEXT : format;
 }
 
 /* An option that means different things to different commands has a row

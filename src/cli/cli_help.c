@@ -3,11 +3,19 @@
 #include "cli_int.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "names.h"
 #include "units.h"
 
+static void print_option_as(FILE *f, const struct optdef *d, const char *help);
+
 static void print_option(FILE *f, const struct optdef *d)
+{
+	print_option_as(f, d, d->help);
+}
+
+static void print_option_as(FILE *f, const struct optdef *d, const char *help)
 {
 	char left[40];
 	if (d->letter)
@@ -16,7 +24,7 @@ static void print_option(FILE *f, const struct optdef *d)
 	else
 		snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? "=" : "",
 			 d->arg ? d->arg : "");
-	fprintf(f, "  %-24s %s\n", left, d->help);
+	fprintf(f, "  %-24s %s\n", left, help);
 }
 
 void cli_print_usage(FILE *f)
@@ -60,14 +68,34 @@ static void print_defaults(FILE *f, const struct command *cmd)
 	fputc('\n', f);
 }
 
-/* files: what its options mean there, which the shared texts cannot say. */
+/* files: its defaults; what its options mean there is in the option rows
+ * (option_meaning), said once. */
 static void print_files_defaults(FILE *f, const struct command *cmd)
 {
 	char bs[32];
 	fmt_size_exact(bs, sizeof(bs), cmd->bs);
-	fprintf(f, "defaults: -n %u, --file-size 0, -b %s, -t %g (the least seconds measured "
-		"per phase), -j %u, --sync=%s (fsync: each file, and its directory at the end of a "
-		"phase)\n", OPT_DEFAULT_FILES, bs, cmd->time_s, cmd->threads, sync_mode_name(cmd->sync));
+	fprintf(f, "defaults: -n %u, --file-size 0, -b %s, -t %g, -j %u, --sync=%s\n",
+		OPT_DEFAULT_FILES, bs, cmd->time_s, cmd->threads, sync_mode_name(cmd->sync));
+}
+
+/* Where a command gives a shared option its own meaning, the help row of
+ * that command says that meaning instead of the shared one. */
+static const struct {
+	unsigned cmd_bit; /* the command's own option bit (OPT_FILES: files) */
+	const char *name, *help;
+} option_meanings[] = {
+	{ OPT_FILES, "time", "the least seconds measured per phase: short phases run again" },
+	{ OPT_FILES, "sync", "fsync: each file, and its directory at the end of a phase; "
+			     "none: neither (dsync does not apply)" },
+};
+
+static const char *option_meaning(const struct command *cmd, const struct optdef *d)
+{
+	for (size_t i = 0; i < sizeof(option_meanings) / sizeof(option_meanings[0]); i++)
+		if ((cmd->options & option_meanings[i].cmd_bit) &&
+		    strcmp(option_meanings[i].name, d->name) == 0)
+			return option_meanings[i].help;
+	return d->help;
 }
 
 void cli_print_test_help(FILE *f, const struct command *cmd)
@@ -88,7 +116,7 @@ void cli_print_test_help(FILE *f, const struct command *cmd)
 	 * a new command come after the global rows in optdefs[]) */
 	for (size_t i = 0; i < optdef_count; i++)
 		if (cmd->options & optdefs[i].bit)
-			print_option(f, &optdefs[i]);
+			print_option_as(f, &optdefs[i], option_meaning(cmd, &optdefs[i]));
 	for (size_t i = 0; i < optdef_count; i++)
 		if (optdefs[i].bit == 0)
 			print_option(f, &optdefs[i]);

@@ -4,6 +4,7 @@
 #ifndef CLI_INT_H
 #define CLI_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cli.h"
@@ -41,5 +42,10 @@ extern const size_t optdef_count;
 /* The row of --NAME (len bytes of name) or -LETTER; NULL if none. */
 const struct optdef *find_long(const char *name, size_t len);
 const struct optdef *find_short(char letter);
+/* The option a mistyped long name (n bytes, without its "--") most likely
+ * meant, into out: a value run into the name (--qd32: "--qd 32"), the one
+ * option it begins (--histo), or the nearest name within 2 edits and under
+ * half its length (--sice).  False: no guess. */
+bool suggest_option(const char *name, size_t n, char *out, size_t len);
 
 #endif

@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_int.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
@@ -146,4 +148,56 @@ const char *cli_option_value(const char *name, size_t k)
 	case ID_BUFFERS: return buffer_mode_name((enum buffer_mode)k);
 	default: return NULL;
 	}
+}
+
+/* Levenshtein distance between a[0..n) and b: how many characters to
+ * insert, delete or change (names are short: at most 63 characters). */
+static size_t edit_distance(const char *a, size_t n, const char *b)
+{
+	size_t m = strlen(b), row[64];
+	if (n >= 64 || m >= 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= m; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			best = up + 1 < best ? up + 1 : best;
+			row[j] = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			diag = up;
+		}
+	}
+	return row[m];
+}
+
+bool suggest_option(const char *name, size_t n, char *out, size_t len)
+{
+	const struct optdef *prefix_of = NULL, *nearest = NULL;
+	size_t best = 3, prefixes = 0;
+	for (size_t i = 0; i < optdef_count; i++) {
+		const struct optdef *d = &optdefs[i];
+		size_t k = strlen(d->name);
+		if (d->arg && k < n && strncmp(name, d->name, k) == 0 &&
+		    strchr("0123456789", name[k])) {
+			snprintf(out, len, "--%s %.*s", d->name, (int)(n - k), name + k);
+			return true;
+		}
+		if (n >= 2 && k > n && strncmp(name, d->name, n) == 0 &&
+		    (!prefix_of || strcmp(prefix_of->name, d->name) != 0)) {
+			prefix_of = d;
+			prefixes++;
+		}
+		size_t dist = edit_distance(name, n, d->name);
+		if (dist < best && dist * 2 < n) {
+			best = dist;
+			nearest = d;
+		}
+	}
+	const struct optdef *d = prefixes == 1 ? prefix_of : nearest;
+	if (d)
+		snprintf(out, len, "--%s", d->name);
+	return d != NULL;
 }

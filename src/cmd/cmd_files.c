@@ -22,9 +22,14 @@
 /* repeats of a short phase fit in this many times -t */
 #define FILES_REPEAT_CAP 4
 
+/* The phase whose pass runs now (-1: none yet), for an interrupted run's
+ * listing: a first pass adds nothing to its phase until it ends. */
+static int running_phase = -1;
+
 static void show_pass(void *ctx, int phase, unsigned pass)
 {
 	const struct options *opt = ctx;
+	running_phase = phase;
 	if (pass == 1)
 		progress_label(opt, "files: %s", files_phase_name(phase));
 	else
@@ -179,6 +184,28 @@ static void fill_result(const struct files_result *fr, struct result *r)
 	r->resident_before_pct = fr->phase[files_phase_index(FILES_SEQ, FILES_READ)].resident_before_pct;
 }
 
+/* An interrupted run prints no result, but says on stderr which phases
+ * finished (their figures are sound), which one was cut short and which
+ * never ran: the whole run's sums would mix them. */
+static void print_finished_phases(const struct files_result *fr)
+{
+	fputs("diskbench: files interrupted; its phases (not a result):\n", stderr);
+	for (int i = 0; i < FILES_NPHASES; i++) {
+		const struct files_phase *p = &fr->phase[i];
+		char rate[16];
+		if (!p->planned)
+			continue;
+		if (i == running_phase || p->passes == 0) {
+			fprintf(stderr, "  %-14s %s\n", files_phase_name(i),
+				i == running_phase ? "interrupted" : "not run");
+			continue;
+		}
+		fmt_count(rate, sizeof(rate), files_phase_rate(p));
+		fprintf(stderr, "  %-14s %s files/s (%llu files in %.3f s)\n", files_phase_name(i), rate,
+			(unsigned long long)p->files, p->seconds);
+	}
+}
+
 int cmd_run_files(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	struct files_result *fr = result_keep(r, sizeof(*fr), NULL);
@@ -205,9 +232,10 @@ int cmd_run_files(const struct command *cmd, const struct options *opt, struct r
 			code = run_failure(fr, r);
 		progress_clear();
 	}
-	if (code == EXIT_OK || fr->stopped)
-		fill_result(fr, r); /* interrupted: main says the partial figures on stderr */
+	if (fr->stopped)
+		print_finished_phases(fr);
 	if (code == EXIT_OK) {
+		fill_result(fr, r);
 		warn_run(fr, r);
 		r->measured = true;
 	}

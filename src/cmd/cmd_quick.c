@@ -110,6 +110,17 @@ static bool said_before(const struct quick_report *q, const char *warning)
 	return false;
 }
 
+/* "SEQ1M Q8T1 read": CrystalDiskMark's name of a step as the engine runs
+ * it (Q8T1 where it holds 8 in flight per thread, else Q1T8). */
+static void step_label(char *out, size_t len, const struct quick_step *s,
+		       const struct quick_report *q)
+{
+	unsigned qd = s->in_flight <= q->max_qd ? s->in_flight : 1;
+	snprintf(out, len, "%s Q%uT%u %s%s%s%s", s->preset, qd, s->in_flight / qd,
+		 s->dir == IO_READ ? "read" : "write", s->peer ? " (" : "", s->peer ? s->peer : "",
+		 s->peer ? ")" : "");
+}
+
 static int run_step(struct target *t, const struct quick_step *s, struct quick_report *q,
 		    struct result *r)
 {
@@ -123,9 +134,7 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	char name[sizeof(q->names[n])];
 	snprintf(name, sizeof(name), "%s Q%uT%u", s->preset, so->qd, so->threads);
 	memcpy(q->names[n], name, sizeof(name));
-	snprintf(q->label_text[n], sizeof(q->label_text[n]), "%s %s%s%s%s", name,
-		 s->dir == IO_READ ? "read" : "write", s->peer ? " (" : "", s->peer ? s->peer : "",
-		 s->peer ? ")" : "");
+	step_label(q->label_text[n], sizeof(q->label_text[n]), s, q);
 	if (s->peer)
 		q->dd_step = (int)n;
 	q->labels[n] = q->label_text[n];
@@ -288,6 +297,30 @@ static int pick_engine(const struct options *opt, struct quick_report *q, struct
 	return EXIT_OK;
 }
 
+/* An interrupted quick prints no result, but says on stderr which steps
+ * finished (each one's figures are sound), which was cut short and which
+ * never ran. */
+static void print_finished_steps(const struct quick_report *q, bool writes)
+{
+	fputs("diskbench: quick interrupted; its steps (not a result):\n", stderr);
+	for (unsigned i = 0, k = 0; i < NSTEPS; i++) {
+		char label[sizeof(q->label_text[0])], rate[32], iops[16], p50[24];
+		if (quick_steps[i].dir == IO_WRITE && !writes)
+			continue;
+		step_label(label, sizeof(label), &quick_steps[i], q);
+		if (k >= q->nsteps || !q->steps[k].measured) {
+			fprintf(stderr, "  %-33s %s\n", label, k < q->nsteps ? "interrupted" : "not run");
+			k++;
+			continue;
+		}
+		const struct result *sr = &q->steps[k++];
+		fmt_rate_si(rate, sizeof(rate), result_rate(sr));
+		fmt_count(iops, sizeof(iops), result_iops(sr));
+		fmt_ns(p50, sizeof(p50), step_p50(sr));
+		fprintf(stderr, "  %-33s %s, %s IOPS, p50 %s\n", label, rate, iops, p50);
+	}
+}
+
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	struct quick_report *q = result_keep(r, sizeof(*q), NULL);
@@ -332,6 +365,8 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	progress_clear();
 	target_close(&t);
 	target_cleanup();
+	if (code != EXIT_OK && r->interrupted && q->engine)
+		print_finished_steps(q, t.created);
 	if (code != EXIT_OK)
 		return code;
 	gather_figures(q, r->device);

@@ -183,12 +183,21 @@ bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t b
 	c->slow_ns = (uint64_t)(DETECT_CAP_SLOW * (double)c->p50_ns);
 	c->slow_share = share_from(lat, c->slow_ns);
 	c->wait_share = time_share_from(lat, c->slow_ns);
-	/* the round figure from the run's own clock: the sampler's ticks wander
-	 * by milliseconds, more than DETECT_CAP_ROUND of a few seconds */
+	/* the round figure from the run's own clock (the sampler's ticks wander
+	 * by milliseconds), else from the intervals after the first: a bucket
+	 * that starts full lets the first slice through faster, which moves the
+	 * whole run's figure off the limit (qemu's 150 IOPS throttle: 150.8 for
+	 * the run, 150.0 after its first interval) */
 	double run_iops = seconds > 0 ? (double)lat->count / seconds : c->iops;
 	double run_rate = seconds > 0 ? (double)bytes / seconds : c->rate;
-	c->round_iops = detect_round(run_iops) > 0;
-	c->round = c->round_iops ? detect_round(run_iops) : detect_round(run_rate);
+	double iops_round = detect_round(run_iops);
+	if (iops_round == 0)
+		iops_round = detect_round(c->iops);
+	double rate_round = detect_round(run_rate);
+	if (rate_round == 0)
+		rate_round = detect_round(c->rate);
+	c->round_iops = iops_round > 0;
+	c->round = c->round_iops ? iops_round : rate_round;
 	if (c->p50_ns == 0 || c->cv >= DETECT_CAP_CV)
 		return false;
 	c->budget = p90 <= DETECT_CAP_FAST * c->p50_ns && c->slow_share >= DETECT_CAP_SLOW_MIN &&

@@ -95,6 +95,34 @@ void series_trim(struct series *s, double end_s)
 		s->n--;
 }
 
+void series_close(struct series *s, double end_s, uint64_t bytes, uint64_t ios)
+{
+	uint64_t held_bytes = series_bytes_before(s, s->n), held_ios = 0;
+	double last_t = s->n > 0 ? s->s[s->n - 1].t_s : 0.0;
+	for (unsigned i = 0; i < s->n; i++)
+		held_ios += s->s[i].ios;
+	memset(&s->tail, 0, sizeof(s->tail));
+	s->has_tail = bytes > held_bytes && end_s > last_t;
+	if (!s->has_tail)
+		return;
+	s->tail.t_s = end_s;
+	s->tail.bytes = bytes - held_bytes;
+	s->tail.ios = ios > held_ios ? ios - held_ios : 0;
+}
+
+double series_tail_span(const struct series *s)
+{
+	if (!s->has_tail)
+		return 0.0;
+	return s->tail.t_s - (s->n > 0 ? s->s[s->n - 1].t_s : 0.0);
+}
+
+double series_tail_rate(const struct series *s)
+{
+	double span = series_tail_span(s);
+	return span > 0 ? (double)s->tail.bytes / span : 0.0;
+}
+
 double series_span(const struct series *s, unsigned i)
 {
 	double start = i > 0 ? s->s[i - 1].t_s : 0.0;

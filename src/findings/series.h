@@ -37,6 +37,10 @@ struct series {
 	double last_t;              /* cumulative figures at the last raw interval */
 	uint64_t last_bytes, last_ios;
 	bool has_lat;               /* latencies were given with the counters */
+	/* what the run moved after the last whole sample, up to its end: kept
+	 * apart from s[] so the checks and summaries weigh whole intervals only */
+	struct series_sample tail;
+	bool has_tail;
 	uint64_t lat_last[STATS_COARSE_N]; /* cumulative counts when the last sample ended */
 };
 
@@ -58,6 +62,12 @@ void series_add_cumulative_lat(struct series *s, double elapsed_s, uint64_t byte
 /* Drops the samples that ended after end_s: the run stopped during them, so
  * they are partial. */
 void series_trim(struct series *s, double end_s);
+/* The run ended at end_s having moved bytes and ios in all: what the
+ * samples do not hold becomes the tail (none when they hold it all). */
+void series_close(struct series *s, double end_s, uint64_t bytes, uint64_t ios);
+/* Seconds the tail spans, and its rate in bytes per second. */
+double series_tail_span(const struct series *s);
+double series_tail_rate(const struct series *s);
 /* Seconds sample i spans: from the end of the one before (or the start). */
 double series_span(const struct series *s, unsigned i);
 /* Bytes per second of sample i. */

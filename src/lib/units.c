@@ -74,6 +74,7 @@ int parse_size(const char *text, uint64_t *out, const char **why)
 	return 0;
 }
 
+/* A duration in seconds: decimals, and an optional unit s, m or h. */
 int parse_seconds(const char *text, double *out, const char **why)
 {
 	char *end;
@@ -89,12 +90,15 @@ int parse_seconds(const char *text, double *out, const char **why)
 		*why = "not a number of seconds";
 		return -1;
 	}
-	if (strcmp(end, "s") == 0)
+	/* a unit, as sleep(1) and timeout(1) take them: 90, 90s, 1.5m, 2h */
+	double unit = strcmp(end, "h") == 0 ? 3600 : strcmp(end, "m") == 0 ? 60 : 1;
+	if (strcmp(end, "s") == 0 || unit > 1)
 		end++;
 	if (*end != '\0') {
-		*why = "not a number of seconds (example: 2.5)";
+		*why = "not a duration (examples: 2.5, 90s, 1m, 2h)";
 		return -1;
 	}
+	value *= unit;
 	if (value > 1e7) {
 		*why = "too large";
 		return -1;

@@ -477,7 +477,14 @@ void out_json_envelope(struct json *j)
 
 void out_json_test(struct json *j, const struct result *r)
 {
+	out_json_test_step(j, r, NULL);
+}
+
+void out_json_test_step(struct json *j, const struct result *r, const char *step)
+{
 	json_object_begin(j);
+	if (step)
+		json_key(j, "step"), json_string(j, step);
 	json_test_fields(j, r, out_json_single_body);
 	json_object_end(j);
 }
@@ -530,9 +537,7 @@ void out_json(FILE *f, const struct result *r)
 
 void out_csv_header(FILE *f)
 {
-	fputs("test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,"
-	      "ios,threads,direct,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns,lat_max_ns,"
-	      "resident_before_pct,warnings,error\n", f);
+	fputs(OUT_CSV_HEADER "\n", f);
 }
 
 /* What one CSV row says: a whole test, one of several targets, or their
@@ -545,6 +550,7 @@ struct csv_part {
 	unsigned threads;
 	double resident_before_pct;
 	bool measured, notes;
+	const char *step, *verdict; /* a step of a command of several, and its verdict */
 };
 
 /* Figure columns: a run that did not finish leaves them empty, since the
@@ -597,17 +603,33 @@ static void csv_part_row(FILE *f, const struct result *r, const struct csv_part 
 	out_csv_field(f, warnings);
 	fputc(',', f);
 	out_csv_field(f, p->notes ? r->error : NULL);
+	/* appended columns: requests in flight per thread, the engine, the step */
+	if (r->opt)
+		fprintf(f, ",%u,", r->opt->qd);
+	else
+		fputs(",,", f);
+	out_csv_field(f, r->engine);
+	fputc(',', f);
+	out_csv_field(f, p->step);
+	fputc(',', f);
+	out_csv_field(f, p->verdict);
 	fputc('\n', f);
 }
 
-void out_csv_row(FILE *f, const struct result *r)
+void out_csv_step_row(FILE *f, const struct result *r, const char *step, const char *verdict)
 {
 	struct csv_part whole = { .target = r->target, .bytes = r->bytes, .ios = r->ios,
 				  .seconds = r->seconds, .lat = &r->lat,
 				  .threads = r->opt ? r->opt->threads : 0,
 				  .resident_before_pct = r->resident_before_pct,
-				  .measured = r->measured, .notes = true };
+				  .measured = r->measured, .notes = true,
+				  .step = step, .verdict = verdict };
 	csv_part_row(f, r, &whole);
+}
+
+void out_csv_row(FILE *f, const struct result *r)
+{
+	out_csv_step_row(f, r, NULL, NULL);
 }
 
 /* Several targets: a row for each, then their total (target "total"),

@@ -55,6 +55,8 @@ void out_json_fleet(struct json *j, const struct fleet_record *f);
 void out_json_envelope(struct json *j);
 /* One single test as an object (for documents holding several tests). */
 void out_json_test(struct json *j, const struct result *r);
+/* The same with "step" first: the name of a step of a command of several. */
+void out_json_test_step(struct json *j, const struct result *r, const char *step);
 /* "file" and, when known, "device". */
 void out_json_file_device(struct json *j, const struct result *r);
 /* Several targets: "targets": [{target, file, file_state, device, region,
@@ -86,8 +88,16 @@ void out_json_factors(struct json *j, const struct result *r);
  * one for the total, whose target is "total") */
 /* One field, quoted where it must be; NULL writes nothing. */
 void out_csv_field(FILE *f, const char *s);
+/* The header of every single-test, multi-target and quick CSV; columns are
+ * only ever appended (qd and what follows came with issue 22). */
+#define OUT_CSV_HEADER "test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns," \
+	"lat_p99_ns,ios,threads,direct,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns," \
+	"lat_max_ns,resident_before_pct,warnings,error,qd,engine,step,verdict"
 void out_csv_header(FILE *f);
 void out_csv_row(FILE *f, const struct result *r);
+/* The row of one step of a command of several (quick): its name and the
+ * command's verdict fill the step and verdict columns (NULL: empty). */
+void out_csv_step_row(FILE *f, const struct result *r, const char *step, const char *verdict);
 
 /* ---- the single-test renderers ---- */
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram);

@@ -227,20 +227,30 @@ static void csv_tail(FILE *f, const struct result *r, int phase)
 	fputc('\n', f);
 }
 
+/* files' own columns: a phase's files and files/s, never under names that
+ * mean bytes and I/Os elsewhere; bytes and bytes/s only where data moved. */
+#define FILES_CSV_HEADER "test,target,phase,files,passes,seconds,files_per_sec,lat_p50_ns," \
+	"lat_p99_ns,threads,file_size,block_size,bytes,bytes_per_sec,sync,lat_min_ns,lat_mean_ns," \
+	"lat_p90_ns,lat_p99_9_ns,lat_max_ns,resident_before_pct,warnings,error"
+
 static void csv_phase(FILE *f, const struct result *r, const struct files_result *fr, int i)
 {
 	const struct files_phase *p = &fr->phase[i];
 	struct stats_summary s;
 	stats_summarize(&p->lat, &s);
-	fprintf(f, "files-%s,", files_phase_name(i));
+	out_csv_field(f, r->test);
+	fputc(',', f);
 	out_csv_field(f, r->target);
-	fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,%llu,%u,%u,%llu,%s",
-		(unsigned long long)fr->bs, (unsigned long long)p->bytes, p->seconds,
-		p->seconds > 0 ? (double)p->bytes / p->seconds : 0.0, files_phase_rate(p),
-		(unsigned long long)s.p50, (unsigned long long)s.p99, (unsigned long long)p->files,
-		p->passes, fr->threads, (unsigned long long)fr->file_size, fr->fsync ? "fsync" : "none");
-	fprintf(f, ",%llu,%.1f,%llu,%llu,%llu,", (unsigned long long)s.min, s.mean,
-		(unsigned long long)s.p90, (unsigned long long)s.p99_9, (unsigned long long)s.max);
+	fprintf(f, ",%s,%llu,%u,%.6f,%.2f,%llu,%llu,%u,%llu,%llu,%llu,", files_phase_name(i),
+		(unsigned long long)p->files, p->passes, p->seconds, files_phase_rate(p),
+		(unsigned long long)s.p50, (unsigned long long)s.p99, fr->threads,
+		(unsigned long long)fr->file_size, (unsigned long long)fr->bs,
+		(unsigned long long)p->bytes);
+	if (p->bytes > 0 && p->seconds > 0)
+		fprintf(f, "%.1f", (double)p->bytes / p->seconds);
+	fprintf(f, ",%s,%llu,%.1f,%llu,%llu,%llu,", fr->fsync ? "fsync" : "none",
+		(unsigned long long)s.min, s.mean, (unsigned long long)s.p90,
+		(unsigned long long)s.p99_9, (unsigned long long)s.max);
 	if (i % FILES_NOPS == FILES_READ && p->resident_before_pct >= 0)
 		fprintf(f, "%.2f", p->resident_before_pct);
 	csv_tail(f, r, i);
@@ -249,15 +259,13 @@ static void csv_phase(FILE *f, const struct result *r, const struct files_result
 static void files_csv(FILE *f, const struct result *r)
 {
 	const struct files_result *fr = files_of(r);
-	fputs("test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,"
-	      "files,passes,threads,file_size,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns,"
-	      "lat_max_ns,resident_before_pct,warnings,error\n", f);
+	fputs(FILES_CSV_HEADER "\n", f);
 	if (!r->measured || !fr) {
-		/* no figures: what failed, and why */
+		/* no figures: what failed, and why (phase to resident_before_pct empty) */
 		out_csv_field(f, r->test);
 		fputc(',', f);
 		out_csv_field(f, r->target);
-		fputs(",,,,,,,,,,,,,,,,,,", f);
+		fputs(",,,,,,,,,,,,,,,,,,,", f);
 		csv_tail(f, r, -1);
 		return;
 	}

@@ -139,7 +139,7 @@ static void quick_json(struct json *j, const struct result *r)
 	json_key(j, "tests");
 	json_array_begin(j);
 	for (unsigned i = 0; i < q->nsteps; i++)
-		out_json_test(j, &q->steps[i]);
+		out_json_test_step(j, &q->steps[i], q->labels[i]);
 	json_array_end(j);
 	json_key(j, "engine"), json_string(j, q->engine);
 	json_cdm(j, q);
@@ -151,9 +151,12 @@ static void quick_json(struct json *j, const struct result *r)
 static void quick_csv(FILE *f, const struct result *r)
 {
 	const struct quick_report *q = r->detail;
+	const struct verdict *v = &q->verdict;
+	/* the verdict's class, as JSON's verdict.class: none when capped or unmeasured */
+	const char *cls = r->measured && v->cls && strcmp(v->fit, "capped") != 0 ? v->cls->id : NULL;
 	out_csv_header(f);
 	for (unsigned i = 0; i < q->nsteps; i++)
-		out_csv_row(f, &q->steps[i]);
+		out_csv_step_row(f, &q->steps[i], q->labels[i], cls);
 	if (r->error[0])
 		out_csv_row(f, r); /* where quick itself failed */
 }

@@ -232,6 +232,16 @@ void out_json_series(struct json *j, const struct result *r)
 	json_array_end(j);
 	json_latencies(j, s);
 	json_key(j, "merged"), json_bool(j, s->merged);
+	json_key(j, "tail"); /* the last, shorter interval, apart from the arrays */
+	if (s->has_tail) {
+		json_object_begin(j);
+		json_key(j, "t_s"), json_double(j, s->tail.t_s, 3);
+		json_key(j, "bytes"), json_uint(j, s->tail.bytes);
+		json_key(j, "ios"), json_uint(j, s->tail.ios);
+		json_object_end(j);
+	} else {
+		json_null(j);
+	}
 	json_object_end(j);
 	json_device_io(j, r);
 	json_cpu(j, r);
@@ -255,22 +265,31 @@ void out_json_findings(struct json *j, const struct result *r)
 	json_array_end(j);
 }
 
+/* One row: an interval of span seconds; lat: its p50 and p99 are known. */
+static void csv_series_row(FILE *f, const struct result *r, const struct series_sample *x,
+			   double span, bool lat, bool partial)
+{
+	out_csv_field(f, r->test);
+	fputc(',', f);
+	out_csv_field(f, r->target);
+	fprintf(f, ",%.3f,%llu,%llu,%.1f,%.2f,", x->t_s, (unsigned long long)x->bytes,
+		(unsigned long long)x->ios, span > 0 ? (double)x->bytes / span : 0.0,
+		span > 0 ? (double)x->ios / span : 0.0);
+	if (lat) /* empty: nothing completed, or not sampled */
+		fprintf(f, "%llu,%llu", (unsigned long long)x->p50_ns, (unsigned long long)x->p99_ns);
+	else
+		fputc(',', f);
+	fprintf(f, ",%s\n", partial ? "true" : "false");
+}
+
 void out_csv_series(FILE *f, const struct result *r)
 {
 	const struct series *s = r->measured ? r->series : NULL;
-	fputs("test,target,t_s,bytes,ios,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns\n", f);
-	for (unsigned i = 0; s && i < s->n; i++) {
-		double span = series_span(s, i);
-		out_csv_field(f, r->test);
-		fputc(',', f);
-		out_csv_field(f, r->target);
-		fprintf(f, ",%.3f,%llu,%llu,%.1f,%.2f,", s->s[i].t_s,
-			(unsigned long long)s->s[i].bytes, (unsigned long long)s->s[i].ios,
-			series_rate(s, i), span > 0 ? (double)s->s[i].ios / span : 0.0);
-		if (s->has_lat && s->s[i].ios > 0) /* empty: nothing completed, or not sampled */
-			fprintf(f, "%llu,%llu\n", (unsigned long long)s->s[i].p50_ns,
-				(unsigned long long)s->s[i].p99_ns);
-		else
-			fputs(",\n", f);
-	}
+	fputs(OUT_CSV_SERIES_HEADER "\n", f);
+	for (unsigned i = 0; s && i < s->n; i++)
+		csv_series_row(f, r, &s->s[i], series_span(s, i), s->has_lat && s->s[i].ios > 0,
+			       false);
+	/* the last, shorter interval, so the rows add up to the run's bytes */
+	if (s && s->has_tail)
+		csv_series_row(f, r, &s->tail, series_tail_span(s), false, true);
 }

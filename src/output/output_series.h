@@ -20,6 +20,9 @@ void out_json_series(struct json *j, const struct result *r);
 /* "findings": [{key, figures...}], next to "warnings". */
 void out_json_findings(struct json *j, const struct result *r);
 /* --csv --series: a header and one row per interval. */
+/* --series: one row per interval; the last, shorter one (the tail) says
+ * partial=true.  Columns are only ever appended. */
+#define OUT_CSV_SERIES_HEADER "test,target,t_s,bytes,ios,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,partial"
 void out_csv_series(FILE *f, const struct result *r);
 
 #endif

@@ -62,6 +62,17 @@ int plat_sync_fs(int fd);
  * exist counts as removed.  Returns 0 or -1 with errno. */
 int plat_remove_tree(int parent_fd, const char *name, bool remove_self, unsigned depth);
 
+/* Scratch files (scratch.c): the first 8 hex digits of this boot's id
+ * (/proc/sys/kernel/random/boot_id) into out[9], "" when unknown (no /proc);
+ * whether the filesystem holding fd is local (a known magic, not a network
+ * or cluster one: no other host can be writing there); a shared lock held
+ * on fd for as long as it stays open, and a try for an exclusive one that
+ * fails with EWOULDBLOCK while any process, in any PID namespace, holds it. */
+void plat_boot_id(char out[9]);
+bool plat_fs_local(int fd);
+int plat_lock_shared(int fd);
+int plat_try_lock_exclusive(int fd);
+
 /* I/O buffers: aligned, pre-faulted, in huge pages where the kernel allows,
  * so that a large O_DIRECT request is one physically contiguous segment. */
 void *plat_buffer_alloc(size_t len);

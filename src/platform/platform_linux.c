@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
@@ -457,4 +458,41 @@ int plat_io_uring_disabled(void)
 		disabled = 0;
 	fclose(f);
 	return disabled;
+}
+
+/* ---- scratch files (scratch.c) -------------------------------------------- */
+
+void plat_boot_id(char out[9])
+{
+	char buf[64] = "";
+	out[0] = '\0';
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	if (!f)
+		return;
+	bool ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (ok && strspn(buf, "0123456789abcdef") >= 8) {
+		memcpy(out, buf, 8);
+		out[8] = '\0';
+	}
+}
+
+bool plat_fs_local(int fd)
+{
+	struct statfs sf;
+	const char *fs_class, *name;
+	if (fstatfs(fd, &sf) != 0 || !(name = plat_fs_name((unsigned long)sf.f_type, &fs_class)))
+		return false; /* an unknown filesystem (GFS2, OCFS2, …) may be shared */
+	/* FUSE may be sshfs or another host's disk */
+	return strcmp(name, "fuse") != 0 && (!fs_class || strcmp(fs_class, "network") != 0);
+}
+
+int plat_lock_shared(int fd)
+{
+	return flock(fd, LOCK_SH | LOCK_NB);
+}
+
+int plat_try_lock_exclusive(int fd)
+{
+	return flock(fd, LOCK_EX | LOCK_NB);
 }

@@ -107,6 +107,8 @@ void sampling_finish(const struct options *opt, struct result *r, double sampler
 	if (!rec || !rec->sampled || !rec->close_ns)
 		return;
 	series_trim(&rec->series, sampler_lead_s + r->seconds + slack_s);
+	/* the last, shorter interval: kept, flagged, weighed by no check */
+	series_close(&rec->series, sampler_lead_s + r->seconds, r->bytes, r->ios);
 	if (devio_count(&rec->devio) > 0)
 		r->device_io = &rec->devio;
 	snprintf(r->cpu_governor, sizeof(r->cpu_governor), "%s", rec->cpu_governor);

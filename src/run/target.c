@@ -15,6 +15,7 @@
 
 #include "devinfo.h"
 #include "devinfo_host.h"
+#include "scratch.h"
 #include "units.h"
 #include "util.h"
 
@@ -95,7 +96,8 @@ int target_classify(const char *path, enum target_kind *kind)
 		return -1;
 	}
 	if (stat(path, &st) != 0) {
-		if (errno != ENOENT || parent_is_dir(path) != 0)
+		/* "nosuchdir/" names a directory, not a new file in its parent */
+		if (errno != ENOENT || path[strlen(path) - 1] == '/' || parent_is_dir(path) != 0)
 			return -1;
 		*kind = TARGET_NEW;
 		return 0;
@@ -190,20 +192,32 @@ static int check_identity(struct target *t, struct result *r)
 		    t->path);
 }
 
+/* A create that failed; on a read-only filesystem, what a read test can
+ * measure instead. */
+static int create_failed(const char *path, const char *what, struct result *r)
+{
+	if (errno == EROFS)
+		return fail(r, EXIT_RUN, "create %s '%s': %s; to measure reads here, name an existing "
+			    "file on this filesystem (or its block device) as the TARGET", what, path,
+			    strerror(errno));
+	return fail(r, EXIT_RUN, "create %s '%s':", what, path);
+}
+
 static int create_own_file(struct target *t, const char *arg, struct result *r)
 {
 	int fd;
 	if (t->kind == TARGET_DIR) {
-		size_t len = strlen(arg);
-		snprintf(t->path, sizeof(t->path), "%s%s.diskbench-XXXXXX", arg,
-			 len > 0 && arg[len - 1] == '/' ? "" : "/");
+		scratch_sweep(arg, r);
+		scratch_template(t->path, sizeof(t->path), arg, false);
 		fd = mkstemp(t->path);
 	} else {
 		snprintf(t->path, sizeof(t->path), "%s", arg);
 		fd = open(t->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	}
 	if (fd < 0)
-		return fail(r, EXIT_RUN, "create '%s':", t->path);
+		return create_failed(t->path, "file", r);
+	if (t->kind == TARGET_DIR)
+		scratch_hold(t->path);
 	if (arm_cleanup(t->path) != 0) {
 		int saved = errno;
 		unlink(t->path);
@@ -606,11 +620,11 @@ int target_make_tree(const char *target, const char *named, char *out, size_t le
 	if (!S_ISDIR(st.st_mode))
 		return fail(r, EXIT_USAGE, "target '%s' is not a directory: files works in a new "
 			    "directory under the one named", target);
-	size_t tlen = strlen(target);
-	snprintf(out, len, "%s%s.diskbench-files-XXXXXX", target,
-		 tlen > 0 && target[tlen - 1] == '/' ? "" : "/");
+	scratch_sweep(target, r);
+	scratch_template(out, len, target, true);
 	if (!mkdtemp(out))
-		return fail(r, EXIT_RUN, "create a directory in '%s':", target);
+		return create_failed(out, "directory", r);
+	scratch_hold(out);
 	*state = "new";
 	arm_tree_cleanup(out, true);
 	return EXIT_OK;

@@ -91,18 +91,23 @@ py "-j 3: counts add up over the threads" "$COUNTS
 assert j == 3"
 
 check "files --csv" 0 files -n 500 --file-size 1k -b 512 -t 0.05 --csv "$D"
-py "CSV: the contract's columns, a row per phase, iops = files/s" '
+py "CSV: files' own columns, a row per phase, files_per_sec x seconds = files" '
 rows = list(csv.DictReader(io.StringIO(out)))
-for c in "test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns".split(","):
-    assert c in rows[0], c
-assert [r["test"] for r in rows] == ["files-" + p for p in ("seq-create", "seq-stat", "seq-read",
-    "seq-delete", "rand-create", "rand-stat", "rand-read", "rand-delete")], [r["test"] for r in rows]
+assert out.splitlines()[0] == ("test,target,phase,files,passes,seconds,files_per_sec,lat_p50_ns,"
+    "lat_p99_ns,threads,file_size,block_size,bytes,bytes_per_sec,sync,lat_min_ns,lat_mean_ns,"
+    "lat_p90_ns,lat_p99_9_ns,lat_max_ns,resident_before_pct,warnings,error"), out.splitlines()[0]
+assert [r["phase"] for r in rows] == ["seq-create", "seq-stat", "seq-read", "seq-delete",
+    "rand-create", "rand-stat", "rand-read", "rand-delete"], [r["phase"] for r in rows]
 for r in rows:
+    assert r["test"] == "files", r
     assert int(r["files"]) == 500 * int(r["passes"]), r
-    assert abs(float(r["iops"]) * float(r["seconds"]) - int(r["files"])) <= 1, r
-    assert r["block_size"] == "512" and r["error"] == "", r
-    if r["test"].endswith(("create", "read")):
-        assert int(r["bytes"]) == int(r["files"]) * 1024, r'
+    assert abs(float(r["files_per_sec"]) * float(r["seconds"]) - int(r["files"])) <= 1, r
+    assert r["block_size"] == "512" and r["file_size"] == "1024" and r["error"] == "", r
+    if r["phase"].endswith(("create", "read")):
+        assert int(r["bytes"]) == int(r["files"]) * 1024, r
+        assert abs(float(r["bytes_per_sec"]) * float(r["seconds"]) - int(r["bytes"])) <= 1024, r
+    else:  # stat and delete move no data: no rate, rather than 0
+        assert r["bytes"] == "0" and r["bytes_per_sec"] == "", r'
 
 check "files -q" 0 -q files -n 200 -t 0 "$D"
 py "-q: the result line alone; -t 0 runs each phase once and says it is short" '

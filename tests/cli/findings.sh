@@ -26,7 +26,7 @@
 #   (busy_ms / util_pct within the run's seconds), and as user nobody,
 #   --drop-caches=all that fell back says "evicted: file", not "all".
 # - the findings' wording, numbers masked, against tests/cli/golden/
-#   findings.txt (FINDINGS_UPDATE=1 rewrites it; read the diff).
+#   findings.golden (FINDINGS_UPDATE=1 rewrites it; read the diff).
 # Everything lives in a scratch directory under /var/tmp, removed on exit.
 set -u
 
@@ -37,7 +37,7 @@ fi
 DB=$(realpath -- "$1") || exit 2
 FAKE=$(realpath -- "$2") || exit 2
 HERE=$(cd "$(dirname "$0")" && pwd)
-GOLDEN="$HERE/golden/findings.txt"
+GOLDEN="$HERE/findings.golden" # apart from golden/, whose update removes what is no case of its own
 S=$(mktemp -d -p /var/tmp diskbench-findings.XXXXXX) || exit 2
 cleanup() { rm -rf -- "$S"; }
 trap cleanup EXIT
@@ -268,8 +268,8 @@ t_golden() {
 			sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ (k|M|G)?B(\/s)?/ xB\2/g' | sed "s|^|$n: |"
 	done >"$got"
 	if [ "${FINDINGS_UPDATE:-}" = 1 ]; then cp "$got" "$GOLDEN"; fi
-	if diff -u "$GOLDEN" "$got" >"$S/golden.diff"; then ok "the findings' wording (golden/findings.txt)"
-	else not_ok "the findings' wording (golden/findings.txt)" "$(cat "$S/golden.diff")"; fi
+	if diff -u "$GOLDEN" "$got" >"$S/golden.diff"; then ok "the findings' wording (findings.golden)"
+	else not_ok "the findings' wording (findings.golden)" "$(cat "$S/golden.diff")"; fi
 }
 
 t_rate_cap

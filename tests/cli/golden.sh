@@ -533,7 +533,7 @@ UPDATE = os.environ.get("GOLDEN_UPDATE") == "1"
 # ---- strings everywhere: paths, temp names, loop numbers, major:minor
 def paths(s):
     s = s.replace(S, "<S>")
-    s = re.sub(r"\.diskbench-[A-Za-z0-9]{6}", ".diskbench-XXXXXX", s)
+    s = re.sub(r"\.diskbench-(files-)?[0-9a-f]{8}-[0-9]+-[A-Za-z0-9]{6}", r".diskbench-\1BOOT-PID-XXXXXX", s)
     s = re.sub(r"\bloop[0-9]+\b", "loopN", s)
     # the engine auto picks depends on the kernel and its sandbox
     s = re.sub(r", (?:io_uring|libaio)([,\]])", r", <engine>\1", s)
@@ -815,6 +815,8 @@ def walk(v, key, machine, keep_seed, parent=None):
     if key == "series" and isinstance(v, dict) and v.get("t_s"):
         # how many intervals a timed run holds follows the machine's pace
         return {k: N for k in v}
+    if key == "tail" and parent == "series":  # the last, shorter interval: when the run ended
+        return "<tail>"
     if key == "temps":  # which disks have a sensor, and its readings, are the machine's
         return MACHINE
     if key == "cpu" and isinstance(v, dict):  # the governor is the machine's (null without cpufreq)
@@ -854,7 +856,7 @@ def mask_json(text, machine, keep_seed):
 
 # ---- CSV: header as it is, volatile columns masked
 CSV_VOLATILE = re.compile(r"^(bytes|seconds|bytes_per_sec|iops|ios|lat_\w+_ns|resident_before_pct|"
-                          r"littles_law_outstanding)$")
+                          r"littles_law_outstanding|files_per_sec)$")
 
 def csv_warnings(cell):
     for d in DROP + EXTRA_DROP:  # remove whole warnings from the "; "-joined list
@@ -883,6 +885,10 @@ def mask_csv(text):
                 new.append(csv_warnings(cell))
             elif col == "error":
                 new.append(msg(cell))
+            elif col == "engine" and cell in ("uring", "aio"):  # as in the text: the kernel's choice
+                new.append("<engine>")
+            elif col == "verdict" and cell:  # quick's class depends on the machine
+                new.append("<class>")
             else:
                 new.append(paths(cell))
         w.writerow(new)

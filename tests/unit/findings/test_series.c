@@ -165,6 +165,47 @@ static void test_sparkline(void **state)
 	assert_int_equal(strlen(line), 9);
 }
 
+/* Issue 22: the run's last, shorter interval is kept apart and adds up:
+ * 59.2 MB in the samples against 67.1 MB in all lost the rest. */
+static void test_tail_keeps_the_last_interval(void **state)
+{
+	(void)state;
+	series_init(&s, 1.0);
+	series_add_cumulative(&s, 1.0, 100, 10);
+	series_add_cumulative(&s, 2.0, 300, 30);
+	series_close(&s, 2.5, 360, 37); /* the run ended half an interval later */
+	assert_true(s.has_tail);
+	assert_int_equal(s.n, 2); /* the checks see whole intervals only */
+	assert_int_equal(s.tail.bytes, 60);
+	assert_int_equal(s.tail.ios, 7);
+	assert_true(s.tail.t_s == 2.5);
+	assert_true(series_tail_span(&s) == 0.5);
+	assert_true(series_tail_rate(&s) == 120.0);
+	assert_int_equal(series_bytes_before(&s, s.n) + s.tail.bytes, 360);
+
+	/* nothing after the last sample, or no time after it: no tail */
+	series_close(&s, 2.5, 300, 30);
+	assert_false(s.has_tail);
+	assert_true(series_tail_rate(&s) == 0.0);
+	series_close(&s, 2.0, 360, 37);
+	assert_false(s.has_tail);
+	/* a run shorter than one interval: the tail is all of it */
+	series_init(&s, 1.0);
+	series_close(&s, 0.4, 40, 4);
+	assert_true(s.has_tail);
+	assert_int_equal(s.tail.bytes, 40);
+	assert_true(series_tail_span(&s) == 0.4);
+	/* a merged interval still pending (counted, not yet a sample) is in the tail */
+	series_init(&s, 1.0);
+	for (unsigned i = 1; i <= SERIES_CAP + 1; i++)
+		series_add_cumulative(&s, (double)i, 10ull * i, i);
+	assert_true(s.merged);
+	uint64_t held = series_bytes_before(&s, s.n);
+	series_close(&s, SERIES_CAP + 1.5, 10ull * (SERIES_CAP + 1) + 5, SERIES_CAP + 2);
+	assert_true(s.has_tail);
+	assert_int_equal(held + s.tail.bytes, 10ull * (SERIES_CAP + 1) + 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_sparkline),
 		cmocka_unit_test(test_interval_latency),
 		cmocka_unit_test(test_interval_latency_merge),
+		cmocka_unit_test(test_tail_keeps_the_last_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -154,6 +154,18 @@ static void test_seconds(void **state)
 	seconds_bad(" 1");
 	seconds_bad("1 ");
 	seconds_bad("1ms");
+	/* minutes and hours (issue 22: "-t 1m" was refused); no other unit */
+	assert_true(seconds_ok("1m") == 60.0);
+	assert_true(seconds_ok("1.5m") == 90.0);
+	assert_true(seconds_ok("2h") == 7200.0);
+	assert_true(seconds_ok("0.5h") == 1800.0);
+	seconds_bad("1d");
+	seconds_bad("1M");
+	seconds_bad("1H");
+	seconds_bad("1mh");
+	seconds_bad("m");
+	seconds_bad("h");
+	seconds_bad("9999h"); /* 36 million s: above the 1e7 s cap */
 }
 
 /* Found by tests/fuzz/fuzz_units: strtod also reads hexadecimal, so "-t 0x10"

@@ -23,6 +23,7 @@
 #include "devinfo.h"
 #include "diskbench.h"
 #include "fake_root.h"
+#include "scratch.h"
 #include "target.h"
 
 struct fx {
@@ -347,7 +348,10 @@ static void test_prepare_directory(void **state)
 	char prefix[512];
 	snprintf(prefix, sizeof(prefix), "%s/.diskbench-", f->dir);
 	assert_memory_equal(f->t.path, prefix, strlen(prefix));
-	assert_int_equal(strlen(f->t.path), strlen(prefix) + 6); /* XXXXXX */
+	/* BOOT-PID-XXXXXX: whose file it is (scratch.c), then mkstemp's part */
+	struct scratch_name n;
+	assert_true(scratch_parse(f->t.path + strlen(prefix) - strlen(".diskbench-"), &n));
+	assert_int_equal(n.pid, (long)getpid());
 	assert_true(exists(f->t.path));
 	struct stat st;
 	assert_int_equal(stat(f->t.path, &st), 0);

@@ -1,0 +1,512 @@
+#!/usr/bin/env python3
+"""What people read cannot drift from the program (issue 22).
+
+    python3 tests/cli/doctest.py ./diskbench      (part of `make cli`)
+
+1. Every command line in README.md's code blocks and in the man page's
+   EXAMPLES runs, on a scratch directory (and, as root, loop devices over
+   64 MiB files for /dev/sdX), with small sizes and times substituted; lines
+   that need hosts or a launcher (pdsh, srun, ssh, kubectl, ...) are listed as
+   skipped with the reason (make check-fleet runs those).
+2. Every sample output in README (the lines after a `$ ./diskbench ...` or
+   set-up line) is checked for shape against what that command prints now:
+   numbers and units masked, each sample line must be a line the program
+   prints (device-specific lines: their prefix), and quick's table has as
+   many rows as the program's.
+3. README's set-up and test commands run verbatim (apt-get, make, sudo and
+   the binary stubbed) as root without sudo, and as an unprivileged user
+   through sudo; .ci/run runs the same test command.
+4. Tables that exist in code agree with the docs: the commands (--help,
+   README's table, the man page's SYNOPSIS and TESTS), the exit codes (the
+   enum in diskbench.h, README, EXIT STATUS), each CSV kind's header (the
+   program's first line, the man page, README), JSON keys, options.
+5. The contradictions issue 22 found stay gone.
+Output: `ok N - name` / `not ok N - name` (/ `# SKIP`), then a count.
+"""
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DB = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./diskbench")
+README = open(os.path.join(ROOT, "README.md")).read()
+# the command's page, and the reference of what it prints
+MAN_SRC = open(os.path.join(ROOT, "man/diskbench.1")).read() + \
+    open(os.path.join(ROOT, "man/diskbench-output.7")).read()
+IS_ROOT = os.geteuid() == 0
+counts = {"ok": 0, "fail": 0, "skip": 0}
+n = 0
+
+
+def report(good, name, why=""):
+    global n
+    n += 1
+    counts["ok" if good else "fail"] += 1
+    print("%s %d - %s" % ("ok" if good else "not ok", n, name))
+    if not good:
+        for line in str(why).splitlines()[:30]:
+            print("#   " + line)
+
+
+def skip(name, why):
+    global n
+    n += 1
+    counts["skip"] += 1
+    print("ok %d - %s # SKIP %s" % (n, name, why))
+
+
+def unroff(text):
+    """Man source to plain text, enough for commands and headers."""
+    for a, b in (("\\-", "-"), ("\\(dq", '"'), ("\\(aq", "'"), ("\\~", " "), ("\\&", ""),
+                 ("\\e", "\\"), ("\\(-> ", "-> "), ("\\(mi", "-")):
+        text = text.replace(a, b)
+    return re.sub(r"\\f[BIRP]", "", text)
+
+
+MAN = unroff(MAN_SRC)
+
+
+def man_section(name):
+    m = re.search(r"^\.SH %s\n(.*?)(?=^\.SH )" % re.escape(name), MAN, re.S | re.M)
+    return m.group(1) if m else ""
+
+
+def run(cmd, cwd, timeout=300, env=None):
+    p = subprocess.run(["bash", "-c", "set -o pipefail; " + cmd], cwd=cwd, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+# ---- scratch: a directory for /data and /var/tmp, loop devices for /dev/sdX
+S = tempfile.mkdtemp(prefix="diskbench-doctest.", dir="/var/tmp")
+T = os.path.join(S, "t")
+CWD = os.path.join(S, "cwd")
+os.mkdir(T)
+os.mkdir(CWD)
+LOOPS = {}
+
+
+def setup_loops():
+    if not IS_ROOT or not shutil.which("losetup"):
+        return "needs root and losetup"
+    for name in ("sdb", "sdc", "sdd"):
+        img = os.path.join(S, name + ".img")
+        with open(img, "wb") as f:
+            f.write(os.urandom(1 << 20) * 64)  # 64 MiB of data, not a sparse file
+        p = subprocess.run(["losetup", "-f", "--show", img], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            return "losetup: " + p.stderr.decode().strip()
+        LOOPS["/dev/" + name] = p.stdout.decode().strip()
+    return None
+
+
+def cleanup():
+    for dev in LOOPS.values():
+        subprocess.run(["losetup", "-d", dev], stderr=subprocess.DEVNULL)
+    shutil.rmtree(S, ignore_errors=True)
+
+
+LAUNCHERS = ("pdsh", "clush", "ansible", "srun", "ssh", "kubectl", "START_AT=", "at=", "for ",
+             "envsubst", "pdcp", "scp")
+MEASURING = {"seqwrite", "seqread", "buffered", "cached", "randread", "randwrite", "sweep",
+             "quick", "matrix", "files", "info"}
+
+
+def small(words):
+    """The same command with sizes and times a test can afford."""
+    test_at = next((i for i, w in enumerate(words) if w in MEASURING), None)
+    if test_at is None:
+        return words
+    test = words[test_at]
+    out, i = [], 0
+    drop_next = {"-s", "-t", "--point-time", "--budget", "-n"}
+    while i < len(words):
+        w = words[i]
+        if w in drop_next and i > test_at:
+            i += 2
+            continue
+        if re.match(r"^--(point-time|budget|size|time)=", w):
+            i += 1
+            continue
+        out.append(w)
+        i += 1
+    extra = {"sweep": ["-s", "16M", "--point-time=0.2", "--budget=3"],
+             "quick": ["-s", "16M", "-t", "2"],
+             "matrix": ["--file-sizes=4M", "--block-sizes=1M", "--budget=5"],
+             "files": ["-n", "256", "-t", "0"],
+             "info": [],
+             "cached": ["-t", "0.3"]}.get(test, ["-s", "16M", "-t", "0.3"])
+    if test == "seqwrite" and "-t" in words and words[words.index("-t") + 1] == "0":
+        extra = ["-s", "16M", "-t", "0"]
+    return out[:test_at + 1] + extra + out[test_at + 1:]
+
+
+def substitute(cmd):
+    """A documented command line as a test may run it, or (None, why)."""
+    c = cmd.strip()
+    if c.startswith("$ "):
+        c = c[2:]
+    if c.startswith("sudo "):
+        if not IS_ROOT:
+            return None, "needs root"
+        c = c[5:]
+    c = re.sub(r"\s+#.*$", "", c)  # a trailing comment
+    if any(c.startswith(l) for l in LAUNCHERS) or c.startswith(("dd ", "make", "cd ")):
+        return None, "needs hosts, a launcher or is not diskbench (make check-fleet, bench/)"
+    if re.search(r"\$(at|h|START_AT)\b", c):
+        return None, "reads what a launcher's hosts wrote"
+    if "jq" in c and not shutil.which("jq"):
+        return None, "needs jq"
+    for dev in ("/dev/sdb", "/dev/sdc", "/dev/sdd"):
+        if dev in c:
+            if dev not in LOOPS:
+                return None, "needs a block device (root and losetup)"
+            c = re.sub(re.escape(dev) + r"\b", LOOPS[dev], c)
+    c = re.sub(r"(?<![\w/.])(/var/tmp/dbdoc2|/var/tmp|/data|/scratch/\$USER)(?=[/\s'\"]|$)", T, c)
+    c = re.sub(r"(?<=\binfo )/(?=\s|$)", T, c)
+    pieces = re.split(r"(\s*(?:&&|\|\||\||;)\s*)", c)
+    for k in range(0, len(pieces), 2):
+        p = pieces[k]
+        if re.match(r"^(\./)?diskbench\b", p):
+            try:
+                words = shlex.split(p)
+            except ValueError:
+                continue
+            words = [DB] + small(words[1:])
+            redirect = re.compile(r"^\d?(>>?|<)(&\d)?$")
+            glob_word = re.compile(r"^[\w.-]*\*[\w.-]*$")  # *.jsonl: the shell expands it
+            pieces[k] = " ".join(w if redirect.match(w) or glob_word.match(w) else shlex.quote(w)
+                                 for w in words)
+    return "".join(pieces), None
+
+
+def jsonl_fixtures(cmd):
+    """report lines read files a launcher would have written: write them."""
+    for name in re.findall(r"([\w*.-]+\.jsonl)\b", cmd):
+        if "*" in name:
+            name = "fixture.jsonl"
+            if glob.glob(os.path.join(CWD, "*.jsonl")):
+                continue
+        path = os.path.join(CWD, name)
+        if not os.path.exists(path):
+            run("%s randread --jsonl -s 4M -t 0.2 %s > %s" % (DB, T, shlex.quote(path)), CWD)
+
+
+def code_lines(block):
+    """Logical lines: a line ending in && or |, or leaving a quote open, goes on."""
+    out, cur = [], ""
+    for line in block:
+        if not cur and line.lstrip().startswith("#"):
+            continue  # a comment, whose apostrophes are no quotes
+        cur = (cur + "\n" + line) if cur else line
+        if cur.rstrip().endswith(("&&", "|", "\\")) or cur.count("'") % 2 == 1:
+            continue
+        out.append(cur)
+        cur = ""
+    if cur:
+        out.append(cur)
+    return out
+
+
+def readme_blocks():
+    """Indented code blocks of README.md, as lists of lines."""
+    blocks, cur = [], []
+    for line in README.splitlines():
+        if line.startswith("    ") or (cur and line.strip() == ""):
+            cur.append(line[4:])
+        else:
+            if cur:
+                blocks.append(cur)
+            cur = []
+    if cur:
+        blocks.append(cur)
+    return [[l for l in b] for b in blocks]
+
+
+def is_command(line):
+    l = line.strip()
+    return bool(re.match(r"^(\$ |sudo )?(\./)?diskbench(\s|$)", l)) or "apt-get" in l or \
+        any(l.startswith(x) for x in LAUNCHERS) or l.startswith("dd ")
+
+
+# ---- shapes of sample output
+UNIT = r"(?:ns|us|µs|ms|s|B|kB|KB|MB|GB|TB|KiB|MiB|GiB|TiB|B/s|kB/s|MB/s|GB/s|TB/s|KiB/s|MiB/s|GiB/s|%)"
+STRICT = re.compile(r"^(?:(seqwrite|seqread|buffered|cached|randread|randwrite|sweep): |latency: |cache: |"
+                    r"quick: over |  step |  (SEQ|RND)\S+ Q\d+T\d+ (read|write)|latency histogram:|"
+                    r" +range +count|max IOPS|min latency|knee:|max MB/s|diskbench: )")
+PREFIX_ONLY = re.compile(r"^(device|link|looks like|max IOPS with [^:]*|/\S*):")
+
+
+def skeleton(line):
+    s = line.replace(T, "<path>")
+    s = re.sub(r"(?<![\w/])/(?:var/tmp|data)\S*", "<path>", s)
+    s = re.sub(r"<path>/\.diskbench-\S+", "<path>", s)
+    s = re.sub(r"\b(io_uring|libaio|sync)(?=[,\]])", "<engine>", s)
+    s = re.sub(r"\d[\d.]*\s?%s(?![\w/])" % UNIT, "#U", s)
+    s = re.sub(r"\d[\d.]*[kMG]?(?![\w/])", "#", s)  # 348 and 2.49k alike
+    s = re.sub(r"\d[\d.]*", "#", s)
+    s = re.sub(r"#{2,}", "#", s)
+    s = re.sub(r"(# \w*[^s\W])s\b", r"\1", s)  # "1 stream" and "4 streams" alike
+    return " ".join(s.split())
+
+
+def table_rows(lines):
+    """The rows of quick's table: the indented lines after its header."""
+    at = next((i for i, l in enumerate(lines) if l.startswith("  step ")), None)
+    if at is None:
+        return None
+    rows = []
+    for l in lines[at + 1:]:
+        if not l.startswith("  "):
+            break
+        rows.append(l)
+    return rows
+
+
+def check_samples(cmd, sample, where):
+    sub, why = substitute(cmd)
+    if sub is None:
+        skip("sample output of `%s` (%s)" % (cmd.strip(), where), why)
+        return
+    rc, out, err = run(sub, CWD)
+    got = (out + err).splitlines()
+    shapes = {skeleton(l) for l in got}
+    prefixes = {l.split(":", 1)[0] for l in got if ":" in l}
+    bad = []
+    for line in sample:
+        if STRICT.match(line) and not PREFIX_ONLY.match(line) and skeleton(line) not in shapes:
+            bad.append("shape: " + line)
+        elif PREFIX_ONLY.match(line) and line.split(":", 1)[0] not in prefixes and \
+                not line.startswith("/"):
+            bad.append("prefix: " + line)
+    # a table under a "  step" header: as many rows, each of the program's shape
+    mine, theirs = table_rows(sample), table_rows(got)
+    if mine is not None and (theirs is None or len(mine) != len(theirs)):
+        bad.append("the table has %s rows, the sample %d" % (len(theirs) if theirs else "no", len(mine)))
+    for line in mine or []:
+        if skeleton(line) not in {skeleton(l) for l in theirs or []}:
+            bad.append("row: " + line)
+    report(rc == 0 and not bad, "sample output of `%s` (%s) has the program's shape" % (cmd.strip()[:70], where),
+           "exit %d\n%s\n-- the program printed:\n%s" % (rc, "\n".join(bad), "\n".join(got[:25])))
+
+
+def run_block_commands(lines, where):
+    for cmd in code_lines(lines):
+        if not is_command(cmd.split("\n")[0]) and not cmd.startswith("rm "):
+            continue
+        if "apt-get" in cmd:
+            continue  # part 3
+        sub, why = substitute(cmd)
+        if sub is None:
+            skip("`%s` (%s)" % (cmd.strip().split("\n")[0][:70], where), why)
+            continue
+        jsonl_fixtures(sub)
+        rc, out, err = run(sub, CWD)
+        report(rc == 0, "`%s` (%s) runs" % (cmd.strip().split("\n")[0][:70], where),
+               "exit %d: %s\n%s" % (rc, sub, err[-800:]))
+
+
+def part1_2():
+    why = setup_loops()
+    if why:
+        print("# /dev/sdX examples skipped: " + why)
+    for block in readme_blocks():
+        run_block_commands(block, "README")
+        # samples: the lines after a prompt (or the set-up line) up to the next one
+        cmd, sample = None, []
+        for line in block + ["$ "]:
+            if line.startswith("$ ") or "apt-get" in line:
+                if cmd and sample:
+                    check_samples(cmd, [l for l in sample if l.strip()], "README")
+                cmd = line if line.startswith("$ ") else line.split("&& ")[-1]
+                cmd = cmd if re.match(r"^(\$ )?\./diskbench ", cmd) else None
+                sample = []
+            elif cmd:
+                sample.append(line)
+    ex = man_section("EXAMPLES")
+    for block in re.findall(r"^\.EX\n(.*?)^\.EE", ex, re.S | re.M):
+        run_block_commands(block.splitlines(), "man EXAMPLES")
+
+
+# ---- 3. set-up commands, verbatim, with stubs
+STUB = """#!/bin/sh
+echo "%s $*" >> "%s"
+%s
+"""
+
+
+def part3():
+    cmds = [l.strip() for l in README.splitlines() if "apt-get" in l and l.startswith("    ")]
+    ci = open(os.path.join(ROOT, ".ci/run")).read()
+    m = re.search(r"^readme_cmd='(.*)'$", ci, re.M)
+    report(m is not None and any(m.group(1) == c for c in cmds),
+           ".ci/run's test command is README's, character for character",
+           m.group(1) if m else "no readme_cmd in .ci/run")
+    report("${cmd//sudo /}" not in ci, ".ci/run runs the command as it is (no sudo stripped)")
+    for i, cmd in enumerate(cmds):
+        for user in ("root", "user"):
+            name = "README set-up command %d runs verbatim as %s" % (i + 1, user +
+                                                                     (" without sudo" if user == "root" else " through sudo"))
+            if not IS_ROOT:
+                skip(name, "needs root (to become a user, and to prove root needs no sudo)")
+                continue
+            if user == "user" and not shutil.which("setpriv"):
+                skip(name, "no setpriv(1)")
+                continue
+            d = tempfile.mkdtemp(dir=S)
+            stubs, log = os.path.join(d, "stubs"), os.path.join(d, "log")
+            os.mkdir(stubs)
+            open(log, "w").close()
+            for prog, tail in (("apt-get", "exit 0"), ("make", "exit 0"), ("sudo", 'exec "$@"')):
+                with open(os.path.join(stubs, prog), "w") as f:
+                    f.write(STUB % (prog, log, tail))
+            with open(os.path.join(d, "diskbench"), "w") as f:
+                f.write(STUB % ("diskbench", log, "exit 0"))
+            for p in glob.glob(stubs + "/*") + [os.path.join(d, "diskbench")]:
+                os.chmod(p, 0o755)
+            os.chmod(S, 0o711)  # the user must reach the stubs
+            os.chmod(d, 0o755)
+            os.chmod(stubs, 0o755)
+            os.chmod(log, 0o666)
+            env = {"PATH": stubs + ":/usr/bin:/bin", "HOME": d}
+            argv = ["bash", "-c", cmd]
+            if user == "user":
+                argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv
+            p = subprocess.run(argv, cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            calls = open(log).read().splitlines()
+            want_sudo = user == "user"
+            good = p.returncode == 0 and \
+                any(c.startswith("apt-get update") for c in calls) and \
+                any(c.startswith("apt-get install -y") for c in calls) and \
+                any(c.startswith(("make", "diskbench")) for c in calls) and \
+                any(c.startswith("sudo apt-get") for c in calls) == want_sudo
+            report(good, name, "exit %d\n%s\ncalls: %s" % (p.returncode, p.stdout.decode()[-400:], calls))
+
+
+# ---- 4. tables in code against the docs
+def program_commands():
+    rc, out, _ = run(DB + " --help", CWD)
+    part = out.split("\ntests:\n", 1)[1].split("\n\n", 1)[0]
+    return {l.split()[0] for l in part.splitlines() if l.strip()}
+
+
+def part4():
+    cmds = program_commands()
+    readme_tests = set(re.findall(r"^\| `(\w+)` \|", README.split("## The tests", 1)[1].split("\n## ", 1)[0], re.M))
+    report(readme_tests == cmds, "README's table of tests names every command, and only those",
+           "program: %s\nREADME: %s" % (sorted(cmds), sorted(readme_tests)))
+    syn = man_section("SYNOPSIS")
+    listed = set(re.findall(r"^\.BR? (\w+)(?: ,| ;)?$", syn.split("is one of", 1)[1], re.M)) if "is one of" in syn else set()
+    report(cmds <= listed | {"report"} and listed <= cmds, "the man SYNOPSIS lists every command",
+           "program: %s\nSYNOPSIS: %s" % (sorted(cmds), sorted(listed)))
+    tests_sec = man_section("TESTS")
+    ss = set(re.findall(r"^\.SS (\w+)$", tests_sec, re.M))
+    report(cmds <= ss, "the man page's TESTS has a section per command", "missing: %s" % sorted(cmds - ss))
+
+    import signal
+    h = open(os.path.join(ROOT, "src/lib/diskbench.h")).read()
+    # the enum, and 128 + N for the signals people send (HUP, INT, QUIT, TERM);
+    # the other signals main.c stops on may be listed too
+    codes = {int(c) for c in re.findall(r"\bEXIT_\w+ = (\d+)", h)} | {129, 130, 131, 143}
+    stops = re.findall(r"\{ (SIG[A-Z0-9]+), \"", open(os.path.join(ROOT, "src/main.c")).read())
+    allowed = codes | {128 + int(getattr(signal, n)) for n in stops if hasattr(signal, n)}
+    rd = README.split("## Exit status", 1)[1].split("\n## ", 1)[0]
+    rcodes = {int(c) for row in re.findall(r"^\| ([\d, ]+) \|", rd, re.M) for c in row.split(",")}
+    report(codes <= rcodes <= allowed, "README's exit status table has every exit code, and no other",
+           "code: %s\nREADME: %s" % (sorted(codes), sorted(rcodes)))
+    es = man_section("EXIT STATUS")
+    mcodes = {int(c) for c in re.findall(r"^\.B (\d+)$", es, re.M)}
+    mcodes |= {int(c) for c in re.findall(r"^\.BR? (\d+)(?: ,)?", es, re.M)}
+    report(codes <= mcodes, "the man page's EXIT STATUS has every exit code",
+           "code: %s\nman: %s" % (sorted(codes), sorted(mcodes)))
+
+    # each CSV kind: the program's header is the one the man page shows
+    run("%s --jsonl randread -s 4M -t 0.2 %s > %s/h.jsonl" % (DB, T, S), CWD)
+    kinds = {"single": "--csv randread -s 4M -t 0.2 " + T,
+             "series": "--csv --series randread -s 4M -t 0.2 " + T,
+             "sweep": "--csv sweep -s 8M --point-time=0.2 --budget=2 " + T,
+             "info": "--csv info " + T,
+             "files": "--csv files -n 64 -t 0 " + T,
+             "matrix": "--csv matrix --file-sizes=4M --block-sizes=1M --ops=read --budget=5 " + T,
+             "report": "--csv report %s/h.jsonl" % S}
+    headers = {}
+    man_lines = set(MAN.splitlines())
+    for kind, args in kinds.items():
+        rc, out, err = run("%s %s" % (DB, args), CWD)
+        headers[kind] = out.split("\n", 1)[0]
+        report(rc == 0 and headers[kind] in man_lines,
+               "CSV header of %s is in the man page as printed" % kind,
+               "exit %d: %s\n%s" % (rc, headers[kind], err[-300:]))
+    documented = {l for l in man_lines if re.match(r"^(test,target,|run_id,test,)", l) and "..." not in l}
+    report(documented <= set(headers.values()),
+           "every full CSV header in the man page is one the program prints",
+           "\n".join(sorted(documented - set(headers.values()))))
+    rh = set(re.findall(r"`((?:test,target|run_id,test),[\w,]+)`", README))
+    report(rh <= set(headers.values()), "README's CSV headers are the program's",
+           "\n".join(sorted(rh - set(headers.values()))))
+
+    # JSON keys of a test and of quick's steps are documented
+    import json
+    rc, out, _ = run("%s --json randread -s 4M -t 0.2 %s" % (DB, T), CWD)
+    d = json.loads(out)
+    keys = set(d) | set(d["result"]) | set(d["params"])
+    missing = {k for k in keys if not re.search(r"\b%s\b" % re.escape(k), MAN)}
+    report(not missing, "every key of a test's JSON document is in the man page", sorted(missing))
+    rc, out, _ = run("%s --json quick -s 8M -t 1 %s" % (DB, T), CWD)
+    q = json.loads(out)
+    report(all("step" in t for t in q["tests"]) and re.search(r"^\.B step$", MAN_SRC, re.M),
+           "quick's tests[] carry step, and the man pages document it")
+
+    # every option of every command's help is in the man page
+    missing = set()
+    for c in cmds:
+        rc, out, _ = run("%s %s --help" % (DB, c), CWD)
+        for opt in re.findall(r"--([\w-]+)", out):
+            if not re.search(r"--%s\b" % re.escape(opt), MAN):
+                missing.add(opt)
+    report(not missing, "every option in every --help is in the man page", sorted(missing))
+
+
+# ---- 5. the contradictions issue 22 found
+def part5():
+    rc, helps, _ = run("for t in $(%s --help | sed -n '/^tests:/,/^$/p' | awk 'NF {print $1}' | tail -n +2); "
+                       "do %s $t --help; done; %s --help" % (DB, DB, DB), CWD)
+    for phrase in ("one-minute", "five short measurements"):
+        where = [w for w, text in (("help", helps), ("README", README), ("man", MAN)) if phrase in text]
+        report(not where, "nobody says '%s'" % phrase, where)
+    report(not re.search(r"no asynchronous engine", MAN, re.I) and "uring" in helps,
+           "BUGS does not deny the io_uring and aio engines the program has")
+    rc, fh, _ = run(DB + " files --help", CWD)
+    opts = re.findall(r"^\s+(?:-\w, )?--([\w-]+)", fh, re.M)
+    report(len(opts) == len(set(opts)) and fh.count("fsync:") == 1,
+           "files --help says each option, and what --sync=fsync does, once", fh)
+    launch = [l for l in re.findall(r"^\s{4}(.*)$", README, re.M) + re.findall(r"^(.*)$", "\n".join(
+        re.findall(r"^\.EX\n(.*?)^\.EE", MAN, re.S | re.M)), re.M)
+        if re.match(r"^\s*(pdsh|clush|ansible|srun)\b", l) and "--start-at +" in l]
+    report(not launch, "no launcher recipe uses --start-at +N (each host would round on its own)",
+           "\n".join(launch))
+    sentences = re.split(r"(?<=[.:;])\s", re.sub(r"\s+", " ", README + " " + MAN))
+    bad = [s for s in sentences if re.search(r"(?<![\w-])-j\s*\d+", s) and "queue depth" in s and "--qd" not in s]
+    report(not bad, "-j is never called the queue depth without --qd beside it", "\n".join(bad[:5]))
+
+
+def main():
+    try:
+        part1_2()
+        part3()
+        part4()
+        part5()
+    finally:
+        cleanup()
+    print("%d passed, %d failed, %d skipped" % (counts["ok"], counts["fail"], counts["skip"]))
+    return 1 if counts["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
