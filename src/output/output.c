@@ -460,7 +460,7 @@ void out_json_single_body(struct json *j, const struct result *r)
 	out_json_targets(j, r);
 }
 
-static void json_test_fields(struct json *j, const struct result *r, out_json_body_fn body)
+void out_json_test_fields(struct json *j, const struct result *r, out_json_body_fn body)
 {
 	json_key(j, "test"), json_string(j, r->test);
 	json_key(j, "target"), json_string(j, r->target);
@@ -485,7 +485,7 @@ void out_json_test_step(struct json *j, const struct result *r, const char *step
 	json_object_begin(j);
 	if (step)
 		json_key(j, "step"), json_string(j, step);
-	json_test_fields(j, r, out_json_single_body);
+	out_json_test_fields(j, r, out_json_single_body);
 	json_object_end(j);
 }
 
@@ -497,7 +497,7 @@ static void json_document(FILE *f, const struct result *r, out_json_body_fn body
 	out_json_envelope(&j);
 	if (fleet && r->fleet)
 		out_json_fleet(&j, r->fleet);
-	json_test_fields(&j, r, body);
+	out_json_test_fields(&j, r, body);
 	json_object_end(&j);
 	fputc('\n', f);
 }
@@ -510,24 +510,6 @@ void out_json_document(FILE *f, const struct result *r, out_json_body_fn body)
 void out_json_line(FILE *f, const struct result *r, out_json_body_fn body)
 {
 	json_document(f, r, body, true);
-}
-
-void out_json_step_line(FILE *f, const struct result *step, const char *name,
-			const struct result *whole, out_json_body_fn whole_keys)
-{
-	struct json j;
-	json_init(&j, f);
-	json_object_begin(&j);
-	out_json_envelope(&j);
-	if (step->fleet)
-		out_json_fleet(&j, step->fleet);
-	json_key(&j, "command"), json_string(&j, whole->test);
-	json_key(&j, "step"), json_string(&j, name);
-	json_test_fields(&j, step, out_json_single_body);
-	if (whole_keys)
-		whole_keys(&j, whole);
-	json_object_end(&j);
-	fputc('\n', f);
 }
 
 void out_json(FILE *f, const struct result *r)

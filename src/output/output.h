@@ -41,18 +41,14 @@ void out_json_document(FILE *f, const struct result *r, out_json_body_fn body);
  * run_id, started_at, ended_at, launcher, clock, start_at), from r->fleet:
  * --jsonl, one record per host that `diskbench report` merges. */
 void out_json_line(FILE *f, const struct result *r, out_json_body_fn body);
-/* One step of a command of several (whole) as a line of its own, a record
- * like a single test's: the envelope, step's fleet keys (its own times),
- * "command" (whole's test) and "step" (its name, as the command labels it),
- * then step's test keys, then what whole_keys adds about the whole run
- * (NULL: nothing). */
-void out_json_step_line(FILE *f, const struct result *step, const char *name,
-			const struct result *whole, out_json_body_fn whole_keys);
 /* The fleet keys of one record (src/output/output_fleet.c). */
 struct fleet_record;
 void out_json_fleet(struct json *j, const struct fleet_record *f);
 /* The schema/tool/version keys. */
 void out_json_envelope(struct json *j);
+/* The keys of one test, in an object the caller opened: "test", "target",
+ * what body writes, "warnings", "findings", "interrupted", "error". */
+void out_json_test_fields(struct json *j, const struct result *r, out_json_body_fn body);
 /* One single test as an object (for documents holding several tests). */
 void out_json_test(struct json *j, const struct result *r);
 /* The same with "step" first: the name of a step of a command of several. */

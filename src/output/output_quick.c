@@ -161,6 +161,28 @@ static void quick_csv(FILE *f, const struct result *r)
 		out_csv_row(f, r); /* where quick itself failed */
 }
 
+/* One step of quick (whole) as a line of its own, a record like a single
+ * test's: the envelope, the step's fleet keys (its own times), "command"
+ * and "step" (its name in the table), the step's test keys, then what
+ * whole_keys adds about the whole run (NULL: nothing). */
+static void step_line(FILE *f, const struct result *step, const char *name,
+		      const struct result *whole, out_json_body_fn whole_keys)
+{
+	struct json j;
+	json_init(&j, f);
+	json_object_begin(&j);
+	out_json_envelope(&j);
+	if (step->fleet)
+		out_json_fleet(&j, step->fleet);
+	json_key(&j, "command"), json_string(&j, whole->test);
+	json_key(&j, "step"), json_string(&j, name);
+	out_json_test_fields(&j, step, out_json_single_body);
+	if (whole_keys)
+		whole_keys(&j, whole);
+	json_object_end(&j);
+	fputc('\n', f);
+}
+
 static void verdict_keys(struct json *j, const struct result *r)
 {
 	json_verdict(j, r->detail);
@@ -181,7 +203,7 @@ static void quick_jsonl(FILE *f, const struct result *r)
 	const struct quick_report *q = r->detail;
 	unsigned n = q ? q->nsteps : 0;
 	for (unsigned i = 0; i < n; i++)
-		out_json_step_line(f, &q->steps[i], q->labels[i], r, r->measured ? verdict_keys : NULL);
+		step_line(f, &q->steps[i], q->labels[i], r, r->measured ? verdict_keys : NULL);
 	if (r->error[0] && (n == 0 || !q->steps[n - 1].error[0]))
 		out_json_line(f, r, failed_keys);
 }
