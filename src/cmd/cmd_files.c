@@ -22,18 +22,23 @@
 /* repeats of a short phase fit in this many times -t */
 #define FILES_REPEAT_CAP 4
 
-/* The phase whose pass runs now (-1: none yet), for an interrupted run's
- * listing: a first pass adds nothing to its phase until it ends. */
-static int running_phase = -1;
+/* What the pass callback sees: the options, for the progress line, and the
+ * phase whose pass runs now (-1: none yet), for an interrupted run's
+ * listing, since a first pass adds nothing to its phase until it ends.  It
+ * lives on the run's stack: two runs in one process never share it. */
+struct pass_view {
+	const struct options *opt;
+	int running;
+};
 
 static void show_pass(void *ctx, int phase, unsigned pass)
 {
-	const struct options *opt = ctx;
-	running_phase = phase;
+	struct pass_view *view = ctx;
+	view->running = phase;
 	if (pass == 1)
-		progress_label(opt, "files: %s", files_phase_name(phase));
+		progress_label(view->opt, "files: %s", files_phase_name(phase));
 	else
-		progress_label(opt, "files: %s, pass %u", files_phase_name(phase), pass);
+		progress_label(view->opt, "files: %s, pass %u", files_phase_name(phase), pass);
 }
 
 static int check_options(const struct options *opt, uint64_t n, struct result *r)
@@ -113,7 +118,7 @@ static void describe(struct files_result *fr, const struct options *opt)
 }
 
 static void configure(struct files_config *cfg, const struct files_result *fr,
-		      const struct target *t, const struct options *opt)
+		      const struct target *t, const struct options *opt, struct pass_view *view)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->n = fr->n;
@@ -130,7 +135,7 @@ static void configure(struct files_config *cfg, const struct files_result *fr,
 	cfg->root_fd = t->fd;
 	cfg->stop = &bench_stop_requested;
 	cfg->on_pass = show_pass;
-	cfg->ctx = (void *)opt;
+	cfg->ctx = view;
 }
 
 static int run_failure(const struct files_result *fr, struct result *r)
@@ -187,7 +192,7 @@ static void fill_result(const struct files_result *fr, struct result *r)
 /* An interrupted run prints no result, but says on stderr which phases
  * finished (their figures are sound), which one was cut short and which
  * never ran: the whole run's sums would mix them. */
-static void print_finished_phases(const struct files_result *fr)
+static void print_finished_phases(const struct files_result *fr, int running_phase)
 {
 	fputs("diskbench: files interrupted; its phases (not a result):\n", stderr);
 	for (int i = 0; i < FILES_NPHASES; i++) {
@@ -211,6 +216,7 @@ int cmd_run_files(const struct command *cmd, const struct options *opt, struct r
 	struct files_result *fr = result_keep(r, sizeof(*fr), NULL);
 	struct files_config cfg;
 	struct target t = { .fd = -1 };
+	struct pass_view view = { opt, -1 };
 	(void)cmd;
 	if (!fr)
 		return fail(r, EXIT_RUN, "cannot allocate the files' figures:");
@@ -226,14 +232,14 @@ int cmd_run_files(const struct command *cmd, const struct options *opt, struct r
 	if (code == EXIT_OK) {
 		run_probe_device(fr->dir, r);
 		run_warn_target(&t, opt, false, r);
-		configure(&cfg, fr, &t, opt);
+		configure(&cfg, fr, &t, opt, &view);
 		files_plan(fr);
 		if (files_run(&cfg, fr) != 0)
 			code = run_failure(fr, r);
 		progress_clear();
 	}
 	if (fr->stopped)
-		print_finished_phases(fr);
+		print_finished_phases(fr, view.running);
 	if (code == EXIT_OK) {
 		fill_result(fr, r);
 		warn_run(fr, r);

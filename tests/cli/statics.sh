@@ -26,6 +26,8 @@ src/run/target.o:cleanup_tree   a tree to remove on a signal: the handler reads 
 src/run/target.o:tree_armed     a tree to remove on a signal: the handler reads it
 src/run/target.o:tree_remove_self  a tree to remove on a signal: the handler reads it
 src/run/target.o:keep_files     --keep, set once from the command line
+src/run/scratch.o:boot         this boot'"'"'s id, read once: the same for every run of the process
+src/run/scratch.o:read         whether that id was read
 src/run/target.o:ids            scratch of one check of several targets, rewritten each call
 src/run/target.o:d              scratch of one check of overlapping devices, rewritten each call
 src/lib/units.o:range           the text fmt_ returns, rewritten each call
