@@ -41,9 +41,10 @@ static void check_seconds(const char *text)
 		return;
 	}
 	PROMISE(isfinite(v) && v >= 0 && v <= 1e7);
-	/* decimal only: a number, then "s" or nothing */
+	/* decimal only: a number, then a unit (s, m or h, as -t 1m) or nothing */
 	const char *rest = text + strspn(text, DECIMAL);
-	PROMISE(strcmp(rest, "") == 0 || strcmp(rest, "s") == 0);
+	PROMISE(strcmp(rest, "") == 0 || strcmp(rest, "s") == 0 || strcmp(rest, "m") == 0 ||
+		strcmp(rest, "h") == 0);
 }
 
 static void check_uint(const char *text, uint64_t min, uint64_t max)
