@@ -292,6 +292,11 @@ static int take_times(struct reading *rd, const struct jp_value *root, struct fl
 		rd->why = "started_at or ended_at is not a UTC time like 2026-11-30T12:00:00.123456Z";
 		return 1;
 	}
+	/* untrusted: a length past any run's (a year) would overflow below */
+	if (!(r->seconds <= 365.0 * 86400)) {
+		rd->why = "result.seconds is longer than any run (over a year)";
+		return 1;
+	}
 	int64_t measured = r->start_us + (int64_t)(r->seconds * 1e6);
 	if (!end)
 		r->end_us = measured;

@@ -167,6 +167,10 @@ static double bytes_within(const struct fleet_record *r, int64_t from, int64_t t
 	return sum;
 }
 
+/* No run lasts longer than this (a year): a series said to end later is
+ * a damaged or hostile record. */
+#define FLEET_MAX_SERIES_S (365.0 * 86400)
+
 /* The window where every host ran and has samples: from the last start to
  * the first end of a host's last sample. */
 static void common_window(const struct fleet_group *g, struct fleet_totals *t)
@@ -180,7 +184,15 @@ static void common_window(const struct fleet_group *g, struct fleet_totals *t)
 				 g->rows[i].label);
 			return;
 		}
-		int64_t end = r->start_us + (int64_t)(r->series_end_s[r->nseries - 1] * 1e6);
+		/* a record's numbers are untrusted: an end past any run's length
+		 * (or past int64's microseconds) is no window */
+		double end_s = r->series_end_s[r->nseries - 1];
+		if (!(end_s >= 0 && end_s <= FLEET_MAX_SERIES_S)) {
+			snprintf(t->window_why, sizeof(t->window_why),
+				 "%.200s has a series that ends at an impossible time", g->rows[i].label);
+			return;
+		}
+		int64_t end = r->start_us + (int64_t)(end_s * 1e6);
 		if (r->start_us > from)
 			from = r->start_us;
 		if (end < to)
