@@ -1,11 +1,14 @@
 /* Regular files in use as block devices: the backing file of a loop device
  * (and what uses that device: a mount, a device built on it) and active
  * swap files.  The kernel names a loop's backing file by path in sysfs, so
- * each path is stat'ed and matched on device and inode: a path seen from
- * another mount namespace may miss, but never matches the wrong file. */
+ * each path is stat'ed and matched on device and inode; a path seen from
+ * another mount namespace or a chroot names nothing here, so the loop
+ * device itself is then asked for its file's device and inode (root: an
+ * unprivileged caller cannot open it, and may miss such a file). */
 #define _GNU_SOURCE
 #include "devinfo_int.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,11 +17,28 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "platform.h"
+
 static bool same_file(const char *path, uint64_t dev, uint64_t ino)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_dev == dev &&
 	       (uint64_t)st.st_ino == ino;
+}
+
+/* Loop device name backs the file dev:ino, by the device's own word: only
+ * under the real roots, where /dev/NAME is the device sysfs describes. */
+static bool loop_backs(const struct devinfo_roots *roots, const char *name, uint64_t dev,
+		       uint64_t ino)
+{
+	char path[PATH_MAX];
+	unsigned maj, min;
+	uint64_t file_ino;
+	if (roots && roots != devinfo_default_roots())
+		return false;
+	return pathf(path, "/dev/%s", name) &&
+	       plat_loop_backing_id(path, &maj, &min, &file_ino) == 0 && file_ino == ino &&
+	       makedev(maj, min) == (dev_t)dev;
 }
 
 /* The first device in dir/holders (dm-0, md0), or in a partition's. */
@@ -59,6 +79,36 @@ static bool loop_use(const struct devinfo_roots *roots, const char *dir, struct 
 	return use->mounted || use->holder[0];
 }
 
+/* Without sysfs (a chroot that mounts none): each /dev/loopN asked for its
+ * backing file, and its mount found by its number in mountinfo. */
+static int find_loops_in_dev(const struct devinfo_roots *roots, uint64_t dev, uint64_t ino,
+			     struct devinfo_file_use *use)
+{
+	if (roots && roots != devinfo_default_roots())
+		return 0;
+	DIR *d = opendir("/dev");
+	struct dirent *e;
+	int found = 0;
+	char path[PATH_MAX];
+	struct stat st;
+	while (d && !found && (e = readdir(d)) != NULL) {
+		if (!starts(e->d_name, "loop") || !isdigit((unsigned char)e->d_name[4]) ||
+		    !loop_backs(roots, e->d_name, dev, ino) || !pathf(path, "/dev/%s", e->d_name) ||
+		    stat(path, &st) != 0 || !S_ISBLK(st.st_mode))
+			continue;
+		found = 1;
+		scopy(use->loop, sizeof(use->loop), e->d_name);
+		use->mounted = devinfo_blockdev_mounted(major(st.st_rdev), minor(st.st_rdev), roots,
+							&use->mount) == 1;
+		/* with no sysfs the member has no kernel name: the loop is it */
+		if (use->mounted && !use->mount.device[0])
+			scopy(use->mount.device, sizeof(use->mount.device), e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 static int find_loops(const struct devinfo_roots *roots, uint64_t dev, uint64_t ino,
 		      struct devinfo_file_use *use)
 {
@@ -67,14 +117,14 @@ static int find_loops(const struct devinfo_roots *roots, uint64_t dev, uint64_t 
 	ctx_init(&c, roots);
 	DIR *d = pathf(blocks, "%s/block", c.sys) ? opendir(blocks) : NULL;
 	if (!d)
-		return 0;
+		return find_loops_in_dev(roots, dev, ino, use);
 	struct dirent *e;
 	struct devinfo_file_use first = { 0 };
 	bool any = false, busy = false;
 	while (!busy && (e = readdir(d)) != NULL) {
 		if (!starts(e->d_name, "loop") || !pathf(dir, "%s/%s", blocks, e->d_name) ||
 		    read_attr(dir, "loop/backing_file", backing, sizeof(backing)) != 0 ||
-		    !same_file(backing, dev, ino))
+		    !(same_file(backing, dev, ino) || loop_backs(roots, e->d_name, dev, ino)))
 			continue;
 		struct devinfo_file_use this = { 0 };
 		busy = loop_use(roots, dir, &this);

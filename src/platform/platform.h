@@ -111,4 +111,10 @@ int plat_ata_smart(int fd, uint8_t feature, uint8_t buf[512]);
 /* SCSI LOG SENSE of page (cumulative values), len bytes at most. */
 int plat_scsi_log_sense(int fd, uint8_t page, uint8_t *buf, size_t len);
 
+/* The device number and inode of loop device devpath's backing file
+ * (LOOP_GET_STATUS64): what names it whatever mount namespace or chroot
+ * the caller sees it from.  -1 with errno (EACCES unprivileged, ENXIO
+ * unbound). */
+int plat_loop_backing_id(const char *devpath, unsigned *maj, unsigned *min, uint64_t *ino);
+
 #endif

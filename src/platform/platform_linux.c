@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -495,4 +496,24 @@ int plat_lock_shared(int fd)
 int plat_try_lock_exclusive(int fd)
 {
 	return flock(fd, LOCK_EX | LOCK_NB);
+}
+
+int plat_loop_backing_id(const char *devpath, unsigned *maj, unsigned *min, uint64_t *ino)
+{
+	int fd = open(devpath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct loop_info64 info;
+	int rc = ioctl(fd, LOOP_GET_STATUS64, &info);
+	int saved = errno;
+	close(fd);
+	if (rc != 0) {
+		errno = saved;
+		return -1;
+	}
+	/* lo_device is the kernel's huge_encode_dev of the file's st_dev */
+	*maj = (unsigned)((info.lo_device & 0xfff00) >> 8);
+	*min = (unsigned)((info.lo_device & 0xff) | ((info.lo_device >> 12) & 0xfff00));
+	*ino = info.lo_inode;
+	return 0;
 }

@@ -311,7 +311,11 @@ t_inuse_files() {
 	db seqwrite --force -s 4M -t 0.2 "$S/w" "$img"
 	want_rc 3
 	want_empty "$S/w"
-	if [ ${#NOBODY[@]} -gt 0 ]; then
+	if [ ! -d /sys/block ]; then
+		# without sysfs only the loop device can name its file, and an
+		# unprivileged user cannot open it (the man page's BUGS says so)
+		skip "a mounted loop's file as nobody" "no /sys here (a chroot): unprivileged, the loop is invisible"
+	elif [ ${#NOBODY[@]} -gt 0 ]; then
 		case_begin "the same as nobody (the file is writable by all): refused, exit 3"
 		AS=("${NOBODY[@]}"); db randwrite --force -s 4M -t 0.2 "$img"; AS=()
 		want_rc 3
