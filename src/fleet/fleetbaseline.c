@@ -237,14 +237,23 @@ static void host_changes(struct fleet_pairing *p, const struct fleet_row *row, d
 
 /* ---- the fleet row ---- */
 
-/* The merged histogram of the rows of g whose labels are in both groups. */
-static void common_stats(const struct fleet_group *g, const struct fleet_group *other, struct stats *s)
+/* Whether a host is on both sides: the fleet row is over these hosts only. */
+static bool in_common(const struct fleet_pairing *p, const char *label)
+{
+	return find_row(p->new, label) && find_row(p->old, label);
+}
+
+/* The merged histogram of g's rows of the common hosts; false when one of
+ * them has no buckets to merge (or no latencies), so no fleet percentile. */
+static bool common_stats(const struct fleet_group *g, const struct fleet_pairing *p, struct stats *s)
 {
 	stats_init(s);
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct fleet_record *r = g->rows[i].rec;
-		if (!find_row(other, g->rows[i].label))
+		if (!in_common(p, g->rows[i].label))
 			continue;
+		if (r->no_buckets || !r->has_lat)
+			return false;
 		for (unsigned k = 0; k < r->nbuckets; k++) {
 			s->bucket[r->buckets[k].index] += r->buckets[k].count;
 			s->count += r->buckets[k].count;
@@ -254,16 +263,72 @@ static void common_stats(const struct fleet_group *g, const struct fleet_group *
 		if (r->nbuckets && r->lat_max > s->max)
 			s->max = r->lat_max;
 	}
+	return s->count > 0;
 }
 
-/* Whether every common host of g has buckets to merge. */
-static bool common_buckets(const struct fleet_group *g, const struct fleet_group *other)
+/* A value over the baseline's repeats: their mean, and their range in % of
+ * it (the repeats' own noise, as old_figure takes it per host). */
+struct over_repeats {
+	double sum, lo, hi;
+	unsigned n;
+};
+
+static void repeats_add(struct over_repeats *o, double v)
 {
-	for (unsigned i = 0; i < g->n; i++)
-		if (find_row(other, g->rows[i].label) &&
-		    (g->rows[i].rec->no_buckets || !g->rows[i].rec->has_lat))
-			return false;
-	return true;
+	o->sum += v, o->n++;
+	o->lo = o->n == 1 || v < o->lo ? v : o->lo;
+	o->hi = o->n == 1 || v > o->hi ? v : o->hi;
+}
+
+static double repeats_range_pct(const struct over_repeats *o)
+{
+	double mean = o->n ? o->sum / o->n : 0;
+	return o->n > 1 && mean > 0 ? (o->hi - o->lo) / mean * 100 : NAN;
+}
+
+/* The fleet's sum of figure f in each repeat over the common hosts (a host
+ * a repeat lacks counts at its mean over the others, so the sums' mean is
+ * the sum of the hosts' means): a slow repeat of the whole fleet is one
+ * event, which the hosts' independent noises would understate. */
+static double repeat_sums_range_pct(const struct fleet_pairing *p, enum fleet_figure f)
+{
+	struct over_repeats o = { 0 };
+	for (unsigned i = 0; i < p->nrepeats; i++) {
+		double sum = 0, v, mean, noise;
+		for (unsigned k = 0; k < p->new->n; k++) {
+			const struct fleet_row *row = &p->new->rows[k], *was;
+			if (!in_common(p, row->label) ||
+			    old_figure(p, row->label, row->rec, f, &mean, &noise) != 0)
+				continue;
+			was = find_row(p->repeats[i], row->label);
+			sum += was && host_figure(was->rec, f, &v) == 0 ? v : mean;
+		}
+		repeats_add(&o, sum);
+	}
+	return repeats_range_pct(&o);
+}
+
+static double max_known(double a, double b)
+{
+	return isnan(a) || b > a ? b : a;
+}
+
+/* The fleet's latency percentile over the common hosts' merged buckets: the
+ * new run's, and the mean and range over the repeats that have them all. */
+static void fleet_percentile(struct fleet_pairing *p, enum fleet_figure f, double q,
+			     const struct fleet_sums *sums, double threshold_pct, struct stats *s)
+{
+	if (!common_stats(p->new, p, s))
+		return;
+	double now = (double)stats_percentile(s, q);
+	struct over_repeats o = { 0 };
+	for (unsigned i = 0; i < p->nrepeats; i++)
+		if (common_stats(p->repeats[i], p, s))
+			repeats_add(&o, (double)stats_percentile(s, q));
+	if (o.n == 0)
+		return;
+	double noise = max_known(sums->noise_known[f] ? sums->noise_max[f] : NAN, repeats_range_pct(&o));
+	add_change(p, FLEET_FLEET_ROW, f, o.sum / o.n, now, noise, threshold_pct);
 }
 
 static int fleet_changes(struct fleet_pairing *p, const struct fleet_sums *sums, double threshold_pct)
@@ -271,24 +336,16 @@ static int fleet_changes(struct fleet_pairing *p, const struct fleet_sums *sums,
 	for (unsigned f = FIG_MBPS; f <= FIG_IOPS; f++) {
 		double noise = sums->noise_known[f] && sums->old_value[f] > 0 ?
 				       sqrt(sums->noise_abs2[f]) / sums->old_value[f] : NAN;
+		noise = max_known(noise, repeat_sums_range_pct(p, f));
 		add_change(p, FLEET_FLEET_ROW, f, sums->old_value[f], sums->new_value[f], noise,
 			   threshold_pct);
 	}
-	if (!common_buckets(p->old, p->new) || !common_buckets(p->new, p->old))
-		return 0;
-	struct stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	if (!a || !b) {
-		free(a), free(b);
+	struct stats *s = malloc(sizeof(*s));
+	if (!s)
 		return -1;
-	}
-	common_stats(p->old, p->new, a);
-	common_stats(p->new, p->old, b);
-	static const double q[FIG_COUNT] = { [FIG_P50] = 50, [FIG_P99] = 99 };
-	for (unsigned f = FIG_P50; a->count && b->count && f <= FIG_P99; f++)
-		add_change(p, FLEET_FLEET_ROW, f, (double)stats_percentile(a, q[f]),
-			   (double)stats_percentile(b, q[f]),
-			   sums->noise_known[f] ? sums->noise_max[f] : NAN, threshold_pct);
-	free(a), free(b);
+	fleet_percentile(p, FIG_P50, 50, sums, threshold_pct, s);
+	fleet_percentile(p, FIG_P99, 99, sums, threshold_pct, s);
+	free(s);
 	return 0;
 }
 

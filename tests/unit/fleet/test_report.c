@@ -902,6 +902,83 @@ static void test_baseline_repeats(void **state)
 	fleet_set_free(&so);
 }
 
+/* The fleet row over repeated baselines: 4 hosts, 5 runs, the first at 60
+ * on every host, the others at 100, h4 missing from the last.  By hand:
+ * host means 92 (h4: 90), ranges 40/92 and 40/90 (4000/92 and 4000/90 %);
+ * the per-run sums 240, 400, 400, 400 and 300 + 90 (h4 at its mean) have
+ * the mean 1830/5 = 366 (= 3 × 92 + 90) and the range 160/366 = 43.716 %.
+ * The first run again is -34.426 %: within 10 + 43.716, though beyond 10 +
+ * the hosts' independent noises, sqrt(4 × 4000²)/366 = 21.858 %.  30 on
+ * every host is -67.2 %: regressed.  Latencies: the last run slow, the
+ * others fast; the fleet's old p50 is the mean of each run's merged p50. */
+static void test_baseline_fleet_repeats(void **state)
+{
+	(void)state;
+	struct stats *fast = malloc(sizeof(*fast)), *slow = malloc(sizeof(*slow));
+	assert_non_null(fast);
+	assert_non_null(slow);
+	stats_init(fast);
+	stats_init(slow);
+	for (uint64_t v = 1; v <= 1000; v++) {
+		stats_add(fast, 100000 + v);
+		stats_add(slow, 100000 + v * 30);
+	}
+	static const char *const hosts[] = { "h1", "h2", "h3", "h4" };
+	static const char *const runs[] = { "r1", "r2", "r3", "r4", "r5" };
+	struct fleet_set so;
+	fleet_set_init(&so);
+	for (unsigned r = 0; r < 5; r++)
+		for (unsigned h = 0; h < (r == 4 ? 3u : 4u); h++) {
+			double bps = r == 0 ? 60 : 100;
+			struct spec sp = { .host = hosts[h], .run_id = runs[r], .start_s = 20.0 * r,
+					   .bps = bps, .iops = bps / 10, .lat = r == 4 ? slow : fast };
+			add_spec(&so, &sp, runs[r]);
+		}
+	struct fleet_report ro;
+	build_ok(&so, &ro);
+	static const double new_bps[] = { 60, 30 };
+	for (unsigned i = 0; i < 2; i++) {
+		struct fleet_set sn;
+		struct fleet_report rn;
+		fleet_set_init(&sn);
+		for (unsigned h = 0; h < 4; h++) {
+			struct spec sp = { .host = hosts[h], .run_id = "new", .start_s = 200,
+					   .bps = new_bps[i], .iops = new_bps[i] / 10, .lat = slow };
+			add_spec(&sn, &sp, "new");
+		}
+		build_ok(&sn, &rn);
+		struct fleet_baseline b;
+		char why[512];
+		assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
+		assert_int_equal(b.pairs[0].nrepeats, 5);
+		const struct fleet_change *c = change_of(&b.pairs[0], FLEET_FLEET_ROW, FIG_MBPS);
+		if (fabs(c->old_value - 366) > 1e-9 || fabs(c->noise_pct - 16000.0 / 366) > 1e-9)
+			fail_msg("fleet MB/s: old %f noise %f", c->old_value, c->noise_pct);
+		assert_true(fabs(c->change_pct - (new_bps[i] * 4 / 366 - 1) * 100) < 1e-9);
+		assert_int_equal(c->regressed, i == 1);
+		c = change_of(&b.pairs[0], FLEET_FLEET_ROW, FIG_P50);
+		double p_fast = (double)stats_percentile(fast, 50), p_slow = (double)stats_percentile(slow, 50);
+		assert_true(p_slow > p_fast * 1.1);
+		if (fabs(c->old_value - (4 * p_fast + p_slow) / 5) > 1e-6 || c->new_value != p_slow)
+			fail_msg("fleet p50: old %f new %f", c->old_value, c->new_value);
+		assert_true(fabs(c->noise_pct - (p_slow - p_fast) / c->old_value * 100) < 1e-9);
+		assert_false(c->regressed);
+		fleet_baseline_free(&b);
+		fleet_report_free(&rn);
+		fleet_set_free(&sn);
+	}
+	/* the baseline against itself: each run within the runs' range */
+	struct fleet_baseline b;
+	char why[512];
+	assert_int_equal(fleet_compare(&ro, &ro, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(b.nregressed, 0);
+	fleet_baseline_free(&b);
+	fleet_report_free(&ro);
+	fleet_set_free(&so);
+	free(fast);
+	free(slow);
+}
+
 static void test_command_line(void **state)
 {
 	(void)state;
@@ -984,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(test_baseline_nothing_comparable),
 		cmocka_unit_test(test_baseline_noise),
 		cmocka_unit_test(test_baseline_repeats),
+		cmocka_unit_test(test_baseline_fleet_repeats),
 		cmocka_unit_test(test_ignored_params),
 		cmocka_unit_test(test_command_line),
 	};
