@@ -111,7 +111,7 @@ hdparm_run() { # hdparm_run -t|-T: MB/s (hdparm prints MB/sec in MiB; turned int
 # ---- the rows: name, metric (MB/s or IOPS), peer, then the two diskbench runs -----
 T="-t $RUNTIME -s ${MB}M"
 ROWS=()
-row() { ROWS+=("$1"); eval "METRIC_$1=\$2; PEER_$1=\$3; DBP_$1=\$4; DBD_$1=\$5"; }
+row() { ROWS+=("$1"); eval "METRIC_$1=\$2; PEER_$1=\$3; DBP_$1=\$4; DBD_$1=\$5; PAUSE_$1=\${6:-0}"; }
 PAGES="--buffers=pages --batch 1"
 row seqread_Q1_fio   MB/s "fio_run $READF --rw=read --bs=1M --ioengine=psync" \
 	"seqread -b 1M $T --engine=sync $PAGES $READF" "seqread -b 1M $T $READF"
@@ -143,8 +143,12 @@ row write8k_dsync_dd MB/s "dd_run if=/dev/zero of=$S/dd8k bs=8k count=2048 oflag
 	"seqwrite -b 8k -s 16M --once --no-direct --zeros --engine=sync $PAGES $S" \
 	"seqwrite -b 8k -s 16M --once --no-direct $S"
 if [[ -n $LOOPDEV ]]; then
-row buffered_hdparm  MB/s "hdparm_run -t" "buffered -t 3 --buffers=pages $LOOPDEV" "buffered -t 3 $LOOPDEV"
-row cached_hdparm    MB/s "hdparm_run -T" "cached -t 2 --buffers=pages $LOOPDEV" "cached -t 2 $LOOPDEV"
+# hdparm syncs and sleeps 3 s before it times (strace: sync(), clock_nanosleep 3 s,
+# then BLKFLSBUF and the reads); on this VM a pass started after such a pause reads
+# 4-5x slower than one started at once, for dd alike, so diskbench pauses the same
+# way before these rows (the 6th field: seconds of sync + sleep before each run)
+row buffered_hdparm  MB/s "hdparm_run -t" "buffered -t 3 --buffers=pages $LOOPDEV" "buffered -t 3 $LOOPDEV" 3
+row cached_hdparm    MB/s "hdparm_run -T" "cached -t 2 --buffers=pages $LOOPDEV" "cached -t 2 $LOOPDEV" 3
 fi
 
 wanted() { [[ -z $ONLY || " $ONLY " == *" $1 "* ]]; }
@@ -164,6 +168,8 @@ for ((rep = 1; rep <= REPS; rep++)); do
 			if [[ $way == peer ]]; then
 				out=$(${!cmd}) || out="ERR ERR"
 			else
+				pause=PAUSE_$name
+				if [[ ${!pause} != 0 ]]; then sync; sleep "${!pause}"; fi
 				# shellcheck disable=SC2086  # the row's words
 				out=$(db_run ${!cmd}) || out="ERR ERR -"
 			fi
