@@ -14,6 +14,7 @@
 #include "files.h"
 #include "names.h"
 #include "progress.h"
+#include "run_health.h"
 #include "runner.h"
 #include "target.h"
 #include "units.h"
@@ -189,6 +190,18 @@ static void fill_result(const struct files_result *fr, struct result *r)
 	r->resident_before_pct = fr->phase[files_phase_index(FILES_SEQ, FILES_READ)].resident_before_pct;
 }
 
+/* What the disk saw of the run: the files' data written by the create
+ * passes, after a reading taken before the first of them. */
+static void health_after(const struct files_result *fr, struct result *r)
+{
+	uint64_t written = fr->phase[files_phase_index(FILES_SEQ, FILES_CREATE)].bytes +
+			   fr->phase[files_phase_index(FILES_RAND, FILES_CREATE)].bytes;
+	run_health_after_moved(r, fr->file_size ? &written : NULL, true,
+			       "files wrote no file data (--file-size 0): what the disk wrote "
+			       "is metadata and journal alone");
+	run_health_check(r);
+}
+
 /* An interrupted run prints no result, but says on stderr which phases
  * finished (their figures are sound), which one was cut short and which
  * never ran: the whole run's sums would mix them. */
@@ -234,9 +247,11 @@ int cmd_run_files(const struct command *cmd, const struct options *opt, struct r
 		run_warn_target(&t, opt, false, r);
 		configure(&cfg, fr, &t, opt, &view);
 		files_plan(fr);
+		run_health_before(r);
 		if (files_run(&cfg, fr) != 0)
 			code = run_failure(fr, r);
 		progress_clear();
+		health_after(fr, r);
 	}
 	if (fr->stopped)
 		print_finished_phases(fr, view.running);

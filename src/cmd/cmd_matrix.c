@@ -16,6 +16,7 @@
 #include "io.h"
 #include "matrix.h"
 #include "progress.h"
+#include "run_health.h"
 #include "runner.h"
 #include "units.h"
 #include "util.h"
@@ -30,6 +31,7 @@ struct matrix_run {
 	uint64_t started_ns;
 	struct matrix_costs costs;       /* learnt as the run goes */
 	double overhead_sum;             /* over the cells measured */
+	uint64_t written;                /* layouts, write cells and their warm-ups */
 	unsigned overhead_n;
 	bool evicted_once, warned;
 };
@@ -164,6 +166,7 @@ static int lay_out(struct matrix_run *run, uint64_t size, double max_s, bool *wh
 	}
 	if (rc != 0)
 		return fail(run->r, EXIT_RUN, "lay out '%s':", run->t.path);
+	run->written += written;
 	*whole = written >= size;
 	if (written > 0) /* the rate the next files' layouts are planned with */
 		run->costs.layout_s_per_byte = (double)(clock_ns() - t0) / 1e9 / (double)written;
@@ -236,6 +239,9 @@ static int measure_cell_into(struct bench_outcome *out, struct matrix_run *run, 
 	if (bench_run(&job, out, NULL) != 0 || out->stopped)
 		return cell_failure(run, out);
 	keep_figures(c, out, run->r);
+	if (matrix_op_writes(step->op))
+		run->written += out->bytes +
+				run_health_warmup_bytes(job.warmup_ios, 1, point.bs, c->region);
 	return EXIT_OK;
 }
 
@@ -310,6 +316,8 @@ static int run_row(struct matrix_run *run, unsigned file)
 		code = check_space(run);
 	if (code == EXIT_OK && file == 0)
 		code = check_blocks(run);
+	if (code == EXIT_OK && file == 0)
+		run_health_before(run->r); /* before the first file is laid out */
 	run->r->region = ax->file_sizes[file];
 	if (code == EXIT_OK && matrix_needs_layout(ax->ops)) {
 		double layout_s = share - cells * (run->costs.min_cell_s + run->costs.overhead_s);
@@ -380,6 +388,8 @@ int cmd_run_matrix(const struct command *cmd, const struct options *opt, struct 
 	for (unsigned f = 0; f < m->rows_kept && code == EXIT_OK; f++)
 		code = run_row(&run, f);
 	progress_clear();
+	run_health_after_moved(r, &run.written, true, NULL);
+	run_health_check(r);
 	m->elapsed_s = elapsed_s(&run);
 	r->measured = code == EXIT_OK;
 	if (r->measured)

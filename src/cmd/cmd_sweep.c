@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "multi.h"
 #include "progress.h"
+#include "run_health.h"
 #include "runner.h"
 #include "sweep.h"
 #include "units.h"
@@ -311,9 +312,13 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 	if (code == EXIT_OK) {
 		multi_ready(m, writes, true, r);
 		warn_uneven_levels(sw, m->n, r);
+		run_health_before(r);
 		for (unsigned i = 0; i < sw->nseries && code == EXIT_OK; i++)
 			code = run_series(m, sw, &sw->series[i], &m->opt, r);
 		progress_clear();
+		run_health_after_moved(r, NULL, writes, "each point's ramp-up is not counted, so "
+				       "the bytes the sweep moved are not known");
+		run_health_check(r);
 		r->measured = code == EXIT_OK;
 		multi_finish(m, r);
 	}

@@ -107,10 +107,15 @@ void health_why_errno(struct health *h, const char *what, int err);
 
 struct health_run {
 	unsigned n;
+	unsigned left_out;         /* disks under the target(s) past HEALTH_MAX_DISKS, not read */
 	bool after_taken;          /* false in `info`: one reading only */
-	uint64_t run_bytes;        /* what diskbench moved */
+	uint64_t run_bytes;        /* what diskbench moved on the disks read */
+	char run_bytes_why[128];   /* run_bytes not known: why ("" known) */
 	bool run_wrote;            /* the run wrote (else read) */
 	struct health before[HEALTH_MAX_DISKS], after[HEALTH_MAX_DISKS];
+	/* each disk's share of run_bytes: -1 where it cannot be told, and why */
+	int64_t disk_bytes[HEALTH_MAX_DISKS];
+	const char *disk_bytes_why[HEALTH_MAX_DISKS];
 };
 
 /* What changed over a run on one disk; -1 where either reading lacks it. */

@@ -110,12 +110,23 @@ static const char *run_why(const struct health_run *run)
 	return last[0].why;
 }
 
-/* The host's bytes in the run's direction against what diskbench moved:
- * near 1 when the disk saw the run and little else. */
-static double host_vs_run(const struct health_run *run, const struct health_delta *t)
+/* The host's bytes in the run's direction against what diskbench moved
+ * there (moved < 0: not known): near 1 when the disk saw the run and
+ * little else. */
+static double host_vs_run(const struct health_run *run, const struct health_delta *t,
+			  int64_t moved)
 {
 	int64_t host = run->run_wrote ? t->host_written_bytes : t->host_read_bytes;
-	return host >= 0 && run->run_bytes > 0 ? (double)host / (double)run->run_bytes : -1;
+	return host >= 0 && moved > 0 ? (double)host / (double)moved : -1;
+}
+
+/* run_bytes, its reason when not known, and host_vs_run */
+static void json_moved(struct json *j, const struct health_run *run, const struct health_delta *d,
+		       int64_t moved, const char *why)
+{
+	j_int(j, "run_bytes", moved);
+	json_key(j, "run_bytes_why"), json_string(j, moved < 0 ? why : NULL);
+	j_ratio(j, "host_vs_run", host_vs_run(run, d, moved));
 }
 
 void health_json(struct json *j, const struct health_run *run)
@@ -138,17 +149,19 @@ void health_json(struct json *j, const struct health_run *run)
 			json_object_end(j);
 			json_key(j, "delta");
 			json_delta(j, &d);
+			json_moved(j, run, &d, run->disk_bytes[i], run->disk_bytes_why[i]);
 		}
 		json_object_end(j);
 	}
 	json_array_end(j);
+	json_key(j, "disks_left_out"), json_uint(j, run ? run->left_out : 0);
 	if (run && run->after_taken && why == NULL) {
 		struct health_delta t;
+		bool known = run->run_bytes_why[0] == '\0';
 		health_run_totals(run, &t);
-		json_key(j, "run_bytes"), json_uint(j, run->run_bytes);
 		json_key(j, "delta");
 		json_delta(j, &t);
-		j_ratio(j, "host_vs_run", host_vs_run(run, &t));
+		json_moved(j, run, &t, known ? (int64_t)run->run_bytes : -1, run->run_bytes_why);
 	}
 	json_object_end(j);
 }
@@ -231,8 +244,10 @@ static void text_change(FILE *f, const struct health_run *run, unsigned i)
 		char moved[32];
 		fmt_bytes_si(moved, sizeof(moved), (uint64_t)host);
 		put(&l, ": the host %s %s", run->run_wrote ? "wrote" : "read", moved);
-		if (run->run_bytes > 0)
-			put(&l, " (%.2f x the run's bytes)", (double)host / (double)run->run_bytes);
+		if (run->disk_bytes[i] > 0)
+			put(&l, " (%.2f x the run's bytes)", (double)host / (double)run->disk_bytes[i]);
+		else if (run->disk_bytes_why[i])
+			put(&l, " (the run's bytes on it: not known, %s)", run->disk_bytes_why[i]);
 	}
 	if (d.write_amplification >= 0)
 		put(&l, ", write amplification %.2f", d.write_amplification);
@@ -263,4 +278,7 @@ void health_text(FILE *f, const struct health_run *run, bool only_available)
 	}
 	if (!only_available && (!run || run->n == 0))
 		fprintf(f, "health: no disk under the target\n");
+	else if (run && run->left_out && (!only_available || !run_why(run)))
+		fprintf(f, "health: %u more disk%s not read (at most %d are)\n", run->left_out,
+			run->left_out == 1 ? "" : "s", HEALTH_MAX_DISKS);
 }

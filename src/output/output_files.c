@@ -6,6 +6,7 @@
 #include "files.h"
 #include "json.h"
 #include "names.h"
+#include "devinfo_health.h"
 #include "output.h"
 #include "units.h"
 
@@ -99,6 +100,7 @@ static void files_text(FILE *f, const struct result *r, bool quiet, bool histogr
 		return;
 	text_table(f, fr);
 	text_cache_line(f, r, fr);
+	health_text(f, r->health, true);
 	for (int i = 0; histogram && i < FILES_NPHASES; i++) {
 		if (!fr->phase[i].planned)
 			continue;
@@ -194,6 +196,10 @@ static void files_json(struct json *j, const struct result *r)
 	else
 		json_null(j);
 	json_cache(j, r, fr);
+	if (r->health) { /* read before the first measurement and after the last */
+		json_key(j, "health");
+		health_json(j, r->health);
+	}
 }
 
 /* ---- CSV ---- */

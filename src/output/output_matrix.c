@@ -9,6 +9,7 @@
 #include "json.h"
 #include "matrix.h"
 #include "names.h"
+#include "devinfo_health.h"
 #include "output.h"
 #include "output_svg.h"
 #include "units.h"
@@ -145,6 +146,7 @@ static void matrix_text(FILE *f, const struct result *r, bool quiet, bool histog
 	if (!quiet) {
 		fputc('\n', f);
 		text_notes(f, m, &t);
+		health_text(f, r->health, true);
 	}
 }
 
@@ -246,6 +248,10 @@ static void matrix_json(struct json *j, const struct result *r)
 	else
 		json_null(j);
 	out_json_cache(j, r);
+	if (r->health) { /* read before the first measurement and after the last */
+		json_key(j, "health");
+		health_json(j, r->health);
+	}
 }
 
 struct csv_cells {

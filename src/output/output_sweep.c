@@ -4,6 +4,7 @@
 
 #include "render.h"
 #include "json.h"
+#include "devinfo_health.h"
 #include "output.h"
 #include "output_svg.h"
 #include "sweep.h"
@@ -138,6 +139,8 @@ static void sweep_text(FILE *f, const struct result *r, bool quiet, bool histogr
 		fputs("\nper target, over every point:\n", f);
 		out_text_targets(f, r);
 	}
+	if (!quiet)
+		health_text(f, r->health, true);
 }
 
 /* A mixed point's reads or writes alone: their own latency, never one
@@ -303,6 +306,10 @@ static void sweep_json(struct json *j, const struct result *r)
 		json_null(j);
 	out_json_cache(j, r);
 	out_json_targets(j, r); /* each target's figures over every point */
+	if (r->health) { /* read before the first measurement and after the last */
+		json_key(j, "health");
+		health_json(j, r->health);
+	}
 }
 
 const struct renderers render_sweep = { sweep_text, sweep_json, sweep_csv, out_svg_sweep, NULL };

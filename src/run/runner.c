@@ -492,7 +492,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	warn_short_pass(job, opt, r);
 	sampling_finish(opt, r, sampler_lead_s);
 	checks_flush(t, job->region, job->bs, opt, r);
-	run_health_after(r);
+	run_health_after(r, job);
 	run_health_check(r);
 	if (opt->direct && opt->bs >= (256u << 10) && !r->huge_buffers && opt->buffers == BUF_HUGE)
 		warn(r, "the I/O buffers are not in huge pages: on virtual disks, large O_DIRECT "
