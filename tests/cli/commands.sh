@@ -35,6 +35,11 @@ else
 	not_ok "sweep text: max IOPS, min latency, knee and max MB/s lines" "$(cat "$S/out")"
 fi
 no_leftovers "$D" "sweep removes its file"
+check "sweep --json, one point a series" 0 sweep -s 16M --point-time 0.3 --levels 1 --large-levels 1 --json "$D"
+health_case "sweep: health read around the points, as info reads the disks" "$D"
+py "sweep: no bytes to compare the disks with, and why" '
+h = d["health"]
+assert not h["available"] or (h["run_bytes"] is None and "ramp-up is not counted" in h["run_bytes_why"]), h'
 
 check "sweep --json" 0 sweep -s 16M --point-time 0.3 --levels 1,2,4 --large-levels 1 --max-latency 10ms --json "$D"
 py "sweep JSON: series, points consistent with the summary" '
@@ -153,9 +158,13 @@ if mount -t tmpfs -o size=96m tmpfs "$MNT" 2>/dev/null; then have_tmpfs=1; else 
 if [ $have_tmpfs = 1 ]; then
 	check "info on tmpfs" 0 info --json "$MNT"
 	py "info on tmpfs: class ram" 'assert json.loads(out)["result"]["fs"]["class"] == "ram"'
+	check "sweep --json on tmpfs" 0 sweep -s 16M --point-time 0.3 --levels 1 --large-levels 1 --no-direct --json "$MNT"
+	health_case "sweep on tmpfs: health says there is no disk" "$MNT" "no disk under the target"
 else
 	skip "info on tmpfs" "cannot mount tmpfs here"
 	skip "info on tmpfs: class ram" "cannot mount tmpfs here"
+	skip "sweep --json on tmpfs" "cannot mount tmpfs here"
+	skip "sweep on tmpfs: health says there is no disk" "cannot mount tmpfs here"
 fi
 
 truncate -s 32M "$S/loop.img"

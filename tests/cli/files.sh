@@ -71,6 +71,7 @@ assert d['file'].startswith('$D/.diskbench-files-'), d['file']
 assert d['cache']['evicted'] == 'file' and d['cache']['metadata'] in ('cached', 'dropped')
 assert d['result']['phases']['seq_read']['resident_before_pct'] is not None"
 empty_dir "$D" "the working directory is removed after a run"
+health_case "files: health read around the phases, as info reads the disks" "$D"
 
 check "files text, -j 2, an odd -n" 0 files -n 2001 -j 2 -t 0.1 "$D"
 py "text: the result line, a table of the six phases of empty files" '
@@ -187,6 +188,7 @@ else
 		py "tmpfs: counts add up, the RAM warning" "$COUNTS
 assert any('on tmpfs: its data live in RAM' in w for w in d['warnings']), d['warnings']"
 		empty_dir "$T" "tmpfs: nothing left"
+		health_case "tmpfs: health says there is no disk" "$T" "no disk under the target"
 		check "tmpfs: too few inodes, refused before the run" 1 files -n 5000 "$T"
 		if grep -q "not enough free inodes" "$S/err"; then ok "tmpfs: says it lacks inodes"; else not_ok "tmpfs: says it lacks inodes" "$(cat "$S/err")"; fi
 		check "tmpfs: too little space, refused before the run" 1 files -n 1000 --file-size 64k "$T"

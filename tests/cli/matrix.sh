@@ -220,6 +220,10 @@ wait "$pid"; rc=$?
 if [ "$rc" = 130 ]; then ok "matrix: SIGINT gives exit 130"; else not_ok "matrix: SIGINT gives exit 130" "exit $rc"; fi
 no_leftovers "$D" "matrix: SIGINT leaves no file behind"
 
+# ---- the disks' health before the first cell and after the last ---------------------
+check "matrix --json: one small cell per op" 0 matrix --file-sizes 4M --block-sizes 1M --json "$D"
+health_case "matrix: health read around the whole grid, as info reads the disks" "$D"
+
 # ---- free space: refused before anything is written ----------------------------------
 if [ "$(id -u)" = 0 ] && mkdir -p "$S/small" && mount -t tmpfs -o size=16m tmpfs "$S/small" 2>/dev/null; then
 	MNT="$S/small"
@@ -230,9 +234,13 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$S/small" && mount -t tmpfs -o size=16m tmpfs
 		not_ok "a file size that does not fit: refused (1), naming --file-sizes" "exit $rc" "$(cat "$S/err")"
 	fi
 	no_leftovers "$MNT" "the refused run leaves no file"
+	check "matrix --json on tmpfs" 0 matrix --file-sizes 4M --block-sizes 1M --json "$MNT"
+	health_case "matrix on tmpfs: health says there is no disk" "$MNT" "no disk under the target"
 else
 	skip "a file size that does not fit: refused (1), naming --file-sizes" "needs root to mount a small tmpfs"
 	skip "the refused run leaves no file" "needs root to mount a small tmpfs"
+	skip "matrix --json on tmpfs" "needs root to mount a small tmpfs"
+	skip "matrix on tmpfs: health says there is no disk" "needs root to mount a small tmpfs"
 fi
 
 tap_done

@@ -68,6 +68,27 @@ no_leftovers() {
 	if [ -z "$left" ]; then ok "$2"; else not_ok "$2" "left: $left"; fi
 }
 
+# health_case NAME DIR [WHY]: one case, the top-level "health" of the last
+# run's JSON (matrix, files, sweep on DIR) against `diskbench info DIR`, which
+# reads the same disks: the same names, the same reason for each that cannot
+# be read, a reading before and a delta for each that can; with WHY, no disk
+# at all and that reason (a tmpfs the test mounted: "no disk under the target").
+health_case() {
+	local name=$1 dir=$2 why=${3:-}
+	cp "$S/out" "$S/health.json"
+	"$DB" --json info "$dir" >"$S/info.json" 2>/dev/null
+	py "$name" "
+h, i = d['health'], json.load(open('$S/info.json'))['result']['health']
+assert h['disks_left_out'] == 0 and [x['name'] for x in h['disks']] == [x['name'] for x in i['disks']], (h, i)
+if '$why':
+    assert h == {'available': False, 'why': '$why', 'disks': [], 'disks_left_out': 0}, h
+for x, y in zip(h['disks'], i['disks']):
+    assert x['available'] == y['available'] and x.get('why') == y.get('why'), (x, y)
+    assert not x['available'] or ('before' in x and 'delta' in x and 'run_bytes' in x), x
+assert h['available'] == any(x['available'] for x in h['disks']), h
+assert h['available'] or h['why'] == (h['disks'][0]['why'] if h['disks'] else 'no disk under the target'), h" "$S/health.json"
+}
+
 # The closing line, and the status: 0 when nothing failed.
 tap_done() {
 	echo "${TAP_NAME:+$TAP_NAME: }$passed passed, $failed failed, $skipped skipped"
