@@ -416,6 +416,36 @@ def check_health_nvme_write(t, runs, roles):
             f"nvme-cli {peer}")
 
 
+MATRIX_WRITTEN = 3 * 4 << 20  # matrix.nvme: the 4 MiB file laid out, then written and rewritten
+
+
+def check_health_matrix(t, runs, roles):
+    """matrix's top-level health: its readings between nvme smart-log's, and
+    the data units it saw written at least what the command wrote."""
+    d = doc(runs, "matrix.nvme")
+    before, after = doc(runs, "matrix_before.nvme"), doc(runs, "matrix_after.nvme")
+    h = (d or {}).get("health") or {}
+    rows = [x for x in h.get("disks", []) if x.get("name") == roles.get("nvme")]
+    disk = rows[0] if rows else {}
+    if not t.check(before is not None and after is not None and "delta" in disk,
+                   "nvme: matrix's health has a reading before and after, nvme smart-log around it ran",
+                   f"health {str(h)[:300]} error {(d or {}).get('error')}"):
+        return
+    cells = [c for c in d["result"]["cells"] if c["op"] in ("write", "rewrite")]
+    t.check(len(cells) == 2 and all(c["bytes"] == 4 << 20 for c in cells),
+            "nvme: matrix wrote both its cells whole", f"cells {cells}")
+    lo, hi = num(before["data_units_written"]) * NVME_UNIT, num(after["data_units_written"]) * NVME_UNIT
+    b, a = disk["before"]["host_written_bytes"], disk["host_written_bytes"]
+    t.check(lo <= b <= a <= hi, f"nvme: matrix's readings {b} and {a} lie between nvme smart-log's {lo} and {hi}")
+    got = disk["delta"]["host_written_bytes"]
+    t.check(got >= MATRIX_WRITTEN - NVME_UNIT,
+            f"nvme: the disk saw {got} bytes written over matrix, at least its {MATRIX_WRITTEN} (one data unit's rounding)")
+    t.check(h.get("run_bytes") is not None and h["run_bytes"] >= MATRIX_WRITTEN and
+            disk.get("run_bytes") == h["run_bytes"] and disk.get("host_vs_run") is not None,
+            f"nvme: matrix's run_bytes {h.get('run_bytes')} hold its {MATRIX_WRITTEN}, the disk's share all of them",
+            f"disk run_bytes {disk.get('run_bytes')} host_vs_run {disk.get('host_vs_run')}")
+
+
 def ata_attr(smart, ident):
     for a in ((smart or {}).get("ata_smart_attributes") or {}).get("table", []):
         if a.get("id") == ident:
@@ -500,6 +530,7 @@ def main():
         guarded(t, role, check_health_nvme, runs, roles, role)
     guarded(t, "health warning", check_health_warning, runs, roles)
     guarded(t, "nvme write", check_health_nvme_write, runs, roles)
+    guarded(t, "nvme matrix", check_health_matrix, runs, roles)
     guarded(t, "ata", check_health_ata, runs, roles)
     summary(runs, roles)
     return t.close()

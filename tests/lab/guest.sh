@@ -126,6 +126,19 @@ for b in $(ls /sys/block); do
 	zns) run health_read.$role diskbench --json randread --engine=$(engine_for "$b") -t 1 -s 16M "/dev/$b" ;;
 	esac
 done
+# matrix on ext2 on the NVMe namespace: the health read around the whole
+# command (a 4 MiB file laid out, written and rewritten in 1 MiB blocks),
+# between nvme smart-log's readings
+nv=$(for b in $(ls /sys/block); do [ "$(role_of "$b")" = nvme ] && echo "$b"; done)
+if [ -n "$nv" ] && mke2fs -q "/dev/$nv" && mkdir -p /mnt && mount -t ext2 "/dev/$nv" /mnt; then
+	run matrix_before.nvme nvme smart-log -o json "/dev/${nv%n*}"
+	run matrix.nvme diskbench --json matrix --engine=sync --ops write,rewrite --file-sizes 4M \
+		--block-sizes 1M /mnt
+	run matrix_after.nvme nvme smart-log -o json "/dev/${nv%n*}"
+	umount /mnt
+else
+	emit "@@@ note ext2 on the NVMe namespace failed"
+fi
 # the links as sysfs has them, for the host to hold info's against
 run sysfs.links grep -H . /sys/bus/pci/devices/*/current_link_speed \
 	/sys/bus/pci/devices/*/current_link_width /sys/class/ata_link/*/sata_spd \
