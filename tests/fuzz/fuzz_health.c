@@ -61,6 +61,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run.after_taken = true;
 	run.run_bytes = size;
 	run.run_wrote = size & 1;
+	/* each disk's share: known, not known with a reason, none */
+	run.disk_bytes[0] = (int64_t)size;
+	run.disk_bytes[1] = run.disk_bytes[2] = -1;
+	run.disk_bytes_why[1] = "not known";
+	run.left_out = (unsigned)(size & 2);
 
 	struct health *nvme = &run.after[0], *ata = &run.after[1], *scsi = &run.after[2];
 	health_init(nvme, "nvme0n1");
