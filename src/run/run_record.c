@@ -68,13 +68,21 @@ static bool cpu_times(uint64_t *usr_ns, uint64_t *sys_ns)
 	return true;
 }
 
+void run_record_open_cache(struct run_record *rec)
+{
+	if (!rec->armed || rec->open_ns != 0 || rec->cache_opened)
+		return;
+	rec->resident_open_pct = resident_pct(rec);
+	rec->cache_opened = true;
+}
+
 void run_record_open(struct run_record *rec)
 {
 	if (!rec->armed || rec->open_ns != 0)
 		return;
 	/* the residency before anything of the window: its mmap and mincore
 	 * (a page-table walk over the whole region) are not the run's */
-	rec->resident_open_pct = resident_pct(rec);
+	run_record_open_cache(rec);
 	/* the counters first: they are what the window divides */
 	if (rec->sampled)
 		devio_begin(&rec->devio, rec->device, rec->sysfs);

@@ -48,6 +48,7 @@ struct run_record {
 	int cache_fd;
 	uint64_t cache_len;
 	double resident_open_pct, resident_close_pct;
+	bool cache_opened;            /* resident_open_pct read (run_record_open_cache) */
 };
 
 /* Empties rec for a run on the disks of d (NULL: none known); with sampled,
@@ -57,6 +58,10 @@ void run_record_prepare(struct run_record *rec, const struct devinfo *d, bool sa
 /* After run_record_prepare: the residency of [0, len) of fd is read at both
  * instants (one target whose residency the kernel shows, runner.c). */
 void run_record_watch_cache(struct run_record *rec, int fd, uint64_t len);
+/* The gate's residency, read ahead of run_record_open (which reads it
+ * otherwise): before a --start-at wait, so that walking a large region does
+ * not delay the agreed start. */
+void run_record_open_cache(struct run_record *rec);
 /* The first instant: the disks' counters and temperatures, the CPU time,
  * the residency (once, and only after run_record_prepare). */
 void run_record_open(struct run_record *rec);

@@ -405,6 +405,8 @@ static int before_start(void *ctx)
 	 * the warnings come after the run */
 	if (f && f->start_wanted && !f->start_waited) {
 		h->waited = true;
+		if (h->r->record) /* not between the wake-up and the gate */
+			run_record_open_cache(h->r->record);
 		if (fleet_wait(f, &bench_stop_requested) != 0)
 			return -1;
 	}

@@ -1589,6 +1589,10 @@ t_cache_instants() {
 	else
 		echo "# fincore (util-linux) not found: resident_after_pct not compared with a peer"
 	fi
+	# with --start-at the gate's reading comes before the wait: still cold
+	check "buffered --start-at: cold before, resident after" 0 -- "$DB" --json buffered -t 3 --start-at $(($(date +%s) + 2)) "$f"
+	pct_in "$(json_get cache.resident_before_pct)" 0 5 || fail "resident_before_pct = $(json_get cache.resident_before_pct), expected < 5"
+	pct_in "$(json_get cache.resident_after_pct)" 95 100 || fail "resident_after_pct = $(json_get cache.resident_after_pct), expected ~100"
 	check "buffered text: the cache line says before and after" 0 -- "$DB" buffered -t 3 "$f"
 	expect_out '^cache: cold, [0-9.]+ % resident before the run, [0-9.]+ % after \(evicted: file\)$'
 

@@ -203,6 +203,15 @@ static void test_record_residency_at_instants(void **state)
 	/* and at the close, not later */
 	assert_int_equal(posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED), 0);
 	assert_true(rec.resident_open_pct > 99.0 && rec.resident_close_pct > 99.0);
+	/* read ahead of the open (before a --start-at wait): the open keeps it */
+	run_record_prepare(&rec, NULL, false, 1.0);
+	run_record_watch_cache(&rec, f->fd, CACHE_FILE_BYTES);
+	run_record_open_cache(&rec);
+	read_whole(f->fd);
+	run_record_open(&rec);
+	run_record_close(&rec);
+	assert_true(rec.resident_open_pct >= 0 && rec.resident_open_pct < 5.0);
+	assert_true(rec.resident_close_pct > 99.0);
 }
 
 int main(void)
