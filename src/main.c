@@ -139,6 +139,7 @@ int main(int argc, char **argv)
 	r.fleet = &fleet;
 	r.record = &record;
 	r.resident_before_pct = -1;
+	r.resident_after_pct = -1;
 	r.target = c.opt.target;
 	if (code != EXIT_OK) {
 		r.test = c.cmd ? c.cmd->name : NULL;

@@ -91,6 +91,7 @@ static void step_result(struct result *sr, const struct result *r, const struct 
 	sr->dir = s->dir;
 	sr->region = r->region;
 	sr->resident_before_pct = -1;
+	sr->resident_after_pct = -1;
 	/* each step its own times; --start-at waits before the first step only */
 	sr->fleet = step_fleet;
 	if (step_fleet)

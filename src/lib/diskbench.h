@@ -212,10 +212,13 @@ struct result {
 	bool measured;        /* the timed loop ran to its end */
 	bool huge_buffers;    /* I/O buffers in transparent huge pages */
 	double cpu_busiest;   /* the busiest worker thread's CPU share of its run, 0..1 */
+	double cpu_usr_pct, cpu_sys_pct; /* the process's user and system CPU time over the
+					  * run's window, in % of it; < 0 unknown */
 	char cpu_governor[32]; /* cpu0's frequency governor; "" unknown */
 	bool interrupted;
 	const char *evicted;  /* "file", "all", "none", or NULL when not a read test */
 	double resident_before_pct; /* < 0: not measured */
+	double resident_after_pct;  /* right after the workers joined; < 0: not measured */
 	const char *residency_hidden; /* why it could not be measured truthfully, or NULL */
 	char warnings[MAX_WARNINGS][MSG_LEN];
 	unsigned nwarnings;

@@ -151,21 +151,6 @@ void out_text_latency_line(FILE *f, const struct stats *lat)
 		(unsigned long long)s.count);
 }
 
-void out_text_cache_line(FILE *f, const struct result *r)
-{
-	if (r->evicted && r->residency_hidden) {
-		fprintf(f, "cache: unknown: %s (evicted: %s)\n", r->residency_hidden, r->evicted);
-		return;
-	}
-	if (!r->evicted || r->resident_before_pct < 0)
-		return;
-	const char *state = r->primed ? "primed"
-			    : r->resident_before_pct < 1.0 ? "cold"
-			    : r->resident_before_pct < 99.0 ? "partly warm" : "warm";
-	fprintf(f, "cache: %s, %.1f %% resident before the run (evicted: %s)\n", state,
-		r->resident_before_pct, r->evicted);
-}
-
 void out_histogram_counts(FILE *f, const uint64_t counts[STATS_LOG2_BUCKETS], uint64_t total)
 {
 	uint64_t peak = 0, cum = 0;
@@ -370,20 +355,6 @@ void out_json_qd_hist(struct json *j, const uint64_t hist[RESULT_QD_BUCKETS])
 	json_object_begin(j);
 	for (unsigned b = 0; b < RESULT_QD_BUCKETS; b++)
 		json_key(j, depth[b]), json_uint(j, hist[b]);
-	json_object_end(j);
-}
-
-void out_json_cache(struct json *j, const struct result *r)
-{
-	json_key(j, "cache");
-	json_object_begin(j);
-	json_key(j, "evicted"), json_string(j, r->evicted);
-	json_key(j, "resident_before_pct");
-	if (r->evicted && r->resident_before_pct >= 0)
-		json_double(j, r->resident_before_pct, 2);
-	else
-		json_null(j);
-	json_key(j, "resident_unknown_reason"), json_string(j, r->residency_hidden);
 	json_object_end(j);
 }
 

@@ -22,7 +22,8 @@ double result_requests_per_submit(const struct result *r);
 /* "seqread: 1073741824 bytes (…) in 0.934 s = …, … IOPS [bs=1 MiB, O_DIRECT]" */
 void out_text_result_line(FILE *f, const struct result *r);
 void out_text_latency_line(FILE *f, const struct stats *lat);
-/* "cache: cold, 0.0 % resident before the run (evicted: file)", if measured */
+/* "cache: cold, 0.0 % resident before the run, 100.0 % after (evicted: file)",
+ * if measured (output_cache.c) */
 void out_text_cache_line(FILE *f, const struct result *r);
 /* Several targets: a line for each, "  TARGET (DEVICE, STATE): bytes in s
  * = rate, IOPS, p50, p99"; nothing for one. */
@@ -64,7 +65,7 @@ void out_json_targets(struct json *j, const struct result *r);
 enum { PARAMS_NO_TIME_LIMIT = 1, PARAMS_NO_THREADS = 2, PARAMS_NO_QD = 4,
        PARAMS_NO_SIZES = 8 /* block_size, size, region: per part (matrix) */ };
 void out_json_params(struct json *j, const struct result *r, unsigned flags);
-/* "cache": {evicted, resident_before_pct}. */
+/* "cache": {evicted, resident_before_pct, resident_after_pct, ...}. */
 void out_json_cache(struct json *j, const struct result *r);
 /* "lat_ns": {min, mean, max, stdev, p50, p90, p99, p99_9} and
  * "lat_hist": [{le_ns, count}], for every document that carries latency. */

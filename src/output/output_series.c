@@ -144,13 +144,18 @@ static void json_device_io(struct json *j, const struct result *r)
 	json_array_end(j);
 }
 
-/* What the CPU had to do with the figure: the busiest worker's share and
+/* What the CPU had to do with the figure: the busiest worker's share, the
+ * process's user and system time over the window (fio's usr and sys), and
  * the frequency governor (null where the kernel has no cpufreq). */
 static void json_cpu(struct json *j, const struct result *r)
 {
 	json_key(j, "cpu");
 	json_object_begin(j);
 	json_key(j, "busiest_thread_pct"), json_double(j, r->cpu_busiest * 100, 1);
+	json_key(j, "usr_pct");
+	r->cpu_usr_pct >= 0 ? json_double(j, r->cpu_usr_pct, 1) : json_null(j);
+	json_key(j, "sys_pct");
+	r->cpu_sys_pct >= 0 ? json_double(j, r->cpu_sys_pct, 1) : json_null(j);
 	json_key(j, "governor");
 	if (r->cpu_governor[0])
 		json_string(j, r->cpu_governor);

@@ -405,6 +405,8 @@ static int before_start(void *ctx)
 	 * the warnings come after the run */
 	if (f && f->start_wanted && !f->start_waited) {
 		h->waited = true;
+		if (h->r->record) /* not between the wake-up and the gate */
+			run_record_open_cache(h->r->record);
 		if (fleet_wait(f, &bench_stop_requested) != 0)
 			return -1;
 	}
@@ -439,6 +441,28 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 	return rc;
 }
 
+/* One target's page cache, whose residency the eviction could measure
+ * (read tests), is read again at the gate and after the join. */
+static void watch_cache(const struct target *t, const struct bench_job *job, struct result *r)
+{
+	if (r->record && job->ntargets <= 1 && r->evicted && !r->residency_hidden)
+		run_record_watch_cache(r->record, t->fd, r->region);
+}
+
+/* What the record read at the two instants, into the result. */
+static void keep_record(struct result *r)
+{
+	const struct run_record *rec = r->record;
+	bool closed = rec && rec->close_ns != 0;
+	r->cpu_usr_pct = closed ? rec->usr_pct : -1;
+	r->cpu_sys_pct = closed ? rec->sys_pct : -1;
+	if (!closed || rec->cache_fd < 0)
+		return;
+	/* the gate's, after the warm-up, in place of the eviction's */
+	r->resident_before_pct = rec->resident_open_pct;
+	r->resident_after_pct = rec->resident_close_pct;
+}
+
 /* A run of -t seconds that ended after one pass, without --once: only a
  * run through the page cache does (run_job_for), and the result says so. */
 static void warn_short_pass(const struct bench_job *job, const struct options *opt,
@@ -470,10 +494,12 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	run_health_before(r);
 	if (job->ntargets <= 1)
 		job->fd = t->fd;
+	watch_cache(t, job, r);
 	r->warmup_ios = job->warmup_ios;
 	int rc = run_bench(job, out, sampler, r);
 	progress_clear();
 	fill_result(out, r);
+	keep_record(r);
 	r->passes = passes(job, out->bytes);
 	/* several targets: name the one the failure was on */
 	const struct target *failed = job->ntargets > 1 ? &t[out->failed_target] : t;

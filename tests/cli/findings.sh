@@ -22,6 +22,9 @@
 #   I/O on the device line and as a finding; moving the run's own bytes
 #   does not; a disk that saw nothing is a cache (device_saw_less).
 # - CPU-bound: a spinning read is, a sleeping one is not; never over 100 %.
+# - CPU time over the window (result.cpu.usr_pct, sys_pct): a spinning read
+#   is user time, at most one CPU's worth, within the process's own CPU time
+#   (its rusage as the parent sees it); a sleeping read next to none.
 # - the real binary: device figures divided by the run's own window
 #   (busy_ms / util_pct within the run's seconds), and as user nobody,
 #   --drop-caches=all that fell back says "evicted: file", not "all".
@@ -208,6 +211,51 @@ EOF
 	esac
 }
 
+# The process's CPU time over the window, against the child's rusage (what
+# the parent, python here, sees the whole process spend, set-up included).
+t_cpu_time() {
+	local why
+	fresh_stat
+	why=$(python3 - "$FAKE" "$SYS" "$DISK" "$S/data" <<'EOF'
+import json, os, resource, subprocess, sys
+fake, sysfs, disk, data = sys.argv[1:5]
+
+def run(lat):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run([fake, "--json", "randread", "--engine=sync", "-s", "10G", "-t", "1.2",
+                        "--interval", "0.4", data], capture_output=True, text=True,
+                       env=dict(os.environ, FAKE_SYSFS=sysfs, FAKE_DISK=disk, FAKE_LAT=lat))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return json.loads(p.stdout)["result"], total
+
+for tries in range(3):
+    r, total = run("spin")
+    usr, sys_ = r["cpu"]["usr_pct"], r["cpu"]["sys_pct"]
+    if usr is None or sys_ is None:
+        print("usr_pct/sys_pct null: %r" % r["cpu"]); sys.exit()
+    if usr >= 50:
+        break
+else:
+    print("SKIP the machine's other work kept the spinning thread to %.0f %%" % usr); sys.exit()
+# the window's CPU (over at least the run's seconds) is part of the process's
+in_window = (usr + sys_) / 100 * r["seconds"]
+if usr + sys_ > 110: print("one spinning worker at %.1f + %.1f %%" % (usr, sys_))
+elif in_window > total + 0.02: print("%.3f s in the window, %.3f s in the whole process" % (in_window, total))
+elif in_window < 0.5 * total: print("only %.3f s of the process's %.3f s in the window" % (in_window, total))
+elif usr < 5 * sys_: print("a spin in user space read as usr %.1f, sys %.1f" % (usr, sys_))
+r, total = run("pace:500")
+cpu = r["cpu"]["usr_pct"] + r["cpu"]["sys_pct"]
+if cpu > 20: print("a sleeping read at %.1f %% CPU" % cpu)
+EOF
+)
+	case "$why" in
+	"") ok "CPU time: a spin is user time within the process's, a sleep next to none" ;;
+	SKIP*) skip "CPU time over the window" "${why#SKIP }" ;;
+	*) not_ok "CPU time: a spin is user time within the process's, a sleep next to none" "$why" ;;
+	esac
+}
+
 # Device figures over the run's own window: on the real disk, busy_ms /
 # util_pct is the window, which must be the run's seconds (plus the gate
 # and the joins), not the set-up and checks around it: 300 threads take a
@@ -276,6 +324,7 @@ t_rate_cap
 t_series
 t_device
 t_cpu
+t_cpu_time
 t_window
 t_evicted
 t_golden

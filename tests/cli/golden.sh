@@ -743,7 +743,7 @@ def dump(v, indent=None, level=0):
 N = "<n>"
 VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "samples", "lat_ns",
             "littles_law_outstanding", "bdp_outstanding", "lat_ns_mean", "lat_ns_p99", "seed",
-            "layout_s", "resident_before_pct", "buffer", "majmin", "st_dev", "serial",
+            "layout_s", "resident_before_pct", "resident_after_pct", "buffer", "majmin", "st_dev", "serial",
             "qd_hist", "cdm", "run_bytes", "requests_per_submit", "passes", "wrapped"}
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}

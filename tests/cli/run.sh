@@ -246,6 +246,9 @@ def check_valid(out, err, test, expects):
         hidden = c.get("resident_unknown_reason")  # null only with the reason why
         need((isnum(rp) and 0 <= rp <= 100 and hidden is None) or (rp is None and hidden),
              "cache.resident_before_pct %r (reason %r)" % (rp, hidden))
+        ra = c.get("resident_after_pct")  # read after the join: hidden alike
+        need(ra is None or (isnum(ra) and 0 <= ra <= 100 and hidden is None),
+             "cache.resident_after_pct %r (reason %r)" % (ra, hidden))
     w = doc.get("warnings")
     need(isinstance(w, list) and all(isinstance(x, str) for x in w), "warnings is not a list of strings")
     if isinstance(w, list):
@@ -1549,6 +1552,72 @@ t_eviction() {
 }
 
 # =================================================================================
+# the page cache read at the gate and after the join (issue 20): what the run
+# itself did to it, against what the test did and fincore(1) as the peer
+# =================================================================================
+pct_in() { # pct_in VALUE LOW HIGH: VALUE a number within [LOW, HIGH]
+	python3 -c 'import sys; v = float(sys.argv[1]); sys.exit(0 if float(sys.argv[2]) <= v <= float(sys.argv[3]) else 1)' "$@" 2>/dev/null
+}
+fincore_pct() { # fincore_pct FILE: its resident share in %, or nothing without fincore
+	local res
+	command -v fincore >/dev/null || return 0
+	res=$(fincore --bytes --noheadings --output RES -- "$1" 2>/dev/null) || return 0
+	python3 -c 'import sys; print(100.0 * int(sys.argv[1]) / int(sys.argv[2]))' "${res// /}" "$(fsize "$1")" 2>/dev/null
+}
+t_cache_instants() {
+	local name="buffered on an evicted file: 0 % resident at the gate, 100 % after the join"
+	need_big "$name" || return
+	local d f rp ra peer
+	d=$(new_dir instants)
+	f="$d/data"
+	randfile "$f" 32
+	case $(stat -f -c %T -- "$d") in
+	tmpfs | ramfs) skip "$name" "$d is in RAM: its pages are always resident"; return ;;
+	esac
+	cat "$f" >/dev/null
+	# the run evicts the file, then reads all 32 MiB of it through the cache
+	check "$name" 0 -- "$DB" --json buffered -t 3 "$f"
+	expect_json buffered cache.evicted=file result.bytes=$((32 * MiB))
+	rp=$(json_get cache.resident_before_pct)
+	ra=$(json_get cache.resident_after_pct)
+	pct_in "${rp:-x}" 0 5 || fail "resident_before_pct = $rp, expected < 5 (evicted, nothing read before the gate)"
+	pct_in "${ra:-x}" 95 100 || fail "resident_after_pct = $ra, expected ~100 (the whole file read through the cache)"
+	peer=$(fincore_pct "$f")
+	if [ -n "$peer" ]; then
+		pct_in "${ra:-x}" "$(python3 -c "print($peer - 5)")" 100 ||
+			fail "resident_after_pct = $ra, fincore says $peer % after the run"
+	else
+		echo "# fincore (util-linux) not found: resident_after_pct not compared with a peer"
+	fi
+	# with --start-at the gate's reading comes before the wait: still cold
+	check "buffered --start-at: cold before, resident after" 0 -- "$DB" --json buffered -t 3 --start-at $(($(date +%s) + 2)) "$f"
+	pct_in "$(json_get cache.resident_before_pct)" 0 5 || fail "resident_before_pct = $(json_get cache.resident_before_pct), expected < 5"
+	pct_in "$(json_get cache.resident_after_pct)" 95 100 || fail "resident_after_pct = $(json_get cache.resident_after_pct), expected ~100"
+	check "buffered text: the cache line says before and after" 0 -- "$DB" buffered -t 3 "$f"
+	expect_out '^cache: cold, [0-9.]+ % resident before the run, [0-9.]+ % after \(evicted: file\)$'
+
+	cat "$f" >/dev/null
+	# O_DIRECT reads go past the cache: the file stays out of it
+	check "randread on an evicted file: 0 % resident after the join" 0 -- "$DB" --json randread -t 1 "$f"
+	expect_json randread cache.evicted=file
+	ra=$(json_get cache.resident_after_pct)
+	pct_in "${ra:-x}" 0 5 || fail "resident_after_pct = $ra, expected < 5 (O_DIRECT reads)"
+	peer=$(fincore_pct "$f")
+	if [ -n "$peer" ]; then
+		pct_in "$peer" 0 5 || fail "fincore says $peer % resident after randread, expected < 5"
+	fi
+
+	# where the instants are not read: null, never a guess
+	check "seqwrite: resident_after_pct null" 0 -- "$DB" --json seqwrite -s 8M -t 1 "$d"
+	[ "$(json_get cache.resident_after_pct)" = "null" ] || fail "resident_after_pct is not null for a write test"
+	expect_clean "$d"
+	randfile "$d/other" 8
+	check "randread on two files: resident_after_pct null (one target only)" 0 -- "$DB" --json randread -s 8M -t 0.5 "$f" "$d/other"
+	[ "$(json_get cache.resident_after_pct)" = "null" ] || fail "resident_after_pct is not null for two targets"
+	pct_in "$(json_get cache.resident_before_pct)" 0 5 || fail "two targets: resident_before_pct is not the eviction's"
+}
+
+# =================================================================================
 # random I/O (issue 4)
 # =================================================================================
 t_random() {
@@ -1617,6 +1686,7 @@ t_edge_residency() {
 	check "$name (JSON)" 0 -- "${NOBODY[@]}" "$DBN" --json buffered -t 0.3 "$d/f"
 	expect_json buffered
 	[ "$(json_get cache.resident_before_pct)" = "null" ] || fail "resident_before_pct is not null"
+	[ "$(json_get cache.resident_after_pct)" = "null" ] || fail "resident_after_pct is not null"
 	json_get cache.resident_unknown_reason | grep -q "neither own nor can write" ||
 		fail "no reason in cache.resident_unknown_reason"
 	expect_no_err 'warning: .*still in the page cache'
@@ -1952,6 +2022,7 @@ main() {
 		t_enospc
 		if need_big "signals"; then t_signals; fi
 		t_eviction
+		t_cache_instants
 		t_random
 		t_edge_residency
 		t_edge_csv_partial

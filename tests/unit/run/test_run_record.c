@@ -1,17 +1,24 @@
 /* The run record (run_record.c): the disks' counters read at its two
  * instants, from a fake sysfs whose counters the test moves, and divided by
- * the window between them; a second run in the same record starts afresh. */
+ * the window between them; a second run in the same record starts afresh.
+ * The process's CPU time and a file's page-cache residency are read at the
+ * same instants: CPU the test burns before the open does not count, and a
+ * file the test evicts, then reads in full between the instants, is cold at
+ * the one and resident at the other. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "fake_root.h"
+#include "platform.h"
 #include "run_record.h"
 
 static struct run_record rec;
@@ -51,10 +58,170 @@ static void test_record_window(void **state)
 	fake_root_remove();
 }
 
+static uint64_t cpu_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spins in user space until the process has used ms more of CPU. */
+static void burn_cpu_ms(unsigned ms)
+{
+	volatile uint64_t x = 0;
+	uint64_t until = cpu_now_ns() + (uint64_t)ms * 1000000u;
+	while (cpu_now_ns() < until)
+		for (unsigned i = 0; i < 10000; i++)
+			x += i;
+}
+
+/* The share of the window the CPU clock says was spent in it: the truth
+ * the record's getrusage figures are held to (this test runs one thread). */
+static double expected_cpu_pct(uint64_t cpu_ns, const struct run_record *r)
+{
+	return (double)cpu_ns / 1e9 / run_record_window_s(r) * 100;
+}
+
+static void test_record_cpu_between_instants(void **state)
+{
+	(void)state;
+	run_record_prepare(&rec, NULL, false, 1.0);
+	assert_true(rec.usr_pct < 0 && rec.sys_pct < 0); /* unknown before the close */
+	burn_cpu_ms(200); /* before the open: not the run's */
+	uint64_t before = cpu_now_ns();
+	run_record_open(&rec);
+	burn_cpu_ms(50);
+	run_record_close(&rec);
+	double expected = expected_cpu_pct(cpu_now_ns() - before, &rec);
+	assert_true(rec.usr_pct > 0);
+	assert_true(rec.sys_pct >= 0);
+	/* one thread spinning: the window's CPU, not the 250 ms since the
+	 * prepare (that would read several hundred %); getrusage counts in us */
+	assert_true(rec.usr_pct + rec.sys_pct <= 100.0 + 5.0);
+	assert_true(rec.usr_pct + rec.sys_pct <= expected + 5.0);
+	assert_true(rec.usr_pct + rec.sys_pct >= expected * 0.5);
+	/* the user-space spin is user time */
+	assert_true(rec.usr_pct > rec.sys_pct);
+}
+
+/* A window spent asleep costs the process (next to) no CPU. */
+static void test_record_cpu_idle_window(void **state)
+{
+	(void)state;
+	struct timespec pause = { 0, 100000000 };
+	run_record_prepare(&rec, NULL, false, 1.0);
+	burn_cpu_ms(100); /* before the open */
+	run_record_open(&rec);
+	nanosleep(&pause, NULL);
+	run_record_close(&rec);
+	assert_true(rec.usr_pct >= 0 && rec.sys_pct >= 0);
+	assert_true(rec.usr_pct + rec.sys_pct < 20.0);
+	/* a record never opened keeps them unknown */
+	run_record_prepare(&rec, NULL, false, 1.0);
+	run_record_close(&rec);
+	assert_true(rec.usr_pct < 0 && rec.sys_pct < 0);
+}
+
+#define CACHE_FILE_BYTES (8u << 20)
+
+struct cache_file {
+	char dir[64], path[96];
+	int fd;
+};
+
+/* An 8 MiB file under /var/tmp (a disk's filesystem, not tmpfs, on most
+ * systems), written and synced so its pages can be evicted. */
+static int cache_file_setup(void **state)
+{
+	static struct cache_file f;
+	static char block[1 << 20];
+	f.fd = -1;
+	snprintf(f.dir, sizeof(f.dir), "/var/tmp/diskbench-record.XXXXXX");
+	if (!mkdtemp(f.dir))
+		return -1;
+	*state = &f;
+	snprintf(f.path, sizeof(f.path), "%s/data", f.dir);
+	f.fd = open(f.path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (f.fd < 0)
+		return -1;
+	memset(block, 0x5a, sizeof(block));
+	for (unsigned i = 0; i < CACHE_FILE_BYTES / sizeof(block); i++)
+		if (write(f.fd, block, sizeof(block)) != (ssize_t)sizeof(block))
+			return -1;
+	return fsync(f.fd);
+}
+
+static int cache_file_teardown(void **state)
+{
+	struct cache_file *f = *state;
+	if (f->fd >= 0)
+		close(f->fd);
+	unlink(f->path);
+	rmdir(f->dir);
+	return 0;
+}
+
+static void read_whole(int fd)
+{
+	static char buf[1 << 16];
+	off_t off = 0;
+	ssize_t n;
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0)
+		off += n;
+	assert_int_equal(off, CACHE_FILE_BYTES);
+}
+
+/* Evicted, then read in full between the instants: cold at the gate,
+ * resident after the join. */
+static void test_record_residency_at_instants(void **state)
+{
+	struct cache_file *f = *state;
+	struct fs_info fs;
+	if (plat_fs_info(f->fd, &fs) == 0 && fs.in_ram)
+		skip(); /* /var/tmp in RAM: its pages are always resident */
+	if (!plat_residency_visible(f->fd))
+		skip(); /* mincore would call every page resident */
+	assert_int_equal(posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	run_record_prepare(&rec, NULL, false, 1.0);
+	run_record_open(&rec); /* not watched: nothing read */
+	run_record_close(&rec);
+	assert_true(rec.resident_open_pct < 0 && rec.resident_close_pct < 0);
+	run_record_prepare(&rec, NULL, false, 1.0);
+	run_record_watch_cache(&rec, f->fd, CACHE_FILE_BYTES);
+	run_record_open(&rec);
+	read_whole(f->fd);
+	run_record_close(&rec);
+	assert_true(rec.resident_open_pct >= 0 && rec.resident_open_pct < 5.0);
+	assert_true(rec.resident_close_pct > 99.0);
+	/* read at the open, not when watched: a file read in between is warm */
+	assert_int_equal(posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	run_record_prepare(&rec, NULL, false, 1.0);
+	run_record_watch_cache(&rec, f->fd, CACHE_FILE_BYTES);
+	read_whole(f->fd);
+	run_record_open(&rec);
+	run_record_close(&rec);
+	/* and at the close, not later */
+	assert_int_equal(posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	assert_true(rec.resident_open_pct > 99.0 && rec.resident_close_pct > 99.0);
+	/* read ahead of the open (before a --start-at wait): the open keeps it */
+	run_record_prepare(&rec, NULL, false, 1.0);
+	run_record_watch_cache(&rec, f->fd, CACHE_FILE_BYTES);
+	run_record_open_cache(&rec);
+	read_whole(f->fd);
+	run_record_open(&rec);
+	run_record_close(&rec);
+	assert_true(rec.resident_open_pct >= 0 && rec.resident_open_pct < 5.0);
+	assert_true(rec.resident_close_pct > 99.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_window),
+		cmocka_unit_test(test_record_cpu_between_instants),
+		cmocka_unit_test(test_record_cpu_idle_window),
+		cmocka_unit_test_setup_teardown(test_record_residency_at_instants,
+						cache_file_setup, cache_file_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
