@@ -463,8 +463,9 @@ static void wait_sampling(struct start_gate *gate, struct worker *workers, unsig
 	uint64_t next = begin + every, now = begin;
 	struct bench_sample s;
 	while (atomic_load(&gate->running) > 0) {
-		/* wake at the next sample, or every 100 ms to see the end of the run */
-		uint64_t nap = next > now && next - now < 100000000u ? next - now : 100000000u;
+		/* wake at the next sample, or every 5 ms to see the end of the run: the
+		 * record's second instant (the disks' counters) waits for this wake */
+		uint64_t nap = next > now && next - now < 5000000u ? next - now : 5000000u;
 		struct timespec step = { (time_t)(nap / 1000000000u), (long)(nap % 1000000000u) };
 		nanosleep(&step, NULL);
 		now = clock_ns();
