@@ -254,14 +254,7 @@ static bool common_stats(const struct fleet_group *g, const struct fleet_pairing
 			continue;
 		if (r->no_buckets || !r->has_lat)
 			return false;
-		for (unsigned k = 0; k < r->nbuckets; k++) {
-			s->bucket[r->buckets[k].index] += r->buckets[k].count;
-			s->count += r->buckets[k].count;
-		}
-		if (r->nbuckets && r->lat_min < s->min)
-			s->min = r->lat_min;
-		if (r->nbuckets && r->lat_max > s->max)
-			s->max = r->lat_max;
+		fleet_stats_add(s, r);
 	}
 	return s->count > 0;
 }

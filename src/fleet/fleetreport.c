@@ -235,20 +235,23 @@ static void span_and_skew(const struct fleet_group *g, struct fleet_totals *t)
 	}
 }
 
+void fleet_stats_add(struct stats *s, const struct fleet_record *r)
+{
+	for (unsigned k = 0; k < r->nbuckets; k++) {
+		s->bucket[r->buckets[k].index] += r->buckets[k].count;
+		s->count += r->buckets[k].count;
+	}
+	if (r->nbuckets && r->lat_min < s->min)
+		s->min = r->lat_min;
+	if (r->nbuckets && r->lat_max > s->max)
+		s->max = r->lat_max;
+}
+
 void fleet_merged_stats(const struct fleet_group *g, struct stats *s)
 {
 	stats_init(s);
-	for (unsigned i = 0; i < g->n; i++) {
-		const struct fleet_record *r = g->rows[i].rec;
-		for (unsigned k = 0; k < r->nbuckets; k++) {
-			s->bucket[r->buckets[k].index] += r->buckets[k].count;
-			s->count += r->buckets[k].count;
-		}
-		if (r->nbuckets && r->lat_min < s->min)
-			s->min = r->lat_min;
-		if (r->nbuckets && r->lat_max > s->max)
-			s->max = r->lat_max;
-	}
+	for (unsigned i = 0; i < g->n; i++)
+		fleet_stats_add(s, g->rows[i].rec);
 }
 
 /* Exact fleet percentiles: the hosts' bucket counts added, then read as one

@@ -174,6 +174,8 @@ struct stats;
 /* The group's hosts' lat_buckets added into s (initialised here): the
  * histogram the fleet percentiles are read from, for a picture of it. */
 void fleet_merged_stats(const struct fleet_group *g, struct stats *s);
+/* One record's lat_buckets added into s, and its min and max as bounds. */
+void fleet_stats_add(struct stats *s, const struct fleet_record *r);
 
 /* Names the first compared params key whose values differ between a and b,
  * with both values and hosts, in out; "" when none differs. */
