@@ -644,18 +644,27 @@ static const struct fleet_change *change_of(const struct fleet_pairing *p, const
 	return NULL;
 }
 
+/* Two runs' latencies, 1000 each: fast 100 us + 1..1000 ns, slow 100 us +
+ * 30..30000 ns (p50 +15 %, p99 +30 % or so); the caller frees both. */
+static void two_latencies(struct stats **fast, struct stats **slow)
+{
+	*fast = malloc(sizeof(**fast));
+	*slow = malloc(sizeof(**slow));
+	assert_non_null(*fast);
+	assert_non_null(*slow);
+	stats_init(*fast);
+	stats_init(*slow);
+	for (uint64_t v = 1; v <= 1000; v++) {
+		stats_add(*fast, 100000 + v);
+		stats_add(*slow, 100000 + v * 30);
+	}
+}
+
 static void test_baseline(void **state)
 {
 	(void)state;
-	struct stats *fast = malloc(sizeof(*fast)), *slow = malloc(sizeof(*slow));
-	assert_non_null(fast);
-	assert_non_null(slow);
-	stats_init(fast);
-	stats_init(slow);
-	for (uint64_t v = 1; v <= 1000; v++) {
-		stats_add(fast, 100000 + v);
-		stats_add(slow, 100000 + v * 30); /* p50 +15 %, p99 +30 % or so */
-	}
+	struct stats *fast, *slow;
+	two_latencies(&fast, &slow);
 	const char *old_hosts[] = { "h1", "h2", "h3" }, *new_hosts[] = { "h1", "h2", "h4" };
 	const double old_iops[] = { 1000, 1000, 1000 }, new_iops[] = { 950, 800, 1000 };
 	struct fleet_set so, sn;
@@ -914,15 +923,8 @@ static void test_baseline_repeats(void **state)
 static void test_baseline_fleet_repeats(void **state)
 {
 	(void)state;
-	struct stats *fast = malloc(sizeof(*fast)), *slow = malloc(sizeof(*slow));
-	assert_non_null(fast);
-	assert_non_null(slow);
-	stats_init(fast);
-	stats_init(slow);
-	for (uint64_t v = 1; v <= 1000; v++) {
-		stats_add(fast, 100000 + v);
-		stats_add(slow, 100000 + v * 30);
-	}
+	struct stats *fast, *slow;
+	two_latencies(&fast, &slow);
 	static const char *const hosts[] = { "h1", "h2", "h3", "h4" };
 	static const char *const runs[] = { "r1", "r2", "r3", "r4", "r5" };
 	struct fleet_set so;
