@@ -282,23 +282,33 @@ static double repeats_range_pct(const struct over_repeats *o)
 /* The fleet's sum of figure f in each repeat over the common hosts (a host
  * a repeat lacks counts at its mean over the others, so the sums' mean is
  * the sum of the hosts' means): a slow repeat of the whole fleet is one
- * event, which the hosts' independent noises would understate. */
-static double repeat_sums_range_pct(const struct fleet_pairing *p, enum fleet_figure f)
+ * event, which the hosts' independent noises would understate.  *pct is
+ * their range in %; -1 when out of memory. */
+static int repeat_sums_range_pct(const struct fleet_pairing *p, enum fleet_figure f, double *pct)
 {
+	double *mean = malloc(((size_t)p->new->n + 1) * sizeof(*mean)), noise, v;
+	if (!mean)
+		return -1;
+	for (unsigned k = 0; k < p->new->n; k++) { /* each host's mean once, not per repeat */
+		const struct fleet_row *row = &p->new->rows[k];
+		if (!in_common(p, row->label) ||
+		    old_figure(p, row->label, row->rec, f, &mean[k], &noise) != 0)
+			mean[k] = NAN;
+	}
 	struct over_repeats o = { 0 };
 	for (unsigned i = 0; i < p->nrepeats; i++) {
-		double sum = 0, v, mean, noise;
+		double sum = 0;
 		for (unsigned k = 0; k < p->new->n; k++) {
-			const struct fleet_row *row = &p->new->rows[k], *was;
-			if (!in_common(p, row->label) ||
-			    old_figure(p, row->label, row->rec, f, &mean, &noise) != 0)
+			if (isnan(mean[k]))
 				continue;
-			was = find_row(p->repeats[i], row->label);
-			sum += was && host_figure(was->rec, f, &v) == 0 ? v : mean;
+			const struct fleet_row *was = find_row(p->repeats[i], p->new->rows[k].label);
+			sum += was && host_figure(was->rec, f, &v) == 0 ? v : mean[k];
 		}
 		repeats_add(&o, sum);
 	}
-	return repeats_range_pct(&o);
+	free(mean);
+	*pct = repeats_range_pct(&o);
+	return 0;
 }
 
 static double max_known(double a, double b)
@@ -328,8 +338,10 @@ static int fleet_changes(struct fleet_pairing *p, const struct fleet_sums *sums,
 {
 	for (unsigned f = FIG_MBPS; f <= FIG_IOPS; f++) {
 		double noise = sums->noise_known[f] && sums->old_value[f] > 0 ?
-				       sqrt(sums->noise_abs2[f]) / sums->old_value[f] : NAN;
-		noise = max_known(noise, repeat_sums_range_pct(p, f));
+				       sqrt(sums->noise_abs2[f]) / sums->old_value[f] : NAN, range;
+		if (repeat_sums_range_pct(p, f, &range) != 0)
+			return -1;
+		noise = max_known(noise, range);
 		add_change(p, FLEET_FLEET_ROW, f, sums->old_value[f], sums->new_value[f], noise,
 			   threshold_pct);
 	}
