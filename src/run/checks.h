@@ -8,10 +8,10 @@
 #include "diskbench.h"
 #include "target.h"
 
-/* Flush honesty: write + fdatasync pairs timed after a write test, outside
- * the figure, when a leaf's cache is "write back". */
+/* Flush honesty: the fdatasync after a one-block write timed after a write
+ * test, outside the figure, when a leaf's cache is "write back". */
 #define CHECKS_FLUSH_ROUNDS 8
-/* A median pair faster than this: no spinning disk or consumer SSD writes
+/* A median flush faster than this: no spinning disk or consumer SSD writes
  * its cache back so fast. */
 #define CHECKS_FLUSH_FAST_NS 100000.0
 #define CHECKS_FLUSH_LEN 4096u
@@ -19,8 +19,9 @@
 /* On diskbench's own file, or with --force, rewrites one block with what it
  * holds, or test data where the descriptor is write-only (at most
  * CHECKS_FLUSH_LEN bytes, at the end of what the run wrote of region in
- * blocks of bs) through t->fd and fdatasyncs, CHECKS_FLUSH_ROUNDS times;
- * warns when the median pair is under CHECKS_FLUSH_FAST_NS. */
+ * blocks of bs) through t->fd and times the fdatasync after it,
+ * CHECKS_FLUSH_ROUNDS times; warns when the median flush is under
+ * CHECKS_FLUSH_FAST_NS. */
 void checks_flush(const struct target *t, uint64_t region, uint64_t bs,
 		  const struct options *opt, struct result *r);
 

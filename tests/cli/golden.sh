@@ -560,7 +560,7 @@ DROP = [re.compile(p) for p in (
     r"throughput was unsteady: [^;]*",
     r"this process is limited to [^;]* by its cgroup: [^;]*",
     r"throughput held flat at [^;]*: a rate cap [^;]*",
-    r"flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
+    r"(?:[^;]*: )?flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
     r"a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
     r"throughput fell while [^;]* heated from [^;]*; cool it, or quote the sustained figure",
     r"[^;]* moved [^;]* during the run, diskbench [^;]*: other I/O on the disk [^;]*",
