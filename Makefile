@@ -18,12 +18,18 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
-# Each room of src/ is a folder holding its sources and headers; every room is
-# on the include path, so `#include "bench.h"` finds src/run/bench.h.  Which
-# room may use which is ARCHITECTURE.md's table, checked by make check-arch.
+# Each room of src/ is a folder of sources; its public headers (its interface,
+# what other rooms may include) are in include/ROOM/, its internal ones beside
+# its sources in src/ROOM/.  Only include/ROOM/ is on the include path, so
+# `#include "bench.h"` finds include/run/bench.h from anywhere, and an
+# internal header is found only from its own folder (a quoted include looks
+# beside the file first).  Unit tests and fuzz targets also see the internal
+# headers.  Which room may use which is ARCHITECTURE.md's table, checked by
+# make check-arch.
 ROOMS = $(sort $(patsubst src/%/,%,$(dir $(wildcard src/*/*.c src/*/*.h))))
+PUB_INC = $(patsubst %,-I%,$(sort $(wildcard include/*)))
 ROOM_INC = $(patsubst %,-Isrc/%,$(ROOMS))
-ALL_CFLAGS = $(WARNFLAGS) $(ROOM_INC) $(CFLAGS) $(SAN)
+ALL_CFLAGS = $(WARNFLAGS) $(PUB_INC) $(CFLAGS) $(SAN)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 LDLIBS += -lpthread -lm
 
@@ -31,7 +37,7 @@ LDLIBS += -lpthread -lm
 SRC_CORE = $(sort $(wildcard src/*/*.c))
 OBJ_CORE = $(SRC_CORE:.c=.o)
 OBJ = src/main.o $(OBJ_CORE)
-HDR = $(wildcard src/*/*.h)
+HDR = $(wildcard src/*/*.h include/*/*.h)
 
 all: diskbench
 
@@ -76,7 +82,7 @@ UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 
 build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(OBJ_CORE) \
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ROOM_INC) -Itests/unit -o $@ $< $(OBJ_CORE) \
 		$$(sed -n '1s|^/\* LDFLAGS: \(.*\) \*/$$|\1|p' $<) $(ALL_LDFLAGS) -lcmocka $(LDLIBS)
 
 unit: $(UNIT_BIN)
@@ -162,7 +168,7 @@ check-envs:
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = $(WARNFLAGS) $(ROOM_INC) -O1 -g $(FUZZ_SAN)
+FUZZ_CFLAGS = $(WARNFLAGS) $(PUB_INC) $(ROOM_INC) -O1 -g $(FUZZ_SAN)
 FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(SRC_CORE))
 FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN = $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_NAMES))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make check-arch: the rooms of src/ against ARCHITECTURE.md's table.
 
-usage: check_arch.py [--src DIR] [--arch FILE] [--max-lines N]
+usage: check_arch.py [--src DIR] [--include DIR] [--arch FILE] [--max-lines N]
 
 Reads which file uses which from the objects themselves (`nm`: a symbol one
 object leaves undefined and another defines), since that is what the linker
@@ -9,8 +9,11 @@ joins, and which header each file includes from its #include lines.  Fails on:
   - a dependency circle between two or more files (through symbols);
   - a room using a room that ARCHITECTURE.md's table does not let it use, or a
     circle in the table itself;
-  - a header included from outside its room that the table does not list among
-    the room's public headers (a *_int.h never is);
+  - a header included from outside its room that is not one of the room's
+    public headers, which live in include/ROOM/ (its internal ones stay
+    beside its sources in src/ROOM/; a *_int.h is never public);
+  - include/ROOM/ and the table's public headers of ROOM disagreeing, a
+    folder of include/ that is no room, or two headers of one name;
   - a path under /sys or /proc written outside the devinfo and platform rooms;
   - a source file outside a room, or a room the table does not name;
   - a source or header file over --max-lines lines.
@@ -48,17 +51,31 @@ def parse_table(arch_path, public=None):
     return allowed
 
 
-def sources(src):
-    """{path: room} for every .c and .h below src ("main" for src/main.c)."""
+def sources(src, inc=None):
+    """{path: room} for every .c and .h below src ("main" for src/main.c)
+    and, when inc is given, every header of inc/ROOM/ (room ROOM)."""
     found = {}
-    for d, _, names in os.walk(src):
-        for n in names:
-            if not n.endswith((".c", ".h")):
-                continue
-            path = os.path.join(d, n)
-            rel = os.path.relpath(path, src).split(os.sep)
-            found[path] = rel[0] if len(rel) == 2 else ("main" if rel == ["main.c"] else None)
+    for top in [src] + ([inc] if inc and os.path.isdir(inc) else []):
+        for d, _, names in os.walk(top):
+            for n in names:
+                if not n.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(d, n)
+                rel = os.path.relpath(path, top).split(os.sep)
+                if top == src:
+                    found[path] = rel[0] if len(rel) == 2 else ("main" if rel == ["main.c"] else None)
+                else:
+                    found[path] = rel[0] if len(rel) == 2 and n.endswith(".h") else None
     return found
+
+
+def public_tree(inc, files):
+    """{room: set(header names in inc/ROOM/)}: the rooms' public faces."""
+    faces, top = {}, os.path.normpath(inc) + os.sep
+    for path, room in files.items():
+        if room and os.path.normpath(path).startswith(top):
+            faces.setdefault(room, set()).add(os.path.basename(path))
+    return faces
 
 
 def symbols(obj):
@@ -128,9 +145,9 @@ def includes(path):
     return re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, flags=re.M)
 
 
-def check(src, arch, max_lines):
+def check(src, arch, max_lines, inc="include"):
     problems = []
-    files = sources(src)
+    files = sources(src, inc)
     public = {}
     allowed = parse_table(arch, public)
     if not allowed:
@@ -138,7 +155,7 @@ def check(src, arch, max_lines):
     rooms = {r for r in files.values() if r}
     for path, room in sorted(files.items()):
         if room is None:
-            problems.append(f"{path}: not in a room (src/ROOM/FILE)")
+            problems.append(f"{path}: not in a room (src/ROOM/FILE, or include/ROOM/FILE.h)")
         elif room not in allowed:
             problems.append(f"{path}: room '{room}' is not in {arch}'s table")
     for room in sorted(set(allowed) - rooms):
@@ -159,17 +176,36 @@ def check(src, arch, max_lines):
             if ra and rb and ra != rb and rb not in allowed.get(ra, set()):
                 problems.append(f"{a} ({ra}) uses {b} ({rb}): {sym}; the table does not let {ra} use {rb}")
 
-    header_room = {os.path.basename(p): r for p, r in files.items() if p.endswith(".h")}
+    faces = public_tree(inc, files)
+    for room in sorted(set(faces) | set(public)):
+        tree_h, table_h = faces.get(room, set()), public.get(room, set())
+        for h in sorted(tree_h - table_h):
+            problems.append(f"{inc}/{room}/{h}: public in the tree, but {arch}'s table does not list it "
+                            f"among room {room}'s public headers")
+        for h in sorted(table_h - tree_h):
+            problems.append(f"{arch}: the table lists {h} as public in room {room}, "
+                            f"but it is not in {inc}/{room}/")
+        for h in sorted(h for h in tree_h if h.endswith("_int.h")):
+            problems.append(f"{inc}/{room}/{h}: an internal header (_int.h) in include/")
+    header_room, seen = {}, {}
+    for p, r in sorted(files.items()):
+        if p.endswith(".h"):
+            n = os.path.basename(p)
+            if n in seen:
+                problems.append(f"{p} and {seen[n]}: two headers named {n}; an include could find either")
+            seen[n] = p
+            header_room[n] = (r, n in faces.get(r, set()))
     for path, room in sorted(files.items()):
-        for inc in includes(path):
-            hr = header_room.get(inc)
+        for name in includes(path):
+            hr, is_public = header_room.get(os.path.basename(name), (None, False))
             if hr is None:
                 continue
-            if hr != room and (inc.endswith("_int.h") or inc not in public.get(hr, set())):
-                problems.append(f"{path} ({room}) includes {inc}, internal to room {hr} "
-                                f"(its public headers: {', '.join(sorted(public.get(hr, ()))) or 'none'})")
+            if hr != room and not is_public:
+                problems.append(f"{path} ({room}) includes {name}, internal to room {hr} "
+                                f"(only {inc}/{hr}/ is its public face: "
+                                f"{', '.join(sorted(faces.get(hr, ()))) or 'none'})")
             elif room and hr != room and hr not in allowed.get(room, set()):
-                problems.append(f"{path} ({room}) includes {inc} ({hr}); the table does not let {room} use {hr}")
+                problems.append(f"{path} ({room}) includes {name} ({hr}); the table does not let {room} use {hr}")
         text = open(path, encoding="utf-8", errors="replace").read()
         if room not in SYSFS_ROOMS and re.search(r'"/(sys|proc)/', text):
             problems.append(f"{path}: names a /sys or /proc path; only {', '.join(sorted(SYSFS_ROOMS))} may")
@@ -182,13 +218,14 @@ def check(src, arch, max_lines):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--src", default="src")
+    ap.add_argument("--include", default="include")
     ap.add_argument("--arch", default="ARCHITECTURE.md")
     ap.add_argument("--max-lines", type=int, default=650)
     a = ap.parse_args()
-    problems = check(a.src, a.arch, a.max_lines)
+    problems = check(a.src, a.arch, a.max_lines, a.include)
     for p in problems:
         print("check-arch:", p)
-    n = len(sources(a.src))
+    n = len(sources(a.src, a.include))
     print(f"check-arch: {n} files in {len(parse_table(a.arch))} rooms, {len(problems)} problems")
     return 1 if problems else 0
 

@@ -410,7 +410,7 @@ def part4():
     report(cmds <= ss, "the man page's TESTS has a section per command", "missing: %s" % sorted(cmds - ss))
 
     import signal
-    h = open(os.path.join(ROOT, "src/lib/diskbench.h")).read()
+    h = open(os.path.join(ROOT, "include/lib/diskbench.h")).read()
     # the enum, and 128 + N for the signals people send (HUP, INT, QUIT, TERM);
     # the other signals main.c stops on may be listed too
     codes = {int(c) for c in re.findall(r"\bEXIT_\w+ = (\d+)", h)} | {129, 130, 131, 143}
