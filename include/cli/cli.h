@@ -22,7 +22,7 @@ struct cli_option {
 	const char *name;   /* the long form, without "--" */
 	char letter;        /* the short form; 0: none */
 	const char *arg;    /* what its value is ("SIZE", "MODE", "FILE"); NULL: a flag */
-	unsigned bit;       /* OPT_* a command must accept; 0: every command's */
+	opt_bits bit;       /* OPT_* a command must accept; 0: every command's */
 	const char *help;
 };
 

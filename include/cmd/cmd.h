@@ -40,7 +40,7 @@ struct command {
 	const char *name;
 	const char *summary;
 	cmd_run_fn run;
-	unsigned options;     /* OPT_* bits it accepts */
+	opt_bits options;     /* OPT_* bits it accepts */
 	enum io_dir dir;
 	enum io_pattern pattern;
 	bool direct;          /* O_DIRECT unless --no-direct */

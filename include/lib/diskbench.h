@@ -30,43 +30,44 @@ enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_JSONL /* --jsonl: fleet runs 
 enum io_dir { IO_READ, IO_WRITE };
 enum io_pattern { PAT_SEQ, PAT_RAND };
 
-/* Bits naming each option, so a command row can say which ones apply. */
-enum opt_bit {
-	OPT_BS = 1u << 0,
-	OPT_SIZE = 1u << 1,
-	OPT_TIME = 1u << 2,
-	OPT_SYNC = 1u << 3,
-	OPT_NODIRECT = 1u << 4,
-	OPT_DROP = 1u << 5,
-	OPT_ZEROS = 1u << 6,
-	OPT_THREADS = 1u << 7,
-	OPT_SEED = 1u << 8,
-	OPT_HIST = 1u << 9,
-	OPT_KEEP = 1u << 10,
-	OPT_FORCE = 1u << 11,
-	OPT_SWEEP = 1u << 12, /* --run, --levels, --large-*, --point-time, --budget, … */
-	OPT_WRITE_MIX = 1u << 13,
-	OPT_GROW = 1u << 14,
-	OPT_WARMUP = 1u << 15,
-	OPT_QD = 1u << 16,
-	OPT_ENGINE = 1u << 17,
-	/* report */
-	OPT_REPORT = 1u << 23, /* --baseline, --threshold */
-	OPT_MATRIX = 1u << 22, /* --block-sizes, --file-sizes, --ops (matrix) */
-	/* fleet runs (issue 13) */
-	OPT_FLEET = 1u << 18,    /* --jsonl, --host-label, --run-id */
-	OPT_START_AT = 1u << 19, /* --start-at */
-	OPT_FILES = 1u << 21, /* files: -n, --file-size, --dir */
-	/* svg (issue 14) */
-	OPT_SVG = 1u << 20, /* --svg FILE */
-	/* the per-interval series (kept apart from the bits above) */
-	OPT_INTERVAL = 1u << 24, /* --interval */
-	OPT_SERIES = 1u << 25,   /* --series: CSV rows per interval */
-	OPT_SUSTAINED = 1u << 26, /* --sustained: until the rate is steady */
-	/* the factors that move a figure (issue 19) */
-	OPT_BUFFERS = 1u << 27, /* --buffers=huge|pages; --batch goes with OPT_QD */
-	OPT_ONCE = 1u << 28,    /* --once: one pass over the region, not -t seconds */
-};
+/* Bits naming each option, so a command row can say which ones apply: 64 of
+ * them, so that a new option never waits for a free bit. */
+typedef uint64_t opt_bits;
+#define OPT_BIT(n) ((opt_bits)1 << (n))
+#define OPT_BS OPT_BIT(0)
+#define OPT_SIZE OPT_BIT(1)
+#define OPT_TIME OPT_BIT(2)
+#define OPT_SYNC OPT_BIT(3)
+#define OPT_NODIRECT OPT_BIT(4)
+#define OPT_DROP OPT_BIT(5)
+#define OPT_ZEROS OPT_BIT(6)
+#define OPT_THREADS OPT_BIT(7)
+#define OPT_SEED OPT_BIT(8)
+#define OPT_HIST OPT_BIT(9)
+#define OPT_KEEP OPT_BIT(10)
+#define OPT_FORCE OPT_BIT(11)
+#define OPT_SWEEP OPT_BIT(12) /* --run, --levels, --large-*, --point-time, --budget, … */
+#define OPT_WRITE_MIX OPT_BIT(13)
+#define OPT_GROW OPT_BIT(14)
+#define OPT_WARMUP OPT_BIT(15)
+#define OPT_QD OPT_BIT(16)
+#define OPT_ENGINE OPT_BIT(17)
+/* report */
+#define OPT_REPORT OPT_BIT(23) /* --baseline, --threshold */
+#define OPT_MATRIX OPT_BIT(22) /* --block-sizes, --file-sizes, --ops (matrix) */
+/* fleet runs (issue 13) */
+#define OPT_FLEET OPT_BIT(18)    /* --jsonl, --host-label, --run-id */
+#define OPT_START_AT OPT_BIT(19) /* --start-at */
+#define OPT_FILES OPT_BIT(21) /* files: -n, --file-size, --dir */
+/* svg (issue 14) */
+#define OPT_SVG OPT_BIT(20) /* --svg FILE */
+/* the per-interval series (kept apart from the bits above) */
+#define OPT_INTERVAL OPT_BIT(24) /* --interval */
+#define OPT_SERIES OPT_BIT(25)   /* --series: CSV rows per interval */
+#define OPT_SUSTAINED OPT_BIT(26) /* --sustained: until the rate is steady */
+/* the factors that move a figure (issue 19) */
+#define OPT_BUFFERS OPT_BIT(27) /* --buffers=huge|pages; --batch goes with OPT_QD */
+#define OPT_ONCE OPT_BIT(28)    /* --once: one pass over the region, not -t seconds */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* --buffers: huge pages (one segment per request; the default) or ordinary
@@ -114,8 +115,8 @@ struct options {
 	bool histogram, keep, force, grow, quiet;
 	enum out_format format;
 	const char *target;
-	unsigned given;   /* OPT_* bits set on the command line */
-	unsigned accepts; /* OPT_* bits the command takes: a message suggests only these */
+	opt_bits given;   /* OPT_* bits set on the command line */
+	opt_bits accepts; /* OPT_* bits the command takes: a message suggests only these */
 	struct sweep_options sweep;
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
 	bool series_rows;    /* --series: CSV prints the intervals, not the summary */

@@ -14,7 +14,7 @@ int fail(struct result *r, int code, const char *fmt, ...)
 void warn(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* text when the command takes the option bit, else "": a message suggests
  * only options that the same command accepts. */
-const char *opt_hint(const struct options *opt, unsigned bit, const char *text);
+const char *opt_hint(const struct options *opt, opt_bits bit, const char *text);
 
 /* Zeroed storage of size bytes that r owns until result_release (which
  * calls release(p) first when given): what a command's run fills and its

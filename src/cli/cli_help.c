@@ -81,7 +81,7 @@ static void print_files_defaults(FILE *f, const struct command *cmd)
 /* Where a command gives a shared option its own meaning, the help row of
  * that command says that meaning instead of the shared one. */
 static const struct {
-	unsigned cmd_bit; /* the command's own option bit (OPT_FILES: files) */
+	opt_bits cmd_bit; /* the command's own option bit (OPT_FILES: files) */
 	const char *name, *help;
 } option_meanings[] = {
 	{ OPT_FILES, "time", "the least seconds measured per phase: short phases run again" },

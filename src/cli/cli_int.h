@@ -30,7 +30,7 @@ struct optdef {
 	const char *name;
 	char letter;
 	const char *arg;  /* NULL: a flag */
-	unsigned bit;     /* OPT_* of a test option; 0 for global ones */
+	opt_bits bit;     /* OPT_* of a test option; 0 for global ones */
 	enum opt_id id;
 	const char *help;
 };

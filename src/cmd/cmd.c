@@ -31,7 +31,7 @@ const struct command commands[] = {
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1 },
 	{ .name = "buffered", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential reads through the page cache, cache evicted first (hdparm -t)",
-	  .options = (OPTS_READ & ~(unsigned)(OPT_NODIRECT | OPT_WARMUP | OPT_QD | OPT_ENGINE)),
+	  .options = (OPTS_READ & ~(opt_bits)(OPT_NODIRECT | OPT_WARMUP | OPT_QD | OPT_ENGINE)),
 	  .dir = IO_READ, .pattern = PAT_SEQ, .engine = "sync",
 	  .direct = false, .bs = 2 * MiB, .size = GiB, .time_s = 3, .threads = 1 },
 	{ .name = "cached", .run = cmd_run_cached,

@@ -25,7 +25,7 @@ int fail(struct result *r, int code, const char *fmt, ...)
 	return code;
 }
 
-const char *opt_hint(const struct options *opt, unsigned bit, const char *text)
+const char *opt_hint(const struct options *opt, opt_bits bit, const char *text)
 {
 	return opt && (opt->accepts & bit) ? text : "";
 }

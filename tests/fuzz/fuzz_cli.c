@@ -54,7 +54,7 @@ static void check_accepted(const struct cli *c)
 	/* a command that reads files got at least one, and nothing else did */
 	PROMISE(c->cmd->operands ? o->ninputs >= 1 && o->inputs : o->ninputs == 0);
 	/* info has no block size, size or threads: they stay 0 */
-	unsigned takes = c->cmd->options;
+	opt_bits takes = c->cmd->options;
 	PROMISE(o->bs <= 256ull << 20 && (!(takes & OPT_BS) || o->bs > 0));
 	PROMISE(o->size <= (uint64_t)INT64_MAX && (!(takes & OPT_SIZE) || o->size > 0));
 	PROMISE(o->threads <= OPT_MAX_THREADS && (!(takes & OPT_THREADS) || o->threads >= 1));

@@ -67,7 +67,7 @@ static void test_zfs_warning(void **state)
 	assert_int_equal(r.nwarnings, 0);
 }
 
-static void run_failing_read(int err, bool direct, unsigned accepts, struct result *r)
+static void run_failing_read(int err, bool direct, opt_bits accepts, struct result *r)
 {
 	char dir[] = "/tmp/diskbench-test-runner-XXXXXX", path[64];
 	assert_non_null(mkdtemp(dir));
