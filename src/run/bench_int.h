@@ -1,0 +1,72 @@
+/* What the timed loop's files share, and nothing else includes: the start
+ * gate, a worker thread's state and its lane of requests.  bench.c starts the
+ * workers, samples them and collects their figures; bench_worker.c is one
+ * worker's life: set-up, warm-up, the hot loop. */
+#ifndef BENCH_INT_H
+#define BENCH_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench.h"
+
+/* Workers finish their set-up, then wait here so that all start together. */
+struct start_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned ready;
+	bool open;
+	atomic_int abort;    /* a failure anywhere, or the sampler's done, stops everyone */
+	atomic_uint running; /* workers not yet finished */
+};
+
+struct worker {
+	pthread_t tid;
+	const struct bench_job *job;
+	struct start_gate *gate;
+	unsigned index;
+	unsigned target;      /* several targets: the one it works on */
+	int fd;
+	struct stats lat[2];  /* by direction: [0] reads, [1] writes */
+	uint64_t qd_hist[BENCH_QD_BUCKETS];
+	uint64_t bytes, ios, writes;
+	atomic_uint_fast64_t progress, progress_ios;
+	/* the sampler's per-interval latencies: one writer, so a relaxed load
+	 * and store (a plain add) on the hot path, summed by the main thread */
+	atomic_uint_fast64_t lat_coarse[STATS_COARSE_N];
+	uint64_t t_start, t_end;
+	uint64_t cpu_ns;                 /* the thread's CPU time in its timed loop */
+	uint64_t measure_from, deadline; /* counting starts, then stops issuing */
+	bool recording;                  /* past the time-based warm-up */
+	int error;
+	const char *failed_op;
+	uint64_t failed_offset;
+	char failed_why[160];
+	bool stopped;
+	bool huge_buffer;
+	double segments;                 /* plat_buffer_segments of its slab */
+	uint64_t submit_calls, submitted; /* counted requests, the calls that started them */
+	bool eof;                        /* the failure is the file's end */
+	enum bench_end ended;
+};
+
+/* One worker's requests: qd of them, each with its own buffer slot in one
+ * allocation, and the engine that moves them. */
+struct lane {
+	const struct engine_ops *ops;
+	struct engine *eng;
+	unsigned qd, nfree, inflight;
+	uint64_t inflight_bytes;
+	void *slab;
+	size_t slab_len;
+	struct engine_io *ios;
+	struct engine_io **free, **batch, **done;
+	void **bufs;
+};
+
+/* A worker thread: set-up, warm-up, the gate, the timed loop, clean-up. */
+void *bench_worker_main(void *arg);
+
+#endif

@@ -1,0 +1,371 @@
+/* One worker of the timed loop: its lane of requests (buffers, engine),
+ * the warm-up, and the hot loop that keeps qd requests in flight and counts
+ * what completes. */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_int.h"
+#include "clock.h"
+#include "io.h"
+#include "platform.h"
+
+volatile sig_atomic_t bench_stop_requested;
+
+bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
+{
+	if (g->pattern == PAT_RAND) {
+		*offset = g->start + rng_below(&g->rng, (g->end - g->start) / g->bs) * g->bs;
+		return true;
+	}
+	if (g->next >= g->end) {
+		if (!g->wrap || g->end == g->start)
+			return false;
+		g->next = g->start;
+	}
+	*offset = g->next;
+	g->next += g->bs;
+	return true;
+}
+
+unsigned bench_qd_bucket(unsigned depth)
+{
+	if (depth <= 1)
+		return 0;
+	unsigned log2 = 31u - (unsigned)__builtin_clz(depth);
+	return log2 < BENCH_QD_BUCKETS - 1 ? log2 : BENCH_QD_BUCKETS - 1;
+}
+
+static bool gate_wait(struct start_gate *gate)
+{
+	pthread_mutex_lock(&gate->lock);
+	gate->ready++;
+	pthread_cond_broadcast(&gate->cond);
+	while (!gate->open)
+		pthread_cond_wait(&gate->cond, &gate->lock);
+	pthread_mutex_unlock(&gate->lock);
+	return atomic_load(&gate->abort) == 0;
+}
+
+static void record_failure(struct worker *w, const char *op, uint64_t offset, int err)
+{
+	if (w->error)
+		return; /* the first failure is the one to report */
+	w->error = err ? err : EIO;
+	w->failed_op = op;
+	w->failed_offset = offset;
+	atomic_store(&w->gate->abort, 1);
+}
+
+/* Whether this I/O is a write: the job's direction, or for a mixed job
+ * (write_pct of reads turned into writes) a draw of the generator. */
+static bool next_is_write(const struct bench_job *job, struct rng *mix)
+{
+	if (job->write_pct == 0)
+		return job->dir == IO_WRITE;
+	return rng_below(mix, 100) < job->write_pct;
+}
+
+/* Makes io a fresh request for offset.  The data a write carries depend
+ * only on (offset, seed): every slot holds the same base pattern, and the
+ * stamps overwrite the same places in it. */
+static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64_t offset,
+		       bool is_write)
+{
+	io->offset = offset;
+	io->write = is_write;
+	io->done = 0;
+	io->retries = 0;
+	if (is_write && !job->zeros)
+		io_stamp(io->buf, io->len, offset, job->seed ^ 0x5eedu);
+}
+
+static int lane_open(struct lane *l, struct worker *w)
+{
+	const struct bench_job *job = w->job;
+	struct rng data_rng;
+	memset(l, 0, sizeof(*l));
+	l->ops = job->engine ? job->engine : &engine_sync;
+	l->qd = job->qd ? job->qd : 1;
+	l->slab_len = (size_t)job->bs * l->qd;
+	l->slab = job->page_buffers ? plat_buffer_alloc_pages(l->slab_len)
+				    : plat_buffer_alloc(l->slab_len);
+	size_t each = sizeof(struct engine_io) + 3 * sizeof(struct engine_io *) + sizeof(void *);
+	l->ios = calloc(l->qd, each);
+	if (!l->slab || !l->ios) {
+		record_failure(w, "allocate", 0, errno ? errno : ENOMEM);
+		return -1;
+	}
+	l->free = (struct engine_io **)(l->ios + l->qd);
+	l->batch = l->free + l->qd;
+	l->done = l->batch + l->qd;
+	l->bufs = (void **)(l->done + l->qd);
+	rng_seed(&data_rng, job->seed, 0xda7a0000u);
+	io_fill(l->slab, job->bs, job->zeros, &data_rng);
+	for (unsigned i = 0; i < l->qd; i++) {
+		struct engine_io *io = &l->ios[i];
+		io->buf = l->bufs[i] = (char *)l->slab + (size_t)i * job->bs;
+		if (i > 0)
+			memcpy(io->buf, l->slab, job->bs);
+		io->len = (uint32_t)job->bs;
+		io->slot = i;
+		l->free[l->nfree++] = &l->ios[l->qd - 1 - i]; /* slot 0 on top */
+	}
+	w->huge_buffer = plat_buffer_is_huge(l->slab, l->slab_len);
+	w->segments = plat_buffer_segments(l->slab, job->bs, l->qd);
+	l->eng = l->ops->open(w->fd, l->qd, l->bufs, job->bs, w->failed_why,
+			      sizeof(w->failed_why));
+	if (!l->eng) {
+		record_failure(w, l->ops->label, 0, errno);
+		return -1;
+	}
+	return 0;
+}
+
+static void lane_close(struct lane *l)
+{
+	if (l->eng)
+		l->ops->close(l->eng); /* waits for what is in flight */
+	if (l->slab)
+		plat_buffer_free(l->slab, l->slab_len);
+	free(l->ios);
+}
+
+/* Stamps n requests from ios with the submission time and the depth they
+ * make, and starts them in one submit call. */
+static int lane_submit(struct worker *w, struct lane *l, struct engine_io **ios, unsigned n)
+{
+	uint64_t t0 = clock_ns();
+	uint16_t depth = (uint16_t)(l->inflight + n);
+	for (unsigned i = 0; i < n; i++) {
+		ios[i]->t_submit = t0;
+		ios[i]->depth = depth;
+	}
+	int rc = l->ops->submit(l->eng, ios, n);
+	if (rc < 0) {
+		record_failure(w, ios[0]->write ? "write" : "read", ios[0]->offset, -rc);
+		for (unsigned i = 0; i < n; i++)
+			l->free[l->nfree++] = ios[i];
+		l->inflight_bytes -= (uint64_t)n * w->job->bs;
+		return -1;
+	}
+	l->inflight += n;
+	/* --batch: these n in a system call of their own, as fio commits them */
+	if (w->job->batch && l->ops->flush && (rc = l->ops->flush(l->eng)) < 0) {
+		record_failure(w, ios[0]->write ? "write" : "read", ios[0]->offset, -rc);
+		return -1;
+	}
+	if (w->recording) {
+		w->submit_calls++;
+		w->submitted += n;
+	}
+	return 0;
+}
+
+/* The batch in submit calls of at most job->batch requests each (--batch;
+ * 0: all in one).  On a failure the requests not yet started go back. */
+static int lane_submit_batch(struct worker *w, struct lane *l, unsigned n)
+{
+	unsigned most = w->job->batch ? w->job->batch : n;
+	for (unsigned at = 0; at < n; at += most) {
+		unsigned k = n - at < most ? n - at : most;
+		if (lane_submit(w, l, l->batch + at, k) == 0)
+			continue;
+		for (unsigned i = at + k; i < n; i++)
+			l->free[l->nfree++] = l->batch[i];
+		l->inflight_bytes -= (uint64_t)(n - at - k) * w->job->bs;
+		return -1;
+	}
+	return 0;
+}
+
+/* Warm-up I/O (ioping's habit): the first request of a run may wake a
+ * device from a power-saving state or spin a disk up.  It runs before the
+ * gate opens, so it is neither timed nor counted.  Its offsets come from a
+ * copy of the generator, so the counted offsets are the same with or
+ * without it; random ones from a stream of their own, so that the first
+ * counted read does not find what the warm-up just cached. */
+static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
+{
+	const struct bench_job *job = w->job;
+	struct offset_gen wg = *g;
+	uint64_t offset;
+	if (wg.pattern == PAT_RAND)
+		rng_seed(&wg.rng, job->seed, 0x3a3a0000u + w->index);
+	for (unsigned i = 0; i < job->warmup_ios && offset_gen_next(&wg, &offset); i++) {
+		struct engine_io *io = l->free[--l->nfree];
+		prepare_io(io, job, offset, job->dir == IO_WRITE);
+		l->batch[0] = io;
+		l->inflight_bytes += job->bs;
+		if (lane_submit(w, l, l->batch, 1) != 0)
+			return;
+		int got = l->ops->reap(l->eng, l->done, 1, 1);
+		l->free[l->nfree++] = io;
+		l->inflight = 0;
+		l->inflight_bytes = 0;
+		if (got != 1) {
+			record_failure(w, l->ops->label, 0, got < 0 ? -got : EIO);
+			return;
+		}
+		if (io->result < 0) {
+			record_failure(w, io->write ? "write" : "read", io->offset, (int)-io->result);
+			return;
+		}
+		if (io->result < io->len)
+			return; /* end of file: the run finds it too, and fails */
+	}
+}
+
+static void count_coarse(struct worker *w, uint64_t ns)
+{
+	atomic_uint_fast64_t *c = &w->lat_coarse[stats_coarse_index(ns)];
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+/* Counts what was reaped at t1; false once no more should be issued (an
+ * error, end of file, the deadline). */
+static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
+{
+	const struct bench_job *job = w->job;
+	bool go_on = true;
+	if (!w->recording && t1 >= w->measure_from) {
+		w->recording = true;
+		w->t_start = t1; /* what was in flight before does not count */
+		if (job->time_limit_s > 0)
+			w->deadline = t1 + (uint64_t)(job->time_limit_s * 1e9);
+	}
+	for (unsigned i = 0; i < got; i++) {
+		struct engine_io *io = l->done[i];
+		l->free[l->nfree++] = io;
+		l->inflight--;
+		l->inflight_bytes -= io->len;
+		if (io->result < 0) {
+			record_failure(w, io->write ? "write" : "read", io->offset, (int)-io->result);
+			go_on = false;
+			continue;
+		}
+		if (io->result < io->len) {
+			/* the file ends inside the region it was planned to cover: it
+			 * shrank, and a short figure must not pass for a whole one */
+			w->eof = !w->error;
+			record_failure(w, io->write ? "write" : "read",
+				       io->offset + (uint64_t)io->result, ENODATA);
+			go_on = false;
+			continue;
+		}
+		if (io->result == 0 || !w->recording || io->t_submit < w->t_start)
+			continue;
+		stats_add(&w->lat[io->write], t1 - io->t_submit);
+		count_coarse(w, t1 - io->t_submit);
+		w->bytes += (uint64_t)io->result;
+		w->ios++;
+		w->writes += io->write;
+		w->qd_hist[bench_qd_bucket(io->depth)]++;
+	}
+	atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
+	atomic_store_explicit(&w->progress_ios, w->ios, memory_order_relaxed);
+	if (go_on && t1 >= w->deadline && w->ended == BENCH_END_NONE)
+		w->ended = BENCH_END_TIME;
+	return go_on && t1 < w->deadline;
+}
+
+/* Takes up to every free slot for new requests; false when the quota, the
+ * region or a stop request says no more. */
+static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota,
+		       struct rng *mix, unsigned *n)
+{
+	const struct bench_job *job = w->job;
+	uint64_t offset;
+	*n = 0;
+	if (bench_stop_requested || atomic_load_explicit(&w->gate->abort, memory_order_relaxed)) {
+		w->stopped = bench_stop_requested != 0;
+		if (w->ended == BENCH_END_NONE)
+			w->ended = w->stopped ? BENCH_END_STOP : BENCH_END_STEADY;
+		return false;
+	}
+	while (l->nfree > 0) {
+		if (w->bytes + l->inflight_bytes >= quota || !offset_gen_next(g, &offset)) {
+			if (w->ended == BENCH_END_NONE)
+				w->ended = BENCH_END_PASS;
+			return false;
+		}
+		struct engine_io *io = l->free[--l->nfree];
+		prepare_io(io, job, offset, next_is_write(job, mix));
+		l->batch[(*n)++] = io;
+		l->inflight_bytes += job->bs;
+	}
+	return true;
+}
+
+/* This thread's CPU time: read twice per worker, outside the hot loop. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The hot path: choose offsets, timestamp, submit, reap, timestamp, count;
+ * at queue depth 1 with the sync engine that is offset, clock, pread or
+ * pwrite, clock.  Once issuing stops, what is in flight is drained. */
+static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota)
+{
+	const struct bench_job *job = w->job;
+	const uint64_t warmup_ns = (uint64_t)(job->warmup_s * 1e9);
+	bool issuing = true;
+	struct rng mix;
+
+	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
+	uint64_t cpu0 = thread_cpu_ns();
+	w->t_start = clock_ns();
+	w->measure_from = w->t_start + warmup_ns;
+	w->recording = warmup_ns == 0;
+	w->deadline = job->time_limit_s > 0 ? w->measure_from + (uint64_t)(job->time_limit_s * 1e9)
+					    : UINT64_MAX;
+	for (;;) {
+		unsigned n = 0;
+		if (issuing)
+			issuing = fill_batch(w, l, g, quota, &mix, &n);
+		if (n > 0 && lane_submit_batch(w, l, n) != 0)
+			issuing = false;
+		if (l->inflight == 0)
+			break;
+		int got = l->ops->reap(l->eng, l->done, 1, l->qd);
+		uint64_t t1 = clock_ns();
+		if (got < 0) {
+			record_failure(w, l->ops->label, 0, -got);
+			break; /* the engine is broken: its close waits for the rest */
+		}
+		if (!account(w, l, (unsigned)got, t1))
+			issuing = false;
+	}
+	w->t_end = clock_ns();
+	w->cpu_ns = thread_cpu_ns() - cpu0;
+}
+
+void *bench_worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct bench_job *job = w->job;
+	struct offset_gen g;
+	struct lane lane;
+	uint64_t quota;
+
+	int ready = lane_open(&lane, w);
+	offset_gen_init(&g, job, w->index, &quota);
+	if (ready == 0)
+		warm_up(w, &lane, &g);
+	if (gate_wait(w->gate) && ready == 0)
+		worker_loop(w, &lane, &g, quota);
+	lane_close(&lane);
+	atomic_fetch_sub(&w->gate->running, 1);
+	return NULL;
+}
