@@ -9,7 +9,8 @@
 #   make static          ./diskbench-static, statically linked, to copy to other hosts
 #   make check-fleet     fleet runs on pdsh, Slurm and the static binary (tests/cli/fleet.sh)
 #   make check-lab       every kind of disk under a real kernel in qemu (tests/lab/lab.sh)
-#   make install         PREFIX, MANPREFIX and DESTDIR are honoured
+#   make check-deb       the Debian package: build, lintian, autopkgtest in a fresh root (root)
+#   make install         PREFIX, MANPREFIX, BASHCOMPDIR, ZSHCOMPDIR and DESTDIR are honoured
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
@@ -18,6 +19,14 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
+# One version, one source: the top entry of debian/changelog feeds
+# --version, JSON's "version", the installed man pages' headers and the
+# package (tests/cli/doctest.py checks the man pages in the tree agree).
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+ifeq ($(VERSION),)
+$(error no version: debian/changelog's first line should read "diskbench (X.Y.Z) ...")
+endif
+VERSION_DEF = -DDISKBENCH_VERSION='"$(VERSION)"'
 # Each room of src/ is a folder of sources; its public headers (its interface,
 # what other rooms may include) are in include/ROOM/, its internal ones beside
 # its sources in src/ROOM/.  Only include/ROOM/ is on the include path, so
@@ -29,7 +38,7 @@ WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
 ROOMS = $(sort $(patsubst src/%/,%,$(dir $(wildcard src/*/*.c src/*/*.h))))
 PUB_INC = $(patsubst %,-I%,$(sort $(wildcard include/*)))
 ROOM_INC = $(patsubst %,-Isrc/%,$(ROOMS))
-ALL_CFLAGS = $(WARNFLAGS) $(PUB_INC) $(CFLAGS) $(SAN)
+ALL_CFLAGS = $(WARNFLAGS) $(PUB_INC) $(VERSION_DEF) $(CFLAGS) $(SAN)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN)
 LDLIBS += -lpthread -lm
 
@@ -37,7 +46,7 @@ LDLIBS += -lpthread -lm
 SRC_CORE = $(sort $(wildcard src/*/*.c))
 OBJ_CORE = $(SRC_CORE:.c=.o)
 OBJ = src/main.o $(OBJ_CORE)
-HDR = $(wildcard src/*/*.h include/*/*.h)
+HDR = $(wildcard src/*/*.h include/*/*.h) debian/changelog
 
 all: diskbench
 
@@ -54,14 +63,14 @@ clean:
 # The completion scripts are written by the binary just built, from its own
 # tables (a cross build would run `diskbench completion SHELL` on the target).
 install: diskbench
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
 	cp -f diskbench $(DESTDIR)$(BINDIR)/diskbench
 	chmod 755 $(DESTDIR)$(BINDIR)/diskbench
-	cp -f man/diskbench.1 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
-	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
-	mkdir -p $(DESTDIR)$(MANPREFIX)/man7
-	cp -f man/diskbench-output.7 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
-	chmod 644 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
+	sed '/^\.TH /s/"diskbench [^"]*"/"diskbench $(VERSION)"/' man/diskbench.1 \
+		>$(DESTDIR)$(MANPREFIX)/man1/diskbench.1
+	sed '/^\.TH /s/"diskbench [^"]*"/"diskbench $(VERSION)"/' man/diskbench-output.7 \
+		>$(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
+	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
 	mkdir -p $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
 	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
@@ -168,7 +177,7 @@ check-envs:
 FUZZ_SECONDS ?= 60
 FUZZ_CC = clang
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = $(WARNFLAGS) $(PUB_INC) $(ROOM_INC) -O1 -g $(FUZZ_SAN)
+FUZZ_CFLAGS = $(WARNFLAGS) $(PUB_INC) $(ROOM_INC) $(VERSION_DEF) -O1 -g $(FUZZ_SAN)
 FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(SRC_CORE))
 FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN = $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_NAMES))
@@ -226,5 +235,13 @@ check-fleet: diskbench
 check-lab: static
 	bash tests/lab/lab.sh ./diskbench-static
 
-.PHONY: all clean install uninstall unit cli check check-arch check-svg test sanitize memcheck fuzz check-envs \
+# ---- the Debian package -------------------------------------------------------
+# make check-deb (root): dpkg-buildpackage on a copy of the tree, lintian (no
+# error, no warning), full RELRO and PIE, then in a fresh debootstrap root:
+# autopkgtest (debian/tests) against the installed binary, and a purge that
+# leaves the root as it was (tests/deb/check_deb.sh).
+check-deb:
+	bash tests/deb/check_deb.sh
+
+.PHONY: check-deb all clean install uninstall unit cli check check-arch check-svg test sanitize memcheck fuzz check-envs \
 	static check-fleet check-lab

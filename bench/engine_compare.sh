@@ -24,7 +24,7 @@ scratch=$(mktemp -d "${1:-/var/tmp}/engine-compare-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 drive=$scratch/engine_drive
 objs=$(ls src/*/*.o)
-cc -std=c11 -O2 -g $(for d in include/*/ src/*/; do printf -- "-I%s " "${d%/}"; done)-o "$drive" bench/engine_drive.c $objs -lpthread -lm
+cc -std=c11 -O2 -g -DDISKBENCH_VERSION="\"$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)\"" $(for d in include/*/ src/*/; do printf -- "-I%s " "${d%/}"; done)-o "$drive" bench/engine_drive.c $objs -lpthread -lm
 data=$scratch/data
 fio --name=layout --filename="$data" --size="${FILE_MB}m" --rw=write --bs=1m --direct=1 \
 	--ioengine=psync --output=/dev/null

@@ -10,7 +10,12 @@
 
 struct devinfo;
 
-#define DISKBENCH_VERSION "0.1.0"
+/* The version comes from debian/changelog's top entry, through the Makefile
+ * (-DDISKBENCH_VERSION): one source for the binary, the man pages and the
+ * package. */
+#ifndef DISKBENCH_VERSION
+#error "DISKBENCH_VERSION is set by the Makefile from debian/changelog"
+#endif
 #define JSON_SCHEMA 1
 
 /* Exit codes: part of the user-facing contract (man page, EXIT STATUS). */
