@@ -21,6 +21,8 @@
    enum in diskbench.h, README, EXIT STATUS), each CSV kind's header (the
    program's first line, the man page, README), JSON keys, options.
 5. The contradictions issue 22 found stay gone.
+6. One version (issue 28): debian/changelog's top entry is what --version,
+   JSON "version", both man pages' headers and NEWS.md's newest entry say.
 Output: `ok N - name` / `not ok N - name` (/ `# SKIP`), then a count.
 """
 import glob
@@ -363,7 +365,8 @@ def part3():
             stubs, log = os.path.join(d, "stubs"), os.path.join(d, "log")
             os.mkdir(stubs)
             open(log, "w").close()
-            for prog, tail in (("apt-get", "exit 0"), ("make", "exit 0"), ("sudo", 'exec "$@"')):
+            for prog, tail in (("apt-get", "exit 0"), ("make", "exit 0"), ("sudo", 'exec "$@"'),
+                               ("dpkg-buildpackage", "exit 0")):
                 with open(os.path.join(stubs, prog), "w") as f:
                     f.write(STUB % (prog, log, tail))
             with open(os.path.join(d, "diskbench"), "w") as f:
@@ -384,7 +387,7 @@ def part3():
             good = p.returncode == 0 and \
                 any(c.startswith("apt-get update") for c in calls) and \
                 any(c.startswith("apt-get install -y") for c in calls) and \
-                any(c.startswith(("make", "diskbench")) for c in calls) and \
+                any(c.startswith(("make", "diskbench", "dpkg-buildpackage")) for c in calls) and \
                 any(c.startswith("sudo apt-get") for c in calls) == want_sudo
             report(good, name, "exit %d\n%s\ncalls: %s" % (p.returncode, p.stdout.decode()[-400:], calls))
 
@@ -494,6 +497,34 @@ def part5():
     sentences = re.split(r"(?<=[.:;])\s", re.sub(r"\s+", " ", README + " " + MAN))
     bad = [s for s in sentences if re.search(r"(?<![\w-])-j\s*\d+", s) and "queue depth" in s and "--qd" not in s]
     report(not bad, "-j is never called the queue depth without --qd beside it", "\n".join(bad[:5]))
+    # -t is a duration (issue 33): no sentence may still say that a run stops at
+    # -s bytes or -t seconds, whichever comes first
+    stale = [x for x in sentences if re.search(r"whichever (comes|is) first", x) and
+             re.search(r"(?<![\w-])-s\b|SIZE|bytes", x) and re.search(r"(?<![\w-])-t\b|SECONDS|seconds", x)]
+    stale += [x for x in sentences if re.search(r"stops? (after|when|at) (`?-s`?|SIZE|.{0,3}-s)", x)
+              and not re.search(r"\bpeer|\bfio\b|\bdd\b", x)]  # what the peers do is true
+    report(not stale, "no doc says a run stops at -s bytes or -t seconds (-t is a duration)",
+           "\n".join(stale[:5]))
+
+
+def part6():
+    cl = open(os.path.join(ROOT, "debian/changelog")).readline()
+    m = re.match(r"^diskbench \(([^)]+)\)", cl)
+    version = m.group(1) if m else None
+    report(version is not None, "debian/changelog's first line names diskbench's version", cl)
+    rc, out, _ = run(DB + " --version", CWD)
+    report(rc == 0 and re.match(r"^diskbench %s( \(static\))?$" % re.escape(version or "?"), out.strip()),
+           "--version says debian/changelog's version", "%s vs %s" % (out.strip(), version))
+    rc, out, _ = run(DB + " --json info " + T, CWD)
+    report('"version": "%s"' % version in out, "JSON \"version\" is debian/changelog's version",
+           out[:200])
+    heads = re.findall(r'^\.TH .*"diskbench ([^"]+)"', MAN_SRC, re.M)
+    report(len(heads) == 2 and set(heads) == {version},
+           "both man pages' .TH headers carry debian/changelog's version", heads)
+    news = open(os.path.join(ROOT, "NEWS.md")).read()
+    first = re.search(r"^## (\S+)", news, re.M)
+    report(first is not None and first.group(1) == version,
+           "NEWS.md's newest entry is debian/changelog's version", first and first.group(0))
 
 
 def main():
@@ -502,6 +533,7 @@ def main():
         part3()
         part4()
         part5()
+        part6()
     finally:
         cleanup()
     print("%d passed, %d failed, %d skipped" % (counts["ok"], counts["fail"], counts["skip"]))
