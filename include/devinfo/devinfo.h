@@ -178,11 +178,17 @@ struct devinfo_file_use {
 	struct devinfo_mounted mount;
 	char holder[64];        /* a device built on it ("dm-0", "md0"); "" none */
 	bool swap;              /* an active swap file */
+	char loop_swap[64];     /* that loop device, or a partition of it, is active swap
+				 * ("loop0", "loop0p1"); "" none */
+	bool held;              /* the kernel holds that loop device exclusively (an
+				 * O_EXCL open fails with EBUSY), whatever the reason */
 };
 /* What uses the regular file with st_dev dev and st_ino ino as a block
- * device: a loop device over it (preferring one that is mounted or held),
- * what uses that loop device, and /proc/swaps (swaps: NULL for the real
- * one).  1 when something does (use filled), 0 when nothing does. */
+ * device: a loop device over it (preferring one that is in use), what uses
+ * that loop device (a mount, a device built on it, swap on it or on a
+ * partition of it, by name or device number in /proc/swaps, and under the
+ * real roots an exclusive hold the kernel reports), and /proc/swaps (swaps:
+ * NULL for the real one).  1 when something does (use filled), 0 when nothing does. */
 int devinfo_file_use(uint64_t dev, uint64_t ino, const struct devinfo_roots *roots,
 		     const char *swaps, struct devinfo_file_use *use);
 

@@ -116,5 +116,10 @@ int plat_scsi_log_sense(int fd, uint8_t page, uint8_t *buf, size_t len);
  * the caller sees it from.  -1 with errno (EACCES unprivileged, ENXIO
  * unbound). */
 int plat_loop_backing_id(const char *devpath, unsigned *maj, unsigned *min, uint64_t *ino);
+/* Whether the kernel holds block device devpath exclusively (swap, a mount,
+ * a device built on it, an O_EXCL opener): an O_RDONLY|O_EXCL open fails
+ * with EBUSY then.  1 held, 0 not, -1 with errno when it cannot tell
+ * (EACCES unprivileged). */
+int plat_blockdev_held(const char *devpath);
 
 #endif

@@ -64,11 +64,99 @@ static bool first_holder(const char *dir, char *out, size_t len)
 	return found;
 }
 
-/* Loop device dir (sys/block/loopN) backs the file: fill use, true when in use. */
-static bool loop_use(const struct devinfo_roots *roots, const char *dir, struct devinfo_file_use *use)
+/* The names in /proc/swaps, unescaped (\040 is a space), one by one: fn
+ * gets each and stops the walk by returning true. */
+static bool swaps_any(const char *swaps, bool (*fn)(const char *name, const void *arg),
+		      const void *arg)
+{
+	FILE *f = fopen(swaps ? swaps : "/proc/swaps", "re");
+	char line[PATH_MAX + 64], name[PATH_MAX];
+	bool found = false;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%4095s", name) != 1 || name[0] != '/')
+			continue;
+		char *w = name;
+		for (const char *p = name; *p; p++) {
+			unsigned oct;
+			if (p[0] == '\\' && sscanf(p + 1, "%3o", &oct) == 1 && oct < 256) {
+				*w++ = (char)oct;
+				p += 3;
+			} else {
+				*w++ = *p;
+			}
+		}
+		*w = '\0';
+		found = fn(name, arg);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+struct swap_dev {
+	const char *name; /* "loop0", "loop0p1" */
+	dev_t rdev;
+};
+
+/* A swap area on a block device is listed by its node's path (/dev/loop0):
+ * matched by the node's device number, or by its name where the node is not
+ * there to stat (another root). */
+static bool swap_is_device(const char *path, const void *arg)
+{
+	const struct swap_dev *d = arg;
+	struct stat st;
+	if (stat(path, &st) == 0)
+		return S_ISBLK(st.st_mode) && st.st_rdev == d->rdev;
+	return strcmp(base_name(path), d->name) == 0;
+}
+
+static bool swap_is_file(const char *path, const void *arg)
+{
+	const uint64_t *id = arg; /* dev, ino */
+	return same_file(path, id[0], id[1]);
+}
+
+/* Whether sysfs dir (a loop device or a partition of it) is active swap. */
+static bool dir_in_swaps(const char *dir, const char *swaps)
 {
 	unsigned maj, min;
 	char majmin[16];
+	if (read_attr(dir, "dev", majmin, sizeof(majmin)) != 0 ||
+	    sscanf(majmin, "%u:%u", &maj, &min) != 2)
+		return false;
+	struct swap_dev d = { base_name(dir), makedev(maj, min) };
+	return swaps_any(swaps, swap_is_device, &d);
+}
+
+/* The loop device of dir, or one of its partitions, that is active swap. */
+static bool loop_swap(const char *dir, const char *swaps, char *out, size_t len)
+{
+	char sub[PATH_MAX];
+	struct dirent *e;
+	bool found = dir_in_swaps(dir, swaps);
+	if (found)
+		scopy(out, len, base_name(dir));
+	DIR *d = found ? NULL : opendir(dir);
+	while (d && !found && (e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.' && pathf(sub, "%s/%s", dir, e->d_name) &&
+		    exists(sub, "partition") && dir_in_swaps(sub, swaps)) {
+			scopy(out, len, e->d_name);
+			found = true;
+		}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Loop device dir (sys/block/loopN) backs the file: fill use, true when in
+ * use.  Swap on the loop claims it as a mount would, but appears in no
+ * mountinfo and as no holder; what else the kernel holds shows only as
+ * EBUSY to an exclusive open (root; real roots only). */
+static bool loop_use(const struct devinfo_roots *roots, const char *dir, const char *swaps,
+		     struct devinfo_file_use *use)
+{
+	unsigned maj, min;
+	char majmin[16], dev[PATH_MAX];
 	scopy(use->loop, sizeof(use->loop), base_name(dir));
 	if (read_attr(dir, "dev", majmin, sizeof(majmin)) != 0 ||
 	    sscanf(majmin, "%u:%u", &maj, &min) != 2)
@@ -76,13 +164,18 @@ static bool loop_use(const struct devinfo_roots *roots, const char *dir, struct 
 	use->mounted = devinfo_blockdev_mounted(maj, min, roots, &use->mount) == 1;
 	if (!use->mounted)
 		first_holder(dir, use->holder, sizeof(use->holder));
-	return use->mounted || use->holder[0];
+	if (!use->mounted && !use->holder[0])
+		loop_swap(dir, swaps, use->loop_swap, sizeof(use->loop_swap));
+	if (!use->mounted && !use->holder[0] && !use->loop_swap[0] &&
+	    (!roots || roots == devinfo_default_roots()) && pathf(dev, "/dev/%s", use->loop))
+		use->held = plat_blockdev_held(dev) == 1;
+	return use->mounted || use->holder[0] || use->loop_swap[0] || use->held;
 }
 
 /* Without sysfs (a chroot that mounts none): each /dev/loopN asked for its
  * backing file, and its mount found by its number in mountinfo. */
-static int find_loops_in_dev(const struct devinfo_roots *roots, uint64_t dev, uint64_t ino,
-			     struct devinfo_file_use *use)
+static int find_loops_in_dev(const struct devinfo_roots *roots, const char *swaps, uint64_t dev,
+			     uint64_t ino, struct devinfo_file_use *use)
 {
 	if (roots && roots != devinfo_default_roots())
 		return 0;
@@ -103,21 +196,26 @@ static int find_loops_in_dev(const struct devinfo_roots *roots, uint64_t dev, ui
 		/* with no sysfs the member has no kernel name: the loop is it */
 		if (use->mounted && !use->mount.device[0])
 			scopy(use->mount.device, sizeof(use->mount.device), e->d_name);
+		struct swap_dev sd = { e->d_name, st.st_rdev };
+		if (!use->mounted && swaps_any(swaps, swap_is_device, &sd))
+			scopy(use->loop_swap, sizeof(use->loop_swap), e->d_name);
+		else if (!use->mounted)
+			use->held = plat_blockdev_held(path) == 1;
 	}
 	if (d)
 		closedir(d);
 	return found;
 }
 
-static int find_loops(const struct devinfo_roots *roots, uint64_t dev, uint64_t ino,
-		      struct devinfo_file_use *use)
+static int find_loops(const struct devinfo_roots *roots, const char *swaps, uint64_t dev,
+		      uint64_t ino, struct devinfo_file_use *use)
 {
 	struct ctx c;
 	char blocks[PATH_MAX], dir[PATH_MAX], backing[PATH_MAX];
 	ctx_init(&c, roots);
 	DIR *d = pathf(blocks, "%s/block", c.sys) ? opendir(blocks) : NULL;
 	if (!d)
-		return find_loops_in_dev(roots, dev, ino, use);
+		return find_loops_in_dev(roots, swaps, dev, ino, use);
 	struct dirent *e;
 	struct devinfo_file_use first = { 0 };
 	bool any = false, busy = false;
@@ -127,7 +225,7 @@ static int find_loops(const struct devinfo_roots *roots, uint64_t dev, uint64_t 
 		    !(same_file(backing, dev, ino) || loop_backs(roots, e->d_name, dev, ino)))
 			continue;
 		struct devinfo_file_use this = { 0 };
-		busy = loop_use(roots, dir, &this);
+		busy = loop_use(roots, dir, swaps, &this);
 		if (busy || !any)
 			first = this;
 		any = true;
@@ -137,41 +235,17 @@ static int find_loops(const struct devinfo_roots *roots, uint64_t dev, uint64_t 
 	use->mounted = first.mounted;
 	use->mount = first.mount;
 	scopy(use->holder, sizeof(use->holder), first.holder);
+	scopy(use->loop_swap, sizeof(use->loop_swap), first.loop_swap);
+	use->held = first.held;
 	return any;
-}
-
-/* /proc/swaps: "Filename Type Size Used Priority", paths with \040 for a space. */
-static bool in_swaps(const char *swaps, uint64_t dev, uint64_t ino)
-{
-	FILE *f = fopen(swaps ? swaps : "/proc/swaps", "re");
-	char line[PATH_MAX + 64], name[PATH_MAX];
-	bool found = false;
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%4095s", name) != 1 || name[0] != '/')
-			continue;
-		char *w = name;
-		for (const char *p = name; *p; p++) {
-			unsigned oct;
-			if (p[0] == '\\' && sscanf(p + 1, "%3o", &oct) == 1 && oct < 256) {
-				*w++ = (char)oct;
-				p += 3;
-			} else {
-				*w++ = *p;
-			}
-		}
-		*w = '\0';
-		found = same_file(name, dev, ino);
-	}
-	if (f)
-		fclose(f);
-	return found;
 }
 
 int devinfo_file_use(uint64_t dev, uint64_t ino, const struct devinfo_roots *roots,
 		     const char *swaps, struct devinfo_file_use *use)
 {
 	memset(use, 0, sizeof(*use));
-	use->swap = in_swaps(swaps, dev, ino);
-	int loops = find_loops(roots, dev, ino, use);
+	const uint64_t id[2] = { dev, ino };
+	use->swap = swaps_any(swaps, swap_is_file, id); /* "Filename Type Size Used Priority" */
+	int loops = find_loops(roots, swaps, dev, ino, use);
 	return use->swap || loops;
 }

@@ -22,6 +22,10 @@ static void in_use_text(FILE *f, const struct devinfo_file_use *u)
 			u->mount.mount_point[0] ? u->mount.mount_point : "a mount not visible here");
 	else if (u->holder[0])
 		fprintf(f, "; %s is built on it", u->holder);
+	else if (u->loop_swap[0])
+		fprintf(f, "; /dev/%s is active swap", u->loop_swap);
+	else if (u->held)
+		fprintf(f, "; the kernel holds it exclusively");
 	fputc('\n', f);
 }
 
@@ -43,7 +47,8 @@ static void str_or_null(struct json *j, const char *key, const char *s)
 		json_null(j);
 }
 
-/* "in_use": {"loop", "mounted_at", "fs_type", "holder", "swap"}, or null. */
+/* "in_use": {"loop", "mounted_at", "fs_type", "holder", "swap", "loop_swap",
+ * "held"}, or null. */
 static void in_use_json(struct json *j, const struct devinfo_file_use *u)
 {
 	json_key(j, "in_use");
@@ -58,6 +63,9 @@ static void in_use_json(struct json *j, const struct devinfo_file_use *u)
 	str_or_null(j, "holder", u->holder);
 	json_key(j, "swap");
 	json_bool(j, u->swap);
+	str_or_null(j, "loop_swap", u->loop_swap);
+	json_key(j, "held");
+	json_bool(j, u->held);
 	json_object_end(j);
 }
 

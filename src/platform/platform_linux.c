@@ -498,6 +498,16 @@ int plat_try_lock_exclusive(int fd)
 	return flock(fd, LOCK_EX | LOCK_NB);
 }
 
+int plat_blockdev_held(const char *devpath)
+{
+	int fd = open(devpath, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EBUSY ? 1 : -1;
+}
+
 int plat_loop_backing_id(const char *devpath, unsigned *maj, unsigned *min, uint64_t *ino)
 {
 	int fd = open(devpath, O_RDONLY | O_CLOEXEC);

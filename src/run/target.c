@@ -88,9 +88,12 @@ static int parent_is_dir(const char *path)
 	return 0;
 }
 
-int target_classify(const char *path, enum target_kind *kind)
+/* target_classify, keeping what it stat'ed (st_mode 0 for a new path), so
+ * that the checks and the identity kept for the run come from one stat. */
+static int classify_stat(const char *path, enum target_kind *kind, struct stat *out)
 {
 	struct stat st;
+	memset(out, 0, sizeof(*out));
 	if (path[0] == '\0') {
 		errno = ENOENT;
 		return -1;
@@ -110,19 +113,24 @@ int target_classify(const char *path, enum target_kind *kind)
 		*kind = TARGET_BLOCKDEV;
 	else
 		*kind = TARGET_OTHER;
+	*out = st;
 	return 0;
 }
 
-/* A file that backs a loop device is written as that device would be:
- * refused while the device is mounted or another device is built on it;
- * an active swap file always. */
-static int refuse_file_in_use(const char *path, struct result *r)
+int target_classify(const char *path, enum target_kind *kind)
 {
 	struct stat st;
+	return classify_stat(path, kind, &st);
+}
+
+/* A file that backs a loop device is written as that device would be:
+ * refused while the device is mounted, swap, held by the kernel or built
+ * on; an active swap file always.  dev and ino name the file as diskbench
+ * keeps it for the run (one identity, from one stat or the open fd). */
+static int refuse_file_in_use(const char *path, uint64_t dev, uint64_t ino, struct result *r)
+{
 	struct devinfo_file_use use;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    devinfo_file_use((uint64_t)st.st_dev, (uint64_t)st.st_ino, devinfo_default_roots(),
-			     NULL, &use) != 1)
+	if (devinfo_file_use(dev, ino, devinfo_default_roots(), NULL, &use) != 1)
 		return EXIT_OK;
 	if (use.swap)
 		return fail(r, EXIT_REFUSED, "file '%s' is in use: it is an active swap file "
@@ -136,6 +144,14 @@ static int refuse_file_in_use(const char *path, struct result *r)
 	if (use.holder[0])
 		return fail(r, EXIT_REFUSED, "file '%s' is in use: it backs /dev/%s, which %s is built "
 			    "on; refusing to write to it", path, use.loop, use.holder);
+	if (use.loop_swap[0])
+		return fail(r, EXIT_REFUSED, "file '%s' is in use: it backs /dev/%s, and /dev/%s is "
+			    "active swap (/proc/swaps); refusing to write to it", path, use.loop,
+			    use.loop_swap);
+	if (use.held)
+		return fail(r, EXIT_REFUSED, "file '%s' is in use: it backs /dev/%s, which the kernel "
+			    "holds exclusively (swap, a mount or a device built on it); refusing to "
+			    "write to it", path, use.loop);
 	return EXIT_OK;
 }
 
@@ -241,14 +257,12 @@ static int file_fs_info(struct target *t)
 	return EXIT_OK;
 }
 
-static int stat_existing(struct target *t, const char *arg, struct result *r)
+static int stat_existing(struct target *t, const char *arg, const struct stat *st,
+			 struct result *r)
 {
-	struct stat st;
 	snprintf(t->path, sizeof(t->path), "%s", arg);
-	if (stat(t->path, &st) != 0)
-		return fail(r, EXIT_RUN, "stat '%s':", t->path);
-	t->size = (uint64_t)st.st_size;
-	remember_identity(t, &st);
+	t->size = (uint64_t)st->st_size;
+	remember_identity(t, st);
 	if (t->kind != TARGET_BLOCKDEV)
 		return file_fs_info(t);
 	/* a device's st_size is 0: ask it, read-only, before anything is planned */
@@ -266,12 +280,15 @@ int target_prepare(struct target *t, const char *arg, bool write_test, bool forc
 		   struct result *r)
 {
 	const char *why;
+	struct stat st;
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
-	if (target_classify(arg, &t->kind) != 0)
+	if (classify_stat(arg, &t->kind, &st) != 0)
 		return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 			    "target '%s':", arg);
-	int code = write_test && t->kind == TARGET_FILE ? refuse_file_in_use(arg, r) : EXIT_OK;
+	int code = write_test && t->kind == TARGET_FILE
+			   ? refuse_file_in_use(arg, (uint64_t)st.st_dev, (uint64_t)st.st_ino, r)
+			   : EXIT_OK;
 	if (code != EXIT_OK)
 		return code;
 	code = target_check(t->kind, write_test, force, &why);
@@ -281,7 +298,7 @@ int target_prepare(struct target *t, const char *arg, bool write_test, bool forc
 	if (t->kind == TARGET_DIR || t->kind == TARGET_NEW)
 		code = create_own_file(t, arg, r);
 	else
-		code = stat_existing(t, arg, r);
+		code = stat_existing(t, arg, &st, r);
 	if (code == EXIT_OK && t->fd >= 0 && plat_fs_info(t->fd, &t->fs) == 0)
 		t->fs_known = true;
 	return code;
@@ -348,8 +365,14 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 		return fail(r, EXIT_RUN, "open '%s':", t->path);
 	}
 	int code = check_identity(t, r);
-	if (code != EXIT_OK)
+	/* in use now, not only when checked: with several targets, one checked
+	 * first may have become a loop's backing file while the others were laid out */
+	if (code == EXIT_OK && t->kind == TARGET_FILE && (flags & O_ACCMODE) != O_RDONLY)
+		code = refuse_file_in_use(t->path, t->id_dev, t->id_ino, r);
+	if (code != EXIT_OK) {
+		target_close(t);
 		return code;
+	}
 	if (!t->fs_known && plat_fs_info(t->fd, &t->fs) == 0)
 		t->fs_known = true;
 	if (t->kind == TARGET_BLOCKDEV && plat_blockdev_size(t->fd, &t->size) != 0)
@@ -365,73 +388,6 @@ void target_close(struct target *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;
-}
-
-static bool never_swapped(const char *fs_type)
-{
-	return strcmp(fs_type, "ramfs") == 0 || strcmp(fs_type, "hugetlbfs") == 0;
-}
-
-uint64_t target_ram_limit(const char *fs_type, uint64_t mem_available, bool force)
-{
-	if (force && !never_swapped(fs_type))
-		return mem_available / 4 * 3;
-	return mem_available / 2;
-}
-
-/* MemAvailable, else (no /proc in a chroot) the free pages sysinfo(2)
- * counts, which leave out the reclaimable cache: the smaller figure. */
-static int memory_available(uint64_t *bytes)
-{
-	if (devinfo_mem_available(NULL, bytes) == 0)
-		return 0;
-	long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	if (pages <= 0 || page <= 0)
-		return -1;
-	*bytes = (uint64_t)pages * (uint64_t)page;
-	return 0;
-}
-
-int target_check_memory(const struct target *t, uint64_t bytes, struct result *r)
-{
-	uint64_t avail;
-	if (!t->fs_known || !t->fs.in_ram)
-		return EXIT_OK;
-	if (memory_available(&avail) != 0)
-		return fail(r, EXIT_REFUSED, "'%s' is on %s, in RAM, and how much memory is free "
-			    "cannot be read (/proc/meminfo):", t->path, t->fs.type);
-	uint64_t limit = target_ram_limit(t->fs.type, avail, t->force);
-	if (bytes <= limit)
-		return EXIT_OK;
-	char need[32], have[32], most[32];
-	fmt_bytes_iec(need, sizeof(need), bytes);
-	fmt_bytes_iec(have, sizeof(have), avail);
-	fmt_bytes_iec(most, sizeof(most), limit);
-	bool pinned = never_swapped(t->fs.type);
-	bool forcible = !pinned && !t->force;
-	return fail(r, EXIT_REFUSED, "'%s' is on %s: its data live in RAM%s; %s would take more "
-		    "than the %s allowed (%s of memory is available, MemAvailable); use a smaller size "
-		    "or a target on a disk%s", t->path, t->fs.type,
-		    pinned ? ", never swapped out" : "", need, most, have,
-		    forcible ? opt_hint(r->opt, OPT_FORCE, ", or --force to allow three quarters of "
-					"what is available") : "");
-}
-
-int target_check_space(const struct target *t, uint64_t bytes, struct result *r)
-{
-	int code = target_check_memory(t, bytes, r);
-	if (code != EXIT_OK)
-		return code;
-	if (!t->fs_known || t->fs.total_bytes == 0)
-		return EXIT_OK; /* ramfs reports no size at all: the memory is the limit */
-	uint64_t reserve = t->fs.total_bytes / 20;
-	if (t->fs.avail_bytes >= reserve && t->fs.avail_bytes - reserve >= bytes)
-		return EXIT_OK;
-	char need[32], avail[32];
-	fmt_bytes_iec(need, sizeof(need), bytes);
-	fmt_bytes_iec(avail, sizeof(avail), t->fs.avail_bytes);
-	return fail(r, EXIT_RUN, "not enough free space for '%s': %s needed, %s available, "
-		    "and 5 %% of the filesystem must stay free; use a smaller -s", t->path, need, avail);
 }
 
 /* What makes two names one target: a device's number, a file's or
@@ -527,11 +483,14 @@ int target_check_several(const char *const *args, unsigned n, bool write_test, b
 	if (n > OPT_MAX_TARGETS)
 		return fail(r, EXIT_USAGE, "too many targets: at most %u", OPT_MAX_TARGETS);
 	for (unsigned k = 0; k < n; k++) {
-		if (target_classify(args[k], &kinds[k]) != 0)
+		struct stat st;
+		if (classify_stat(args[k], &kinds[k], &st) != 0)
 			return fail(r, errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE : EXIT_RUN,
 				    "target '%s':", args[k]);
-		int code = write_test && kinds[k] == TARGET_FILE ? refuse_file_in_use(args[k], r)
-								 : EXIT_OK;
+		int code = write_test && kinds[k] == TARGET_FILE
+				   ? refuse_file_in_use(args[k], (uint64_t)st.st_dev,
+							(uint64_t)st.st_ino, r)
+				   : EXIT_OK;
 		if (code != EXIT_OK)
 			return code;
 		code = target_check(kinds[k], write_test, force, &why);

@@ -334,7 +334,7 @@ t_inuse_files() {
 import json, sys
 u = json.load(open(sys.argv[1]))["in_use"]
 assert u == {"loop": sys.argv[2], "mounted_at": sys.argv[3], "fs_type": "ext4",
-             "holder": None, "swap": False}, u
+             "holder": None, "swap": False, "loop_swap": None, "held": False}, u
 EOF
 	case_begin "info on a file nothing uses: in_use null, no line"
 	: >"$S/plain"
@@ -367,6 +367,68 @@ EOF
 		swapoff "$sw" && SWAPS=()
 	else
 		skip "an active swap file" "cannot mkswap/swapon a file here"
+	fi
+	t_loop_swap
+}
+
+# ---- a file behind a loop device that is live swap (issue 33) ---------------------------
+# /proc/swaps names the loop device, not the file, and the loop has no
+# holder and no mount: only the swap entry's device number (or an exclusive
+# open) tells.  Swap on a partition of the loop too (losetup -P).
+t_loop_swap() {
+	local img="$S/loopswap.img" L dn before
+	if ! command -v mkswap >/dev/null 2>&1; then skip "swap on a loop device" "no mkswap"; return; fi
+	head -c $((16 * MiB)) /dev/urandom >"$img"; chmod 666 "$img"
+	if ! L=$(losetup -f --show "$img" 2>/dev/null); then skip "swap on a loop device" "cannot attach a loop device"; return; fi
+	LOOPS+=("$L"); dn=${L#/dev/}
+	if ! mkswap "$L" >/dev/null 2>&1 || ! swapon "$L" 2>/dev/null; then
+		skip "swap on a loop device" "cannot mkswap/swapon $L here"
+		losetup -d "$L" && LOOPS=("${LOOPS[@]/$L}")
+		return
+	fi
+	SWAPS+=("$L")
+	before=$(sha "$img")
+	case_begin "randwrite --force on the file behind a loop device that is live swap: refused, exit 3"
+	db randwrite --force -s 4M -t 0.2 "$img"
+	want_rc 3
+	want_err "'$img' is in use: it backs /dev/$dn, and /dev/$dn is active swap"
+	case_begin "the same among several targets: refused before the other target's file is made"
+	db seqwrite --force -s 4M -t 0.2 "$S/w" "$img"
+	want_rc 3
+	want_empty "$S/w"
+	if [ ${#NOBODY[@]} -gt 0 ] && [ -d /sys/block ]; then
+		case_begin "the same as nobody (no right to open the loop): refused by the swap entry, exit 3"
+		AS=("${NOBODY[@]}"); db randwrite --force -s 4M -t 0.2 "$img"; AS=()
+		want_rc 3
+		want_err "/dev/$dn is active swap"
+	fi
+	case_begin "info on that file: the loop device is active swap"
+	db info "$img"
+	grep -q "^in use: backs /dev/$dn; /dev/$dn is active swap\$" "$S/out" ||
+		fail "no 'in use' line: $(tail -n 1 "$S/out")"
+	[ "$(sha "$img")" = "$before" ] || fail "the file behind live swap changed"
+	swapoff "$L" && SWAPS=()
+	case_begin "swapoff: the same file is written with --force, exit 0"
+	db randwrite --force -s 4M -t 0.2 "$img"
+	want_rc 0
+	losetup -d "$L" && LOOPS=("${LOOPS[@]/$L}")
+	# swap on a partition of the loop device: /proc/swaps names loopNp1
+	if command -v sfdisk >/dev/null 2>&1 && printf 'label: dos\n,\n' | sfdisk -q "$img" >/dev/null 2>&1 &&
+		L=$(losetup -P -f --show "$img" 2>/dev/null); then
+		LOOPS+=("$L"); dn=${L#/dev/}
+		if mkswap "${L}p1" >/dev/null 2>&1 && swapon "${L}p1" 2>/dev/null; then
+			SWAPS+=("${L}p1")
+			case_begin "the file behind a loop device whose partition is live swap: refused, exit 3"
+			db randwrite --force -s 4M -t 0.2 "$img"
+			want_rc 3
+			want_err "/dev/${dn}p1 is active swap"
+			swapoff "${L}p1" && SWAPS=()
+		else
+			skip "swap on a loop partition" "cannot mkswap/swapon ${L}p1"
+		fi
+		losetup -d "$L" && LOOPS=("${LOOPS[@]/$L}")
+	else
+		skip "swap on a loop partition" "no sfdisk or losetup -P"
 	fi
 }
 
