@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* renameat2 */
 #include "scratch.h"
 
 #include <dirent.h>
@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "platform.h"
 #include "util.h"
 
 #define PREFIX ".diskbench-"
+#define STAGING_WORD "new-"
 #define TREE_WORD "files-"
 #define RANDOM_LEN 6 /* mkstemp's XXXXXX */
 
@@ -35,6 +37,10 @@ bool scratch_parse(const char *name, struct scratch_name *out)
 	if (strncmp(name, PREFIX, strlen(PREFIX)) != 0)
 		return false;
 	const char *p = name + strlen(PREFIX);
+	if (strncmp(p, STAGING_WORD, strlen(STAGING_WORD)) == 0) {
+		out->staging = true;
+		p += strlen(STAGING_WORD);
+	}
 	if (strncmp(p, TREE_WORD, strlen(TREE_WORD)) == 0) {
 		out->tree = true;
 		p += strlen(TREE_WORD);
@@ -52,9 +58,13 @@ bool scratch_parse(const char *name, struct scratch_name *out)
 }
 
 enum scratch_fate scratch_decide(const struct scratch_name *n, const char *my_boot,
-				 bool pid_alive, bool locked, bool fs_local)
+				 bool pid_alive, bool locked, bool fs_local, double age_s)
 {
 	if (my_boot[0] == '\0' || locked)
+		return SCRATCH_KEEP;
+	/* a staging name lives for microseconds, between its creation and its
+	 * lock; whose PID it names cannot be told from another PID namespace */
+	if (n->staging && age_s < SCRATCH_STAGING_GRACE_S)
 		return SCRATCH_KEEP;
 	if (strcmp(n->boot, my_boot) == 0)
 		return pid_alive ? SCRATCH_KEEP : SCRATCH_REMOVE;
@@ -74,20 +84,73 @@ static const char *my_boot(void)
 	return boot;
 }
 
-void scratch_template(char *out, size_t len, const char *dir, bool tree)
+static void template_of(char *out, size_t len, const char *dir, bool tree, bool staging)
 {
 	size_t dlen = strlen(dir);
-	snprintf(out, len, "%s%s" PREFIX "%s%s-%ld-XXXXXX", dir,
-		 dlen > 0 && dir[dlen - 1] == '/' ? "" : "/", tree ? TREE_WORD : "",
-		 my_boot()[0] ? my_boot() : "00000000", (long)getpid());
+	snprintf(out, len, "%s%s" PREFIX "%s%s%s-%ld-XXXXXX", dir,
+		 dlen > 0 && dir[dlen - 1] == '/' ? "" : "/", staging ? STAGING_WORD : "",
+		 tree ? TREE_WORD : "", my_boot()[0] ? my_boot() : "00000000", (long)getpid());
 }
 
-void scratch_hold(const char *path)
+void scratch_template(char *out, size_t len, const char *dir, bool tree)
+{
+	template_of(out, len, dir, tree, false);
+}
+
+/* Holds the shared lock on path until exit; 0, or -1 with errno. */
+static int hold(const char *path)
 {
 	/* the descriptor stays open until exit: closing it would drop the lock */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd >= 0 && plat_lock_shared(fd) != 0)
+	if (fd < 0)
+		return -1;
+	if (plat_lock_shared(fd) != 0) {
+		int saved = errno;
 		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+/* staging -> final, never over an existing name (a directory would be
+ * replaced by rename(2) if it were empty). */
+static int publish(const char *staging, const char *final)
+{
+	if (renameat2(AT_FDCWD, staging, AT_FDCWD, final, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	struct stat st; /* a filesystem without RENAME_NOREPLACE */
+	if (lstat(final, &st) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return rename(staging, final);
+}
+
+int scratch_create(const char *dir, bool tree, char *out, size_t len)
+{
+	char staging[4096];
+	template_of(staging, sizeof(staging), dir, tree, true);
+	int fd = tree ? (mkdtemp(staging) ? 0 : -1) : mkostemp(staging, O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(out, len, "%s", staging);
+		return -1;
+	}
+	/* the final name: the staging one without its word, the same random part */
+	template_of(out, len, dir, tree, false);
+	memcpy(out + strlen(out) - RANDOM_LEN, staging + strlen(staging) - RANDOM_LEN, RANDOM_LEN);
+	if (hold(staging) != 0 || publish(staging, out) != 0) {
+		int saved = errno;
+		if (tree)
+			rmdir(staging);
+		else
+			unlink(staging), close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
 }
 
 static bool pid_alive(long pid)
@@ -126,8 +189,13 @@ static bool consider(int dirfd, const char *name, bool fs_local, struct result *
 	if (!scratch_parse(name, &n))
 		return false;
 	bool alive = strcmp(n.boot, my_boot()) == 0 && pid_alive(n.pid);
+	struct stat st;
+	struct timespec now;
+	double age_s = fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				       clock_gettime(CLOCK_REALTIME, &now) == 0
+			       ? (double)(now.tv_sec - st.st_mtim.tv_sec) : 0;
 	enum scratch_fate fate = scratch_decide(&n, my_boot(), alive, !alive &&
-						entry_locked(dirfd, name), fs_local);
+						entry_locked(dirfd, name), fs_local, age_s);
 	if (fate == SCRATCH_KEEP_OTHER_HOST) {
 		warn(r, "'%s' was left by diskbench on another boot or host; remove it by hand "
 		     "if no run elsewhere uses this directory", name);

@@ -224,16 +224,13 @@ static int create_own_file(struct target *t, const char *arg, struct result *r)
 	int fd;
 	if (t->kind == TARGET_DIR) {
 		scratch_sweep(arg, r);
-		scratch_template(t->path, sizeof(t->path), arg, false);
-		fd = mkstemp(t->path);
+		fd = scratch_create(arg, false, t->path, sizeof(t->path));
 	} else {
 		snprintf(t->path, sizeof(t->path), "%s", arg);
 		fd = open(t->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	}
 	if (fd < 0)
 		return create_failed(t->path, "file", r);
-	if (t->kind == TARGET_DIR)
-		scratch_hold(t->path);
 	if (arm_cleanup(t->path) != 0) {
 		int saved = errno;
 		unlink(t->path);
@@ -580,10 +577,8 @@ int target_make_tree(const char *target, const char *named, char *out, size_t le
 		return fail(r, EXIT_USAGE, "target '%s' is not a directory: files works in a new "
 			    "directory under the one named", target);
 	scratch_sweep(target, r);
-	scratch_template(out, len, target, true);
-	if (!mkdtemp(out))
+	if (scratch_create(target, true, out, len) < 0)
 		return create_failed(out, "directory", r);
-	scratch_hold(out);
 	*state = "new";
 	arm_tree_cleanup(out, true);
 	return EXIT_OK;

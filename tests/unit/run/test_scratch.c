@@ -18,6 +18,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "platform.h"
@@ -33,7 +34,13 @@ static void test_parse_accepts_both_kinds(void **state)
 	assert_int_equal(n.pid, 14004);
 	assert_true(scratch_parse(".diskbench-files-0123abcd-1-aaaaaa", &n));
 	assert_true(n.tree);
+	assert_false(n.staging);
 	assert_int_equal(n.pid, 1);
+	assert_true(scratch_parse(".diskbench-new-fcc187c9-14004-9MkNBz", &n));
+	assert_true(n.staging);
+	assert_false(n.tree);
+	assert_true(scratch_parse(".diskbench-new-files-fcc187c9-14004-9MkNBz", &n));
+	assert_true(n.staging && n.tree);
 }
 
 static void test_parse_rejects_lookalikes(void **state)
@@ -55,6 +62,8 @@ static void test_parse_rejects_lookalikes(void **state)
 		".diskbench-fcc187c9-12a4-9MkNBz",
 		".diskbench-fcc187c9-14004-9Mk.Bz",
 		".diskbench-other-fcc187c9-14004-9MkNBz",
+		".diskbench-files-new-fcc187c9-14004-9MkNBz", /* the words in the wrong order */
+		".diskbench-new-new-fcc187c9-14004-9MkNBz",
 		"",
 		".diskbench-",
 	};
@@ -68,19 +77,60 @@ static void test_parse_rejects_lookalikes(void **state)
 static void test_decide(void **state)
 {
 	(void)state;
-	struct scratch_name n = { false, "aaaaaaaa", 42 };
+	struct scratch_name n = { false, false, "aaaaaaaa", 42 };
 	/* removed: this boot, owner gone, no lock; another boot on a local fs */
-	assert_int_equal(scratch_decide(&n, "aaaaaaaa", false, false, true), SCRATCH_REMOVE);
-	assert_int_equal(scratch_decide(&n, "aaaaaaaa", false, false, false), SCRATCH_REMOVE);
-	assert_int_equal(scratch_decide(&n, "bbbbbbbb", false, false, true), SCRATCH_REMOVE);
+	assert_int_equal(scratch_decide(&n, "aaaaaaaa", false, false, true, 0), SCRATCH_REMOVE);
+	assert_int_equal(scratch_decide(&n, "aaaaaaaa", false, false, false, 0), SCRATCH_REMOVE);
+	assert_int_equal(scratch_decide(&n, "bbbbbbbb", false, false, true, 0), SCRATCH_REMOVE);
 	/* kept: owner alive; lock held (another PID namespace); boot unknown */
-	assert_int_equal(scratch_decide(&n, "aaaaaaaa", true, false, true), SCRATCH_KEEP);
-	assert_int_equal(scratch_decide(&n, "aaaaaaaa", false, true, true), SCRATCH_KEEP);
-	assert_int_equal(scratch_decide(&n, "bbbbbbbb", false, true, true), SCRATCH_KEEP);
-	assert_int_equal(scratch_decide(&n, "", false, false, true), SCRATCH_KEEP);
+	assert_int_equal(scratch_decide(&n, "aaaaaaaa", true, false, true, 0), SCRATCH_KEEP);
+	assert_int_equal(scratch_decide(&n, "aaaaaaaa", false, true, true, 0), SCRATCH_KEEP);
+	assert_int_equal(scratch_decide(&n, "bbbbbbbb", false, true, true, 0), SCRATCH_KEEP);
+	assert_int_equal(scratch_decide(&n, "", false, false, true, 0), SCRATCH_KEEP);
 	/* another boot on a shared filesystem: maybe another host's live run */
-	assert_int_equal(scratch_decide(&n, "bbbbbbbb", false, false, false),
+	assert_int_equal(scratch_decide(&n, "bbbbbbbb", false, false, false, 0),
 			 SCRATCH_KEEP_OTHER_HOST);
+	/* a staging name: its creator may be alive in another PID namespace, about
+	 * to lock it; only a minute-old one, unlocked, is a dead run's */
+	struct scratch_name st = { true, false, "aaaaaaaa", 42 };
+	assert_int_equal(scratch_decide(&st, "aaaaaaaa", false, false, true, 0), SCRATCH_KEEP);
+	assert_int_equal(scratch_decide(&st, "aaaaaaaa", false, false, true, 59), SCRATCH_KEEP);
+	assert_int_equal(scratch_decide(&st, "aaaaaaaa", false, false, true, 61), SCRATCH_REMOVE);
+	assert_int_equal(scratch_decide(&st, "aaaaaaaa", false, true, true, 3600), SCRATCH_KEEP);
+	assert_int_equal(scratch_decide(&st, "aaaaaaaa", true, false, true, 3600), SCRATCH_KEEP);
+}
+
+/* The final name never appears unlocked: by the time it exists, an
+ * exclusive lock (what the sweep tries) fails; no staging name is left. */
+static void test_create_publishes_locked(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/diskbench-scratch-XXXXXX", out[600], path[700];
+	struct scratch_name n;
+	assert_non_null(mkdtemp(dir));
+	for (int tree = 0; tree <= 1; tree++) {
+		int fd = scratch_create(dir, tree, out, sizeof(out));
+		assert_true(fd >= 0);
+		assert_true(scratch_parse(strrchr(out, '/') + 1, &n));
+		assert_false(n.staging);
+		assert_int_equal(n.tree, tree);
+		int probe = open(out, O_RDONLY | O_NONBLOCK);
+		assert_true(probe >= 0);
+		assert_int_equal(flock(probe, LOCK_EX | LOCK_NB), -1);
+		close(probe);
+		char *dot = strrchr(out, '/');
+		snprintf(path, sizeof(path), "%.*s/.diskbench-new-%s", (int)(dot - out), out,
+			 dot + 1 + strlen(".diskbench-"));
+		struct stat st;
+		assert_int_equal(lstat(path, &st), -1); /* the staging name is gone */
+		if (tree) {
+			assert_int_equal(rmdir(out), 0);
+		} else {
+			assert_int_equal(unlink(out), 0);
+			close(fd);
+		}
+	}
+	assert_int_equal(rmdir(dir), 0);
 }
 
 static void test_template_names_this_process(void **state)
@@ -191,7 +241,22 @@ static void test_sweep_removes_only_dead_runs(void **state)
 	assert_true(exists(dir, odd));
 	rmdir(path);
 
-	const char *left[] = { live, other_boot_shape, ".diskbench-ZNzGbe", "data.bin" };
+	/* staging names of a dead pid: a fresh one stays (its creator may live in
+	 * another PID namespace, about to lock it), a two-minute-old one goes */
+	char fresh[80], stale[80];
+	snprintf(fresh, sizeof(fresh), ".diskbench-new-%s-%ld-fReSh1", boot, gone);
+	snprintf(stale, sizeof(stale), ".diskbench-new-%s-%ld-sTaLe1", boot, gone);
+	touch(dir, fresh);
+	touch(dir, stale);
+	snprintf(path, sizeof(path), "%s/%s", dir, stale);
+	struct timespec old[2] = { { time(NULL) - 120, 0 }, { time(NULL) - 120, 0 } };
+	assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(scratch_sweep(dir, &r), 1);
+	assert_true(exists(dir, fresh));
+	assert_false(exists(dir, stale));
+
+	const char *left[] = { live, other_boot_shape, ".diskbench-ZNzGbe", "data.bin", fresh };
 	for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, left[i]);
 		unlink(path);
@@ -207,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_template_names_this_process),
 		cmocka_unit_test(test_sweep_removes_only_dead_runs),
+		cmocka_unit_test(test_create_publishes_locked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
