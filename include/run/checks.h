@@ -19,7 +19,9 @@
 /* On diskbench's own file, or with --force, rewrites one block with what it
  * holds, or test data where the descriptor is write-only (at most
  * CHECKS_FLUSH_LEN bytes, at the end of what the run wrote of region in
- * blocks of bs) through t->fd and times the fdatasync after it,
+ * blocks of bs) through a descriptor of its own without O_DSYNC (the run's
+ * writes with O_DSYNC, which would leave the fdatasync nothing to flush) and
+ * times the fdatasync after it,
  * CHECKS_FLUSH_ROUNDS times; warns when the median flush is under
  * CHECKS_FLUSH_FAST_NS. */
 void checks_flush(const struct target *t, uint64_t region, uint64_t bs,
