@@ -38,6 +38,9 @@ enum {
  * report it. */
 struct health {
 	char name[64];             /* the disk: "nvme0n1", "sda" */
+	char controller[64];       /* NVMe: the controller whose controller-wide log was
+				    * read ("nvme0"), shared by its namespaces; "" where
+				    * the counters are the disk's own (ATA, SCSI) */
 	bool available;
 	char why[192];             /* not available: why ("needs root (CAP_SYS_ADMIN)") */
 	const char *source;        /* "nvme", "ata", "scsi"; NULL when not available */
@@ -127,8 +130,19 @@ struct health_delta {
 
 void health_delta(const struct health *before, const struct health *after,
 		  struct health_delta *d);
-/* Sums over the disks read both times: -1 when none reports it. */
+/* Sums over the disks read both times, each NVMe controller once (its
+ * namespaces report the same controller-wide counters): -1 when none
+ * reports it. */
 void health_run_totals(const struct health_run *run, struct health_delta *total);
+/* "nvme0" for an NVMe namespace "nvme0n1" (or "nvme0n1p2"), else "". */
+void health_nvme_controller(const char *name, char *out, size_t len);
+/* Whether disk i is the first of the run's disks on its NVMe controller
+ * (always true for a disk with counters of its own). */
+bool health_first_of_controller(const struct health_run *run, unsigned i);
+/* What the run moved on disk i's controller: the sum of the shares of every
+ * disk on it (-1 when any is unknown); *shared says whether other disks of
+ * the run are on it too.  A disk of its own: its share. */
+int64_t health_controller_bytes(const struct health_run *run, unsigned i, bool *shared);
 
 /* JSON: the object of result.health (the caller wrote the key); NULL run
  * writes {"available": false, "why": "no disk under the target", ...}. */

@@ -297,12 +297,51 @@ static void add(int64_t *sum, int64_t v)
 	*sum = *sum < 0 ? v : *sum + v;
 }
 
+void health_nvme_controller(const char *name, char *out, size_t len)
+{
+	unsigned ctrl, ns;
+	int used = 0;
+	out[0] = '\0';
+	if (sscanf(name, "nvme%un%u%n", &ctrl, &ns, &used) == 2 && used > 0)
+		snprintf(out, len, "nvme%u", ctrl);
+}
+
+static const char *controller_of(const struct health_run *run, unsigned i)
+{
+	return run->after_taken ? run->after[i].controller : run->before[i].controller;
+}
+
+bool health_first_of_controller(const struct health_run *run, unsigned i)
+{
+	const char *c = controller_of(run, i);
+	for (unsigned k = 0; c[0] && k < i; k++)
+		if (strcmp(controller_of(run, k), c) == 0)
+			return false;
+	return true;
+}
+
+int64_t health_controller_bytes(const struct health_run *run, unsigned i, bool *shared)
+{
+	const char *c = controller_of(run, i);
+	int64_t sum = run->disk_bytes[i];
+	*shared = false;
+	for (unsigned k = 0; c[0] && k < run->n; k++) {
+		if (k == i || strcmp(controller_of(run, k), c) != 0)
+			continue;
+		*shared = true;
+		sum = sum < 0 || run->disk_bytes[k] < 0 ? -1 : sum + run->disk_bytes[k];
+	}
+	return sum;
+}
+
 void health_run_totals(const struct health_run *run, struct health_delta *t)
 {
 	*t = (struct health_delta){ -1, -1, -1, -1, -1, -1, -1, -1 };
 	int64_t host_with_nand = -1; /* host writes of the disks that report NAND writes */
 	for (unsigned i = 0; run->after_taken && i < run->n; i++) {
 		struct health_delta d;
+		if (!health_first_of_controller(run, i))
+			continue; /* the same controller-wide counters, counted once */
 		health_delta(&run->before[i], &run->after[i], &d);
 		add(&t->host_read_bytes, d.host_read_bytes);
 		add(&t->host_written_bytes, d.host_written_bytes);

@@ -141,9 +141,11 @@ void health_read(const struct dev_node *n, const char *devdir, const struct heal
 		health_why_errno(h, what, errno);
 		return;
 	}
-	if (nvme)
+	if (nvme) {
+		/* the log read is the controller's (NSID all), not the namespace's */
+		health_nvme_controller(n->name, h->controller, sizeof(h->controller));
 		read_nvme(fd, ops, h);
-	else if (ata || usb) {
+	} else if (ata || usb) {
 		/* a USB bridge may pass ATA through (SAT); else its SCSI side */
 		if (read_ata(fd, ops, h) != 0 && usb)
 			read_usb_scsi(fd, ops, h);

@@ -44,6 +44,7 @@ static void j_ratio(struct json *j, const char *key, double v)
 static void json_reading(struct json *j, const struct health *h)
 {
 	json_key(j, "name"), json_string(j, h->name);
+	json_key(j, "controller"), json_string(j, h->controller[0] ? h->controller : NULL);
 	json_key(j, "available"), json_bool(j, h->available);
 	if (!h->available) {
 		json_key(j, "why"), json_string(j, h->why);
@@ -149,7 +150,11 @@ void health_json(struct json *j, const struct health_run *run)
 			json_object_end(j);
 			json_key(j, "delta");
 			json_delta(j, &d);
-			json_moved(j, run, &d, run->disk_bytes[i], run->disk_bytes_why[i]);
+			bool shared;
+			int64_t moved = health_controller_bytes(run, i, &shared);
+			json_moved(j, run, &d, moved, moved < 0 && !shared ? run->disk_bytes_why[i]
+						      : "the share of a disk on this controller is not known");
+			json_key(j, "controller_shared"), json_bool(j, shared);
 		}
 		json_object_end(j);
 	}
@@ -240,13 +245,18 @@ static void text_change(FILE *f, const struct health_run *run, unsigned i)
 	health_delta(b, a, &d);
 	put(&l, "health: %s over the run", a->name);
 	int64_t host = run->run_wrote ? d.host_written_bytes : d.host_read_bytes;
+	bool shared;
+	int64_t on_it = health_controller_bytes(run, i, &shared);
 	if (host >= 0) {
 		char moved[32];
 		fmt_bytes_si(moved, sizeof(moved), (uint64_t)host);
 		put(&l, ": the host %s %s", run->run_wrote ? "wrote" : "read", moved);
-		if (run->disk_bytes[i] > 0)
-			put(&l, " (%.2f x the run's bytes)", (double)host / (double)run->disk_bytes[i]);
-		else if (run->disk_bytes_why[i])
+		if (shared)
+			put(&l, " on controller %s, all its namespaces", a->controller);
+		if (on_it > 0)
+			put(&l, " (%.2f x the run's bytes%s)", (double)host / (double)on_it,
+			    shared ? " on them" : "");
+		else if (!shared && run->disk_bytes_why[i])
 			put(&l, " (the run's bytes on it: not known, %s)", run->disk_bytes_why[i]);
 	}
 	if (d.write_amplification >= 0)

@@ -135,7 +135,7 @@ int scratch_create(const char *dir, bool tree, char *out, size_t len)
 	template_of(staging, sizeof(staging), dir, tree, true);
 	int fd = tree ? (mkdtemp(staging) ? 0 : -1) : mkostemp(staging, O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(out, len, "%s", staging);
+		template_of(out, len, dir, tree, false); /* what the message names */
 		return -1;
 	}
 	/* the final name: the staging one without its word, the same random part */

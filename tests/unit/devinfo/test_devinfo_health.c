@@ -291,6 +291,61 @@ static void reading(struct health *h, int64_t host_written, int64_t nand)
 	h->media_errors = 0;
 }
 
+/* Two namespaces of one controller report the same controller-wide
+ * counters (the log is read with NSID all): they count once, and each
+ * namespace's line compares the controller's bytes with what the run moved
+ * on both.  Namespaces of two controllers, and ATA disks, count each. */
+static void test_controller_counted_once(void **state)
+{
+	(void)state;
+	struct health_run run = { .n = 2, .after_taken = true, .run_bytes = 2000000000,
+				  .run_wrote = true };
+	struct health_delta t;
+	char c[16];
+	health_nvme_controller("nvme0n1", c, sizeof(c));
+	assert_string_equal(c, "nvme0");
+	health_nvme_controller("nvme12n3p1", c, sizeof(c));
+	assert_string_equal(c, "nvme12");
+	health_nvme_controller("sda", c, sizeof(c));
+	assert_string_equal(c, "");
+	health_nvme_controller("nvme0c1n1", c, sizeof(c)); /* a hidden path: no namespace form */
+	assert_string_equal(c, "");
+	for (unsigned i = 0; i < 2; i++) {
+		/* the controller wrote 2 GB over the run: what the run wrote, 1 GB on each */
+		reading(&run.before[i], 5000000000, -1);
+		reading(&run.after[i], 7000000000, -1);
+		snprintf(run.before[i].controller, sizeof(run.before[i].controller), "nvme0");
+		snprintf(run.after[i].controller, sizeof(run.after[i].controller), "nvme0");
+		run.disk_bytes[i] = 1000000000;
+	}
+	health_run_totals(&run, &t);
+	assert_int_equal(t.host_written_bytes, 2000000000); /* not 4 GB */
+	assert_true(health_first_of_controller(&run, 0));
+	assert_false(health_first_of_controller(&run, 1));
+	bool shared;
+	assert_int_equal(health_controller_bytes(&run, 1, &shared), 2000000000);
+	assert_true(shared);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	health_text(f, &run, false);
+	fclose(f);
+	assert_non_null(strstr(buf, "on controller nvme0, all its namespaces (1.00 x the run's bytes on them)"));
+	free(buf);
+	/* another controller: its own counters, counted too */
+	snprintf(run.after[1].controller, sizeof(run.after[1].controller), "nvme1");
+	snprintf(run.before[1].controller, sizeof(run.before[1].controller), "nvme1");
+	health_run_totals(&run, &t);
+	assert_int_equal(t.host_written_bytes, 4000000000);
+	assert_true(health_first_of_controller(&run, 1));
+	assert_int_equal(health_controller_bytes(&run, 1, &shared), 1000000000);
+	assert_false(shared);
+	/* disks with counters of their own (ATA): each counts */
+	run.after[0].controller[0] = run.after[1].controller[0] = '\0';
+	health_run_totals(&run, &t);
+	assert_int_equal(t.host_written_bytes, 4000000000);
+}
+
 static void test_delta(void **state)
 {
 	(void)state;
@@ -538,6 +593,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nvme),
+		cmocka_unit_test(test_controller_counted_once),
 		cmocka_unit_test(test_nvme_warning),
 		cmocka_unit_test(test_ocp),
 		cmocka_unit_test(test_ata),
