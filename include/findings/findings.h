@@ -30,7 +30,8 @@
 #define FINDINGS_DEVICE_READ_SHARE 0.5
 #define FINDINGS_DEVICE_WRITE_TIMES 3.0
 /* The disks moved more than this many times the run's bytes (plus
- * FINDINGS_DEVICE_MIN_BYTES) on a read test: other processes' I/O. */
+ * FINDINGS_DEVICE_MIN_BYTES) on a read test: other processes' I/O.  On a
+ * write test, reads beyond FINDINGS_DEVICE_READ_SHARE of its bytes are. */
 #define FINDINGS_DEVICE_OTHER_TIMES 2.0
 
 /* What a disk under the target did during the run, from its counters. */
@@ -62,10 +63,14 @@ struct findings_view {
  * that fires adds a warning and a finding to r. */
 void findings_judge(const struct options *opt, const struct findings_view *v, struct result *r);
 
-/* The bytes ndisks disks moved (read and written) beyond the run's own
- * bytes on a read (write: false) or write test: 0 when they moved no more
- * than FINDINGS_DEVICE_OTHER_TIMES the run's bytes (a write test:
- * FINDINGS_DEVICE_WRITE_TIMES per disk) plus FINDINGS_DEVICE_MIN_BYTES. */
-uint64_t findings_other_io(uint64_t disk_bytes, unsigned ndisks, uint64_t run_bytes, bool write);
+/* The bytes ndisks disks moved that are not the run's, 0 when nothing says
+ * another process shared them.  A read test: what they read and wrote
+ * beyond the run's bytes, once that is more than FINDINGS_DEVICE_OTHER_TIMES
+ * the run's bytes plus FINDINGS_DEVICE_MIN_BYTES.  A write test: what they
+ * read, once that is more than FINDINGS_DEVICE_READ_SHARE of the run's bytes
+ * plus FINDINGS_DEVICE_MIN_BYTES (a write test reads next to nothing; the
+ * writes beyond its own are amplification, device_wrote_more). */
+uint64_t findings_other_io(uint64_t disk_read, uint64_t disk_written, unsigned ndisks,
+			   uint64_t run_bytes, bool write);
 
 #endif

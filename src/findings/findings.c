@@ -238,11 +238,21 @@ static uint64_t disk_bytes(const struct findings_view *v, bool reads, bool write
 	return sum;
 }
 
-uint64_t findings_other_io(uint64_t disk_bytes, unsigned ndisks, uint64_t run_bytes, bool write)
+uint64_t findings_other_io(uint64_t disk_read, uint64_t disk_written, unsigned ndisks,
+			   uint64_t run_bytes, bool write)
 {
-	/* a write may reach the disks several times over (journal, parity) */
-	double times = write ? FINDINGS_DEVICE_WRITE_TIMES * ndisks : FINDINGS_DEVICE_OTHER_TIMES;
-	if (ndisks == 0 || (double)disk_bytes <= times * (double)run_bytes + FINDINGS_DEVICE_MIN_BYTES)
+	if (ndisks == 0)
+		return 0;
+	if (write) {
+		/* a write test reads next to nothing itself, so what the disks read
+		 * is someone else's I/O; what they wrote beyond the run may be the
+		 * run's own amplification (journal, copy-on-write, parity), which
+		 * device_wrote_more names: writes alone say nothing of other I/O */
+		double own = FINDINGS_DEVICE_READ_SHARE * (double)run_bytes + FINDINGS_DEVICE_MIN_BYTES;
+		return (double)disk_read > own ? disk_read : 0;
+	}
+	uint64_t disk_bytes = disk_read + disk_written;
+	if ((double)disk_bytes <= FINDINGS_DEVICE_OTHER_TIMES * (double)run_bytes + FINDINGS_DEVICE_MIN_BYTES)
 		return 0;
 	return disk_bytes > run_bytes ? disk_bytes - run_bytes : 0;
 }
@@ -252,7 +262,8 @@ static bool judge_other_io(const struct findings_view *v, struct result *r)
 {
 	uint64_t total = disk_bytes(v, true, true);
 	char names[256], moved[32], own[32];
-	if (findings_other_io(total, v->ndisks, r->bytes, r->dir == IO_WRITE) == 0)
+	if (findings_other_io(disk_bytes(v, true, false), disk_bytes(v, false, true), v->ndisks,
+			      r->bytes, r->dir == IO_WRITE) == 0)
 		return false;
 	join_disks(v, names, sizeof(names));
 	fmt_bytes_si(moved, sizeof(moved), total);

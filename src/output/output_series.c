@@ -60,7 +60,7 @@ static void text_device_io(FILE *f, const struct result *r)
 	}
 	fmt_bytes_iec(own, sizeof(own), r->bytes);
 	fprintf(f, "; this run %s %s", write ? "wrote" : "read", own);
-	uint64_t others = findings_other_io(devio_read_bytes(io) + devio_write_bytes(io),
+	uint64_t others = findings_other_io(devio_read_bytes(io), devio_write_bytes(io),
 					    devio_count(io), r->bytes, write);
 	if (others > 0) {
 		fmt_bytes_iec(other, sizeof(other), others);

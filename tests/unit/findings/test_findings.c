@@ -352,7 +352,8 @@ static void test_other_process_on_the_disk(void **state)
 	assert_non_null(f);
 	assert_true(finding_value(f, "device_read_bytes", 0) == (double)(1800ull << 20));
 	assert_true(said("other I/O on the disk"));
-	assert_true(findings_other_io(2000ull << 20, 1, r.bytes, false) == (2000ull << 20) - r.bytes);
+	assert_true(findings_other_io(1800ull << 20, 200ull << 20, 1, r.bytes, false) ==
+		    (2000ull << 20) - r.bytes);
 	assert_null(finding_find(&r, "device_saw_less"));
 	/* the disk read what the run read (and a little metadata): no other I/O */
 	begin(1.0);
@@ -360,7 +361,7 @@ static void test_other_process_on_the_disk(void **state)
 	disk(r.bytes + (130ull << 20), 1 << 20);
 	finish();
 	assert_null(finding_find(&r, "device_other_io"));
-	assert_int_equal(findings_other_io(r.bytes + (131ull << 20), 1, r.bytes, false), 0);
+	assert_int_equal(findings_other_io(r.bytes + (130ull << 20), 1ull << 20, 1, r.bytes, false), 0);
 	assert_int_equal(r.nwarnings, 0);
 	/* a cache served the run: less, not other */
 	begin(1.0);
@@ -385,6 +386,30 @@ static void test_other_process_on_the_disk(void **state)
 	r.dir = IO_WRITE;
 	finish();
 	assert_non_null(finding_find(&r, "device_other_io"));
+	assert_null(finding_find(&r, "device_wrote_more"));
+	/* a write run whose disk wrote 5 times its bytes and read nothing
+	 * (copy-on-write, a journal, RAID parity): amplification, not other I/O
+	 * (the old rule, total > 3 x run + 8 MiB, called it other I/O) */
+	begin(1.0);
+	steady_read();
+	disk(2ull << 20, 640ull << 20);
+	r.dir = IO_WRITE;
+	finish();
+	const struct finding *more = finding_find(&r, "device_wrote_more");
+	assert_non_null(more);
+	assert_true(finding_value(more, "ratio", 0) > 4.99 && finding_value(more, "ratio", 0) < 5.01);
+	assert_null(finding_find(&r, "device_other_io"));
+	assert_int_equal(findings_other_io(2ull << 20, 640ull << 20, 1, r.bytes, true), 0);
+	/* ... and 2 MiB of reads beside 64 MiB, half the run: still no other I/O */
+	assert_int_equal(findings_other_io(64ull << 20, 640ull << 20, 1, r.bytes, true), 0);
+	/* 2.9 times: neither (the journal's doubling and some metadata) */
+	begin(1.0);
+	steady_read();
+	disk(0, r.bytes * 29 / 10);
+	r.dir = IO_WRITE;
+	finish();
+	assert_null(finding_find(&r, "device_wrote_more"));
+	assert_null(finding_find(&r, "device_other_io"));
 }
 
 static void test_cpu_bound_never_over_all(void **state)
