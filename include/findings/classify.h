@@ -22,6 +22,9 @@ extern const size_t device_class_count;
 struct quick_figures {
 	double seq_read_bps, qd1_lat_p50_ns, qd1_iops, qd32_iops, qd32_lat_p50_ns;
 	double seq_write_bps;
+	double qd1_cpu, qd32_cpu; /* the busiest submitting thread's CPU share of the QD1 and
+				   * QD32 random read steps, 0..1 (< 0 unknown): a device that
+				   * completes at memory speed keeps it near 1 */
 	const char *fs_class;   /* "ram", "network" or NULL */
 	const char *transport;  /* "nvme", "sata", "usb", "virtio", … */
 	bool is_virtual;
@@ -56,6 +59,13 @@ struct verdict {
 };
 
 void classify(const struct quick_figures *f, struct verdict *v);
+/* A provisioned cap in quick's figures: IOPS at 1 and at 32 in flight within
+ * 3 % of each other (at least 20), median latency at 32 over 8 times that at
+ * 1 (the requests queued somewhere), the submitting thread mostly idle (not
+ * a device that answers at memory speed), and the IOPS within 2 % of a
+ * round figure (1, 1.5, 2, 2.5, 3, 5 or 7.5 times a power of ten, as
+ * volumes are sold).  True with that figure in *round. */
+bool classify_flat_cap(const struct quick_figures *f, double *round);
 /* "looks like: SATA SSD class (seq read 520 MB/s, QD1 read 90 us, 94k IOPS @ 32)" */
 void verdict_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v);
 

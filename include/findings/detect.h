@@ -43,6 +43,8 @@
 #define DETECT_CAP_WAIT 0.5
 #define DETECT_CAP_PACED_CV 0.02
 #define DETECT_CAP_ROUND 0.005
+/* Blocks from this size on are judged by bytes/s, smaller ones by IOPS. */
+#define DETECT_CAP_LARGE_BLOCK 65536u
 
 /* How sure: a shape that fits a cap ("may be"), or slow I/Os recurring in
  * every interval, as a token bucket's refills make them. */
@@ -129,9 +131,9 @@ bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h);
 
 /* True, filling c, when the series and the latencies look like a rate cap
  * (above; c->evidence says how sure); needs DETECT_MIN_SAMPLES samples.
- * bytes and seconds are the run's (0 seconds: the series' own span), for
- * the round figure. */
+ * bytes are the run's: with the I/Os, they say the block size, which says
+ * whether IOPS or bytes/s are tested for a round figure. */
 bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t bytes,
-		     double seconds, struct rate_cap *c);
+		     struct rate_cap *c);
 
 #endif

@@ -238,14 +238,22 @@ static void gather_figures(struct quick_report *q, const struct devinfo *d)
 	gather_cap(q, f->cap, sizeof(f->cap));
 	if ((s = step_of(q, "seqread", 1u << 20, 1)))
 		f->seq_read_bps = result_rate(s);
+	f->qd1_cpu = f->qd32_cpu = -1;
 	if ((s = step_of(q, "randread", 4096, 1))) {
 		f->qd1_lat_p50_ns = step_p50(s);
 		f->qd1_iops = result_iops(s);
+		f->qd1_cpu = s->cpu_busiest;
 	}
 	if ((s = step_of(q, "randread", 4096, 32))) {
 		f->qd32_iops = result_iops(s);
 		f->qd32_lat_p50_ns = step_p50(s);
+		f->qd32_cpu = s->cpu_busiest;
 	}
+	double round;
+	if (!f->cap[0] && classify_flat_cap(f, &round))
+		snprintf(f->cap, sizeof(f->cap), "a provisioned cap near %.0f IOPS (%.0f IOPS at 1 "
+			 "and at 32 outstanding while latency grew %.0fx)", round, f->qd32_iops,
+			 f->qd32_lat_p50_ns / f->qd1_lat_p50_ns);
 	if ((s = step_of(q, "seqwrite", 1u << 20, 1)))
 		f->seq_write_bps = result_rate(s);
 	if (!d)

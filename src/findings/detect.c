@@ -166,7 +166,7 @@ static double ios_rate(const struct series *s, unsigned from)
 }
 
 bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t bytes,
-		     double seconds, struct rate_cap *c)
+		     struct rate_cap *c)
 {
 	struct series_summary sum;
 	memset(c, 0, sizeof(*c));
@@ -183,21 +183,15 @@ bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t b
 	c->slow_ns = (uint64_t)(DETECT_CAP_SLOW * (double)c->p50_ns);
 	c->slow_share = share_from(lat, c->slow_ns);
 	c->wait_share = time_share_from(lat, c->slow_ns);
-	/* the round figure from the run's own clock (the sampler's ticks wander
-	 * by milliseconds), else from the intervals after the first: a bucket
-	 * that starts full lets the first slice through faster, which moves the
-	 * whole run's figure off the limit (qemu's 150 IOPS throttle: 150.8 for
-	 * the run, 150.0 after its first interval) */
-	double run_iops = seconds > 0 ? (double)lat->count / seconds : c->iops;
-	double run_rate = seconds > 0 ? (double)bytes / seconds : c->rate;
-	double iops_round = detect_round(run_iops);
-	if (iops_round == 0)
-		iops_round = detect_round(c->iops);
-	double rate_round = detect_round(run_rate);
-	if (rate_round == 0)
-		rate_round = detect_round(c->rate);
-	c->round_iops = iops_round > 0;
-	c->round = c->round_iops ? iops_round : rate_round;
+	/* one figure is tested, so that a steady run lands near a round one only
+	 * about once in thirty: IOPS for small blocks (volumes and io.max limit
+	 * I/Os), bytes/s for 64 KiB and over; both over the intervals after the
+	 * first, since a bucket that starts full lets the first slice through
+	 * faster (qemu's 150 IOPS throttle: 150.8 for the run, 150.0 after its
+	 * first interval) */
+	bool small = bytes / lat->count < DETECT_CAP_LARGE_BLOCK;
+	c->round = detect_round(small ? c->iops : c->rate);
+	c->round_iops = small && c->round > 0;
 	if (c->p50_ns == 0 || c->cv >= DETECT_CAP_CV)
 		return false;
 	c->budget = p90 <= DETECT_CAP_FAST * c->p50_ns && c->slow_share >= DETECT_CAP_SLOW_MIN &&

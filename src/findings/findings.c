@@ -180,7 +180,7 @@ static void judge_rate_cap(const struct options *opt, const struct series *s, bo
 {
 	struct rate_cap c;
 	char rate[32], why[192];
-	if (!opt->direct || !detect_rate_cap(s, &r->lat, r->bytes, r->seconds, &c))
+	if (!opt->direct || !detect_rate_cap(s, &r->lat, r->bytes, &c))
 		return;
 	bool sure = limited || c.evidence == CAP_REGULAR;
 	fmt_rate_si(rate, sizeof(rate), c.rate);

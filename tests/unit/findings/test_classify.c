@@ -345,6 +345,36 @@ static void test_provisioned_cap(void **state)
 	g.qd32_iops = 40e3;
 	classify(&g, &v);
 	assert_false(has_warning(&v, "throttled"));
+	/* a fast device that does not queue (zram, brd, null_blk, a loop over the
+	 * page cache): flat, latency grew 30x, at 15k IOPS (round), but the
+	 * thread that submits did the work: not a cap */
+	struct quick_figures z = { .seq_read_bps = 2e9, .qd1_lat_p50_ns = 60e3, .qd1_iops = 15100,
+				   .qd32_iops = 15000, .qd32_lat_p50_ns = 2.1e6, .qd1_cpu = 0.97,
+				   .qd32_cpu = 0.99 };
+	double round;
+	assert_false(classify_flat_cap(&z, &round));
+	classify(&z, &v);
+	assert_false(has_warning(&v, "throttled"));
+	/* the same with an idle thread is a cap at 15000 */
+	z.qd1_cpu = z.qd32_cpu = 0.05;
+	assert_true(classify_flat_cap(&z, &round));
+	assert_true(round == 15000);
+	/* 12,700 IOPS flat and queued with an idle thread: no round figure near
+	 * (the old grid of every 500 within 2 % called anything above 12,500 round) */
+	z.qd1_iops = 12720, z.qd32_iops = 12700;
+	assert_false(classify_flat_cap(&z, &round));
+	classify(&z, &v);
+	assert_false(has_warning(&v, "throttled"));
+	/* the lab's volume capped at 150 IOPS: 152 at 1 and at 32, 6.6 ms -> 210 ms;
+	 * the old rule wanted 500 IOPS or more and named no cap */
+	struct quick_figures lab = { .seq_read_bps = 130e6, .qd1_lat_p50_ns = 6.6e6, .qd1_iops = 152,
+				     .qd32_iops = 152, .qd32_lat_p50_ns = 210e6, .qd1_cpu = 0.01,
+				     .qd32_cpu = 0.01, .is_virtual = true, .rotational = -1 };
+	assert_true(classify_flat_cap(&lab, &round));
+	assert_true(round == 150);
+	classify(&lab, &v);
+	assert_true(has_warning(&v, "throttled: 152 IOPS at 1 and at 32 outstanding, near the round "
+				    "number 150"));
 }
 
 /* A limit quick saw (a cgroup limit reached, a rate cap in a series): the
