@@ -447,6 +447,13 @@ void disk_details(const struct ctx *c, const char *disk, struct dev_node *n)
 	if (!has_dev)
 		devpath[0] = '\0';
 	n->transport = disk_transport(c, disk, devpath);
+	/* a USB disk's serial is its USB device's iSerialNumber, as lsblk (udev's
+	 * usb_id) shows it: usb-storage mostly has no VPD page 80h, and a
+	 * bridge's SCSI side, where it answers, names the bridge's idea of it */
+	char usb[PATH_MAX], buf[128];
+	if (has_dev && n->transport && strcmp(n->transport, "usb") == 0 &&
+	    usb_device_dir(c, devpath, usb) && read_attr(usb, "serial", buf, sizeof(buf)) == 0)
+		SCOPY(n->serial, buf);
 	bool has_pci = n->transport && strcmp(n->transport, "nvme") == 0 && nvme_pci_dir(disk, pci) == 0;
 	if (n->transport && (strcmp(n->transport, "sata") == 0 || strcmp(n->transport, "ata") == 0))
 		ata_details(c, devpath, n);

@@ -120,6 +120,9 @@ void disk_details(const struct ctx *c, const char *disk, struct dev_node *n);
 
 /* The PCI function of an NVMe namespace disk, into out[PATH_MAX]. */
 int nvme_pci_dir(const char *disk, char *out);
+/* The USB device a disk at devpath hangs from (the directory holding
+ * idVendor, up from the SCSI device), in p; false when none is. */
+bool usb_device_dir(const struct ctx *c, const char *devpath, char p[PATH_MAX]);
 /* SATA link from sys/class/ata_link/linkN: speed, limit, ceiling; dev_max_gbps
  * is what the device's IDENTIFY says it supports (0 unknown). */
 void sata_link(const char *linkdir, const char *transport, double dev_max_gbps, struct dev_link *lk);

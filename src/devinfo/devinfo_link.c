@@ -77,22 +77,28 @@ static void usb_device_link(const char *p, struct dev_link *lk)
 
 /* smartmontools get_usb_id: up from the SCSI device to the USB device (the
  * directory holding idVendor), at most 10 levels, not above /sys/devices. */
-static void usb_link(const struct ctx *c, const char *devpath, struct dev_link *lk)
+bool usb_device_dir(const struct ctx *c, const char *devpath, char p[PATH_MAX])
 {
-	char p[PATH_MAX], top[PATH_MAX];
-	lk->kind = "usb";
-	SCOPY(p, devpath);
+	char top[PATH_MAX];
+	scopy(p, PATH_MAX, devpath);
 	pathf(top, "%s/devices", c->sys);
 	for (int i = 0; i < 10 && strlen(p) > strlen(top); i++) {
-		if (exists(p, "idVendor")) {
-			usb_device_link(p, lk);
-			return;
-		}
+		if (exists(p, "idVendor"))
+			return true;
 		char *slash = strrchr(p, '/');
 		if (!slash || slash == p)
 			break;
 		*slash = '\0';
 	}
+	return false;
+}
+
+static void usb_link(const struct ctx *c, const char *devpath, struct dev_link *lk)
+{
+	char p[PATH_MAX];
+	lk->kind = "usb";
+	if (usb_device_dir(c, devpath, p))
+		usb_device_link(p, lk);
 }
 
 /* ---- PCIe ------------------------------------------------------------------ */

@@ -150,7 +150,7 @@ run_guest() {
 		-device virtio-scsi-pci,id=scsi0 $D,file="$img/scsi_hdd.img",id=hd
 		-device scsi-hd,bus=scsi0.0,drive=hd,vendor=SEAGATE,product=ST4000NM0035,serial=ZC1LAB03,rotation_rate=7200
 		# USB mass storage (bulk-only transport) on xHCI, its LUN named
-		-device qemu-xhci,id=xhci -device usb-bot,id=ubot,bus=xhci.0 $D,file="$img/usb.img",id=ub
+		-device qemu-xhci,id=xhci -device usb-bot,id=ubot,bus=xhci.0,serial=USB0001 $D,file="$img/usb.img",id=ub
 		-device "scsi-hd,bus=ubot.0,scsi-id=0,lun=0,drive=ub,vendor=SanDisk,product=Extreme SSD,serial=LABUSB04,rotation_rate=1"
 		# a cloud volume capped by qemu's token bucket at 150 IOPS
 		$D,file="$img/capped.img",id=cap,throttling.iops-total=150

@@ -895,6 +895,7 @@ static void test_usb_stick(void **state)
 	assert_string_equal(t->vendor, "SanDisk");
 	assert_string_equal(t->model, "Cruzer Blade");
 	assert_string_equal(t->firmware, "1.00");
+	assert_string_equal(t->serial, ""); /* no serial anywhere yet */
 	assert_string_equal(t->write_cache, "write through");
 	assert_false(t->is_virtual);
 	assert_string_equal(t->link.kind, "usb");
@@ -905,6 +906,17 @@ static void test_usb_stick(void **state)
 	assert_true(has(text, "link: USB 480 Mbit/s, ceiling 53.2 MB/s"));
 	assert_true(has(text, "removable"));
 	free(text);
+
+	/* the SCSI side's own serial, where a bridge gives one (here as
+	 * device/serial), while the USB device has none */
+	put(f, USBSCSI "/serial", "4C530001240820116322");
+	probe(f);
+	assert_string_equal(f->d.top.serial, "4C530001240820116322");
+	/* usb-storage: the serial is the USB device's iSerialNumber, up the
+	 * chain, as lsblk shows it (udev's usb_id) */
+	put(f, USBDEV "/serial", "USB0001\n");
+	probe(f);
+	assert_string_equal(f->d.top.serial, "USB0001");
 
 	/* a USB 3 stick in a USB 2 port */
 	put(f, USBDEV "/version", " 3.20");
