@@ -38,6 +38,8 @@ struct bench_job {
 	uint64_t region;      /* I/O stays in [0, region), a multiple of bs */
 	uint64_t bytes_limit; /* total bytes to move; UINT64_MAX: none */
 	bool wrap;            /* sequential: start over at the region's end */
+	bool one_pass;        /* --once: no target moves more than its region's bytes
+			       * (several targets: each its own, random I/O included) */
 	double time_limit_s;  /* 0: none */
 	unsigned threads;
 	uint64_t seed;        /* offsets, and the data written at each offset, follow from it

@@ -30,8 +30,10 @@ void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned
 	unsigned target = bench_thread_place(thread, job->threads, job->ntargets, &local, &peers);
 	uint64_t region = job->ntargets > 1 ? job->regions[target] : job->region;
 	uint64_t nblocks = region / job->bs;
-	uint64_t limit = job->bytes_limit == UINT64_MAX ? UINT64_MAX
-			 : share(job->bytes_limit / job->bs, peers, local) * job->bs;
+	uint64_t total = job->bytes_limit;
+	if (job->one_pass && total > nblocks * job->bs)
+		total = nblocks * job->bs; /* one pass over this target's own region */
+	uint64_t limit = total == UINT64_MAX ? UINT64_MAX : share(total / job->bs, peers, local) * job->bs;
 	memset(g, 0, sizeof(*g));
 	g->pattern = job->pattern;
 	g->bs = job->bs;

@@ -284,8 +284,8 @@ void run_job_for(struct bench_job *job, const struct options *opt)
 	bool cache_reads = !opt->direct && job->dir == IO_READ && job->write_pct == 0;
 	if (opt->time_s > 0 && !opt->once && !cache_reads)
 		run_job_by_time(job);
-	else if (opt->once && job->ntargets <= 1 && job->bytes_limit > job->region)
-		job->bytes_limit = job->region; /* one pass, random I/O included */
+	else if (opt->once)
+		job->one_pass = true; /* one pass over each region, random I/O included */
 }
 
 static const char *end_name(enum bench_end e)

@@ -89,6 +89,13 @@ total = res["bytes"] / res["seconds"]
 assert abs(parts - total) <= 1e-4 * total, (parts, total)
 assert [t["bytes"] for t in ts] == [8 << 20, 1 << 20], [t["bytes"] for t in ts]
 assert res["ended"] == "one pass", res["ended"]'
+# random reads --once: one pass over each target's own region, not -s bytes
+# on each (issue 33: the 1 MiB file was read 8 times over and called one pass)
+check "randread --once over a directory and a small file" 0 --json randread --once -s 8M "$D1" "$S/small"
+py "randread --once: 8 MiB from the directory's file, 1 MiB from the small one" "$SUMS"'
+assert [t["bytes"] for t in ts] == [8 << 20, 1 << 20], [t["bytes"] for t in ts]
+assert res["bytes"] == 9 << 20, res["bytes"]
+assert res["ended"] == "one pass", res["ended"]'
 check "randread -j 1 over two directories" 0 randread -j 1 -s 8M -t 1 "$D1" "$D2"
 grep -q 'warning: -j 1 raised to 2' "$S/err" && ok "-j below the number of targets: raised, and said" ||
 	not_ok "-j below the number of targets: raised, and said" "$(cat "$S/err")"
