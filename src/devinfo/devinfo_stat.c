@@ -53,10 +53,20 @@ void devio_begin(struct devio *io, const struct devinfo *d, const char *sysfs)
 	}
 }
 
-/* a - b, or 0 when a counter went back (a device removed and re-added) */
+/* a - b for a counter the kernel may keep in 32 bits: the milliseconds
+ * (read_ms, write_ms, io_ticks, time_in_queue) are printed as unsigned int,
+ * and on a 32-bit kernel the unsigned long counts are 32 bits too, so a
+ * counter that went back while both readings fit in 32 bits wrapped at 2^32
+ * (a busy disk's io_ticks every 49.7 days).  What would take more than half
+ * of that range to explain is a device removed and re-added: 0. */
 static uint64_t since(uint64_t a, uint64_t b)
 {
-	return a > b ? a - b : 0;
+	if (a >= b)
+		return a - b;
+	if (b > UINT32_MAX)
+		return 0;
+	uint64_t wrapped = a + (UINT64_C(1) << 32) - b;
+	return wrapped < (UINT64_C(1) << 31) ? wrapped : 0;
 }
 
 void devio_end(struct devio *io, const char *sysfs, double seconds)

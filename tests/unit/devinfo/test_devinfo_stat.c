@@ -91,6 +91,23 @@ static void test_before_after(void **state)
 	write_stat("sdx", "300 5 4896 30 50 2 400 5 1 9000 5000\n");
 	devio_end(&io, root, 2.0);
 	assert_true(devio_util_pct(&io, 0) == 100.0);
+	/* 32-bit counters wrap: io_ticks and time_in_queue from just below 2^32
+	 * to just past it read as what the disk did, not as 0 (issue 33: a
+	 * saturated disk read 0 % busy) */
+	write_stat("sdx", "300 5 4896 4294967000 50 2 400 5 0 4294966296 4294965296\n");
+	devio_begin(&io, &d, root);
+	write_stat("sdx", "400 5 5696 704 50 2 400 5 1 704 704\n");
+	devio_end(&io, root, 2.0);
+	assert_int_equal(io.leaf[0].delta.read_ms, 1000);
+	assert_int_equal(io.leaf[0].delta.busy_ms, 1704);
+	assert_int_equal(io.leaf[0].delta.queue_ms, 2704);
+	assert_true(devio_util_pct(&io, 0) > 84.9 && devio_util_pct(&io, 0) < 85.3);
+	/* a 64-bit counter that went back is a device re-added: 0 */
+	write_stat("sdx", "5000000000 5 4896 10 50 2 400 5 0 1000 2000\n");
+	devio_begin(&io, &d, root);
+	write_stat("sdx", "10 5 4896 10 50 2 400 5 0 1000 2000\n");
+	devio_end(&io, root, 2.0);
+	assert_int_equal(io.leaf[0].delta.reads, 0);
 	/* a leaf whose file vanished between the readings drops out */
 	char path[256];
 	snprintf(path, sizeof(path), "%s/class/block/sdy/stat", root);
