@@ -22,6 +22,9 @@ extern const size_t device_class_count;
 struct quick_figures {
 	double seq_read_bps, qd1_lat_p50_ns, qd1_iops, qd32_iops, qd32_lat_p50_ns;
 	double seq_write_bps;
+	double qd1_settled_iops, qd32_settled_iops; /* the same steps' IOPS after their
+						     * first interval (0 unknown) */
+	double settled_ios;     /* the fewer I/Os of the two after their first interval */
 	double qd1_cpu, qd32_cpu; /* the busiest submitting thread's CPU share of the QD1 and
 				   * QD32 random read steps, 0..1 (< 0 unknown): a device that
 				   * completes at memory speed keeps it near 1 */
@@ -36,6 +39,8 @@ struct quick_figures {
 	const char *link_speed; /* "6.0 Gbps", "480", "8.0 GT/s PCIe" … */
 	double link_ceiling_bps;/* 0 unknown */
 	bool link_below_max;
+	char cached[96];        /* the figures left out because a step's own finding says a
+				 * cache served them ("seq read, QD1 read"), or "" */
 	char cap[192];          /* what showed that a limit set the figures ("a cgroup
 				 * limit of 130 IOPS on 7:0 (reached in RND4K Q32T1
 				 * read)"), or "" */
@@ -50,7 +55,9 @@ struct verdict {
 					    * "capped" (a limit set the figures: cls is what
 					    * they resemble, not what the device is),
 					    * "host_cache" (a virtual disk's figures beyond its
-					    * claimed link, or at memory speed) */
+					    * claimed link, or at memory speed), "cache" (a
+					    * step's own finding says a cache between diskbench
+					    * and the disk served every figure weighed: cls NULL) */
 	const char *prefix;                /* "virtual disk: ", "RAM: ", "network: " or "" */
 	char identity_note[160];           /* why identity and figures disagree, if they do */
 	char host_cache[160];              /* why the figures are the host's cache, or "" */
@@ -60,7 +67,10 @@ struct verdict {
 
 void classify(const struct quick_figures *f, struct verdict *v);
 /* A provisioned cap in quick's figures: IOPS at 1 and at 32 in flight within
- * 3 % of each other (at least 20), median latency at 32 over 8 times that at
+ * 3 % of each other, plus 2 I/Os of the fewer counted (an interval's edge
+ * falls between two I/Os of a paced device: short steps count few) (at
+ * least 20; after each step's first interval where known, since a token
+ * bucket that starts full lets the first one run ahead), median latency at 32 over 8 times that at
  * 1 (the requests queued somewhere), the submitting thread mostly idle (not
  * a device that answers at memory speed), and the IOPS within 2 % of a
  * round figure (1, 1.5, 2, 2.5, 3, 5 or 7.5 times a power of ten, as

@@ -72,6 +72,10 @@ double series_tail_rate(const struct series *s);
 double series_span(const struct series *s, unsigned i);
 /* Bytes per second of sample i. */
 double series_rate(const struct series *s, unsigned i);
+/* I/Os per second over samples from.. to the last (0 when there are none):
+ * from 1 leaves out the first interval, whose rate a limiter's budget,
+ * full at the start, lets run ahead. */
+double series_ios_rate(const struct series *s, unsigned from);
 /* Bytes moved before sample i began. */
 uint64_t series_bytes_before(const struct series *s, unsigned i);
 /* min, max, mean and standard deviation of the rates of samples [from, to). */

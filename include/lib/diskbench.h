@@ -158,8 +158,8 @@ struct options {
 /* How often 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64+ requests were in flight. */
 #define RESULT_QD_BUCKETS 7
 #define MSG_LEN 512
-#define MAX_FINDINGS 8
-#define FINDING_FIGURES 8
+#define MAX_FINDINGS 32 /* quick: its steps' findings, each with its step */
+#define FINDING_FIGURES 10
 #define RESULT_KEEP 8
 
 struct series;

@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "quick.h"
 #include "findings.h"
+#include "series.h"
 #include "runner.h"
 #include "run_record.h"
 #include "sampling.h"
@@ -157,6 +158,15 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 	for (unsigned i = 0; i < sr->nwarnings; i++)
 		if (!said_before(q, sr->warnings[i]))
 			warn(r, "%s: %s", label, sr->warnings[i]);
+	/* every finding also in the top-level list a script reads, with the
+	 * index of its step in tests[] */
+	for (unsigned i = 0; i < sr->nfindings; i++) {
+		const struct finding *sf = &sr->findings[i];
+		struct finding *f = finding_add(r, sf->key);
+		for (unsigned k = 0; f && k < sf->nfigures; k++)
+			finding_figure(f, sf->figures[k].name, sf->figures[k].value, sf->figures[k].decimals);
+		finding_figure(f, "step", n, 0);
+	}
 	if (code != EXIT_OK) {
 		r->interrupted = sr->interrupted;
 		return fail(r, code, "%s: %s", label, sr->error);
@@ -180,6 +190,32 @@ static const struct result *step_of(const struct quick_report *q, const char *te
 		    q->opts[i].qd * q->opts[i].threads == in_flight)
 			return &q->steps[i];
 	return NULL;
+}
+
+/* The I/Os a step counted after its first interval (0 unknown). */
+static double settled_ios(const struct result *s)
+{
+	double n = 0;
+	for (unsigned i = 1; s && s->series && i < s->series->n; i++)
+		n += (double)s->series->s[i].ios;
+	return n;
+}
+
+/* The step of a figure the verdict weighs, unless the step's own finding
+ * says a cache between diskbench and the disk served it (device_saw_less):
+ * then NULL, and the figure's name added to f->cached. */
+static const struct result *weighed_step(const struct quick_report *q, const char *test,
+					 uint64_t bs, unsigned in_flight, const char *figure,
+					 struct quick_figures *f)
+{
+	const struct result *s = step_of(q, test, bs, in_flight);
+	for (unsigned k = 0; s && k < s->nfindings; k++)
+		if (strcmp(s->findings[k].key, "device_saw_less") == 0) {
+			size_t n = strlen(f->cached);
+			snprintf(f->cached + n, sizeof(f->cached) - n, "%s%s", n ? ", " : "", figure);
+			return NULL;
+		}
+	return s;
 }
 
 /* What showed that a limit, not the device, set a step's figures: a cgroup
@@ -236,23 +272,29 @@ static void gather_figures(struct quick_report *q, const struct devinfo *d)
 	memset(f, 0, sizeof(*f));
 	f->rotational = -1;
 	gather_cap(q, f->cap, sizeof(f->cap));
-	if ((s = step_of(q, "seqread", 1u << 20, 1)))
+	if ((s = weighed_step(q, "seqread", 1u << 20, 1, "seq read", f)))
 		f->seq_read_bps = result_rate(s);
 	f->qd1_cpu = f->qd32_cpu = -1;
-	if ((s = step_of(q, "randread", 4096, 1))) {
+	if ((s = weighed_step(q, "randread", 4096, 1, "QD1 read", f))) {
 		f->qd1_lat_p50_ns = step_p50(s);
 		f->qd1_iops = result_iops(s);
+		f->qd1_settled_iops = s->series ? series_ios_rate(s->series, 1) : 0;
 		f->qd1_cpu = s->cpu_busiest;
 	}
-	if ((s = step_of(q, "randread", 4096, 32))) {
+	if ((s = weighed_step(q, "randread", 4096, 32, "QD32 IOPS", f))) {
 		f->qd32_iops = result_iops(s);
+		f->qd32_settled_iops = s->series ? series_ios_rate(s->series, 1) : 0;
 		f->qd32_lat_p50_ns = step_p50(s);
 		f->qd32_cpu = s->cpu_busiest;
 	}
+	f->settled_ios = settled_ios(step_of(q, "randread", 4096, 1));
+	double other = settled_ios(step_of(q, "randread", 4096, 32));
+	f->settled_ios = f->settled_ios < other ? f->settled_ios : other;
 	double round;
 	if (!f->cap[0] && classify_flat_cap(f, &round))
 		snprintf(f->cap, sizeof(f->cap), "a provisioned cap near %.0f IOPS (%.0f IOPS at 1 "
-			 "and at 32 outstanding while latency grew %.0fx)", round, f->qd32_iops,
+			 "and at 32 outstanding while latency grew %.0fx)", round,
+			 f->qd32_settled_iops > 0 ? f->qd32_settled_iops : f->qd32_iops,
 			 f->qd32_lat_p50_ns / f->qd1_lat_p50_ns);
 	if ((s = step_of(q, "seqwrite", 1u << 20, 1)))
 		f->seq_write_bps = result_rate(s);

@@ -254,14 +254,19 @@ static double near_round(double v)
 bool classify_flat_cap(const struct quick_figures *f, double *round)
 {
 	*round = 0;
-	if (f->qd1_iops < 20 || f->qd32_iops <= 0 || f->qd1_lat_p50_ns <= 0)
+	/* a bucket that starts full lets a step's first interval run ahead */
+	bool settled = f->qd1_settled_iops > 0 && f->qd32_settled_iops > 0;
+	double qd1 = settled ? f->qd1_settled_iops : f->qd1_iops;
+	double qd32 = settled ? f->qd32_settled_iops : f->qd32_iops;
+	if (qd1 < 20 || qd32 <= 0 || f->qd1_lat_p50_ns <= 0)
 		return false;
-	bool flat = fabs(f->qd32_iops - f->qd1_iops) <= 0.03 * f->qd1_iops;
+	double edges = settled && f->settled_ios > 0 ? 2 / f->settled_ios : 0;
+	bool flat = fabs(qd32 - qd1) <= (0.03 + edges) * qd1;
 	bool queued = f->qd32_lat_p50_ns > 8 * f->qd1_lat_p50_ns;
 	/* zram, brd, null_blk, a loop over the page cache: the thread itself does
 	 * the work, so IOPS stay flat whatever the depth, but it is busy */
 	bool idle = f->qd1_cpu < 0.5 && f->qd32_cpu < 0.5;
-	*round = near_round(f->qd32_iops);
+	*round = near_round(qd32);
 	return flat && queued && idle && *round > 0;
 }
 
@@ -272,7 +277,8 @@ static void cap_warning(const struct quick_figures *f, struct verdict *v)
 	if (classify_flat_cap(f, &rounded))
 		add_warning(v, "throttled: %.0f IOPS at 1 and at 32 outstanding, near the round "
 			    "number %.0f, while latency grew %.0fx: a provisioned cap (cloud volume, "
-			    "cgroup io.max)", f->qd32_iops, rounded, f->qd32_lat_p50_ns / f->qd1_lat_p50_ns);
+			    "cgroup io.max)", f->qd32_settled_iops > 0 ? f->qd32_settled_iops : f->qd32_iops,
+			    rounded, f->qd32_lat_p50_ns / f->qd1_lat_p50_ns);
 }
 
 void classify(const struct quick_figures *f, struct verdict *v)
@@ -287,6 +293,8 @@ void classify(const struct quick_figures *f, struct verdict *v)
 		v->prefix = "virtual disk: ";
 	if (f->seq_read_bps > 0 || f->qd1_lat_p50_ns > 0 || f->qd32_iops > 0)
 		pick_class(f, v);
+	else if (f->cached[0])
+		v->fit = "cache"; /* every figure came from a cache: no class */
 	if (v->cls && f->cap[0]) {
 		v->fit = "capped"; /* whatever class the figures resemble, a limit set them */
 		v->second = NULL;
@@ -336,6 +344,12 @@ static void virtual_line(char *buf, size_t len, const struct quick_figures *f, c
 void verdict_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v)
 {
 	char seq[32] = "-", lat[32] = "-", iops[32] = "-";
+	if (!v->cls && v->fit && strcmp(v->fit, "cache") == 0) {
+		snprintf(buf, len, "looks like: %sa cache, not the disk: a cache between diskbench and "
+			 "the disk served the %s figures (the steps' warnings say so), so no class is "
+			 "named", v->prefix, f->cached);
+		return;
+	}
 	if (!v->cls) {
 		snprintf(buf, len, "looks like: unknown (nothing was measured)");
 		return;
@@ -354,11 +368,16 @@ void verdict_line(char *buf, size_t len, const struct quick_figures *f, const st
 	}
 	if (strcmp(v->prefix, "virtual disk: ") == 0) {
 		virtual_line(buf, len, f, v, seq, lat, iops);
+		size_t n = strlen(buf);
+		if (f->cached[0])
+			append(buf, len, &n, "; not weighed: %s (a cache served it)", f->cached);
 		return;
 	}
 	int n = snprintf(buf, len, "looks like: %s%s", v->prefix, v->cls->label);
 	if (v->second)
 		n += snprintf(buf + n, len - (size_t)n, " or %s", v->second->label);
-	snprintf(buf + n, len - (size_t)n, " class (seq read %s, QD1 read %s, %s IOPS @ 32)%s%s",
-		 seq, lat, iops, v->identity_note[0] ? "; " : "", v->identity_note);
+	n += snprintf(buf + n, len - (size_t)n, " class (seq read %s, QD1 read %s, %s IOPS @ 32)%s%s",
+		      seq, lat, iops, v->identity_note[0] ? "; " : "", v->identity_note);
+	if (f->cached[0] && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; not weighed: %s (a cache served it)", f->cached);
 }

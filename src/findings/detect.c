@@ -156,15 +156,6 @@ static bool slow_every_interval(const struct series *s, const struct rate_cap *c
 	return true;
 }
 
-static double ios_rate(const struct series *s, unsigned from)
-{
-	uint64_t ios = 0;
-	for (unsigned i = from; i < s->n; i++)
-		ios += s->s[i].ios;
-	double span = s->s[s->n - 1].t_s - (from > 0 ? s->s[from - 1].t_s : 0.0);
-	return span > 0 ? (double)ios / span : 0.0;
-}
-
 bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t bytes,
 		     struct rate_cap *c)
 {
@@ -176,7 +167,7 @@ bool detect_rate_cap(const struct series *s, const struct stats *lat, uint64_t b
 	 * the run's first slice moves more than the cap allows after it */
 	series_summarize(s, 1, s->n, &sum);
 	c->rate = mean_rate(s, 1, s->n);
-	c->iops = ios_rate(s, 1);
+	c->iops = series_ios_rate(s, 1);
 	c->cv = sum.avg > 0 ? sum.stdev / sum.avg : 1.0;
 	c->p50_ns = stats_percentile(lat, 50);
 	uint64_t p90 = stats_percentile(lat, 90);

@@ -196,3 +196,14 @@ unsigned series_sparkline(const struct series *s, unsigned width, char *buf, siz
 	}
 	return written;
 }
+
+double series_ios_rate(const struct series *s, unsigned from)
+{
+	if (from >= s->n)
+		return 0.0;
+	uint64_t ios = 0;
+	for (unsigned i = from; i < s->n; i++)
+		ios += s->s[i].ios;
+	double span = s->s[s->n - 1].t_s - (from > 0 ? s->s[from - 1].t_s : 0.0);
+	return span > 0 ? (double)ios / span : 0.0;
+}

@@ -63,6 +63,7 @@ static void json_verdict(struct json *j, const struct quick_report *q)
 	json_key(j, "virtual_kind"), json_string(j, fig->is_virtual ? fig->virt_kind : NULL);
 	json_key(j, "cloud_volume"), json_bool(j, fig->cloud_volume);
 	json_key(j, "host_cache"), json_string(j, v->host_cache[0] ? v->host_cache : NULL);
+	json_key(j, "cached"), json_string(j, fig->cached[0] ? fig->cached : NULL);
 	json_key(j, "line"), json_string(j, q->line);
 	json_key(j, "evidence");
 	json_object_begin(j);

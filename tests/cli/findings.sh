@@ -183,6 +183,34 @@ t_device() {
 	fi
 }
 
+# quick over the fake disk that saw none of its reads: every step's
+# device_saw_less is in the top-level findings (with its step), and the
+# verdict weighs none of the cached figures: no class (issue 33: it said
+# "SSD class, consistent" from that very figure, and findings was [])
+t_quick_cache() {
+	run quick_cache FAKE_LAT=healthy FAKE_STAT_AFTER="$STAT0" -- quick -s 16M -t 2 "$S/data"
+	local why
+	why=$(python3 - "$S/quick_cache.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+steps = [i for i, t in enumerate(d["tests"]) if any(f["key"] == "device_saw_less" for f in t["findings"])]
+top = sorted(f["step"] for f in d["findings"] if f["key"] == "device_saw_less")
+v = d["verdict"]
+if len(steps) != 4: print("steps with device_saw_less:", steps)
+elif top != steps: print("top-level findings", top, "!= the steps'", steps)
+elif v["fit"] != "cache" or v["class"] is not None or v["label"] is not None:
+    print("verdict", v["fit"], v["class"])
+elif v["cached"] != "seq read, QD1 read, QD32 IOPS": print("cached", v["cached"])
+elif "a cache, not the disk" not in v["line"]: print("line", v["line"])
+EOF
+)
+	if [ -z "$why" ]; then
+		ok "quick over a disk that saw none of the reads: findings at the top with their steps, no class"
+	else
+		not_ok "quick over a disk that saw none of the reads: findings at the top with their steps, no class" "$why"
+	fi
+}
+
 t_cpu() {
 	local tries why
 	expect sleeping "" "cpu_bound" FAKE_LAT=pace:500 -- "${TIMED[@]}" "$S/data"
@@ -323,6 +351,7 @@ t_golden() {
 t_rate_cap
 t_series
 t_device
+t_quick_cache
 t_cpu
 t_cpu_time
 t_window

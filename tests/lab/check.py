@@ -26,7 +26,7 @@ TRUTH = {
     "scsi_hdd": {"serial": "ZC1LAB03", "vendor": "SEAGATE", "model": "ST4000NM0035",
                  "rotational": True, "rpm": 7200, "size": 64 * MIB},
     "usb": {"transport": "usb", "vendor": "SanDisk", "model": "Extreme SSD", "link": "usb",
-            "size": 64 * MIB},
+            "size": 64 * MIB, "usb_serial": "USB0001"},
     "capped": {"transport": "virtio", "serial": "vol-lab0150", "size": 64 * MIB},
     "null": {"size": 64 * MIB},
     "null_zoned": {"zoned": "host-managed", "zone_size": 8 * MIB, "size": 64 * MIB},
@@ -154,6 +154,12 @@ def check_identity(t, runs, role, dev):
         peer = smart.get(peer_key)
         ok = node.get(key) == truth[key] and (peer is None or peer == truth[key])
         t.check(ok, f"{role}: {key} '{truth[key]}' (smartctl {peer_key} {peer!r})", f"info {node.get(key)!r}")
+    if "usb_serial" in truth:
+        # the USB device's iSerialNumber (usb-bot's serial=), which lsblk shows
+        t.check(node.get("serial") == truth["usb_serial"] and
+                (not row.get("serial") or same(row.get("serial"), truth["usb_serial"])),
+                f"{role}: serial '{truth['usb_serial']}' (lsblk SERIAL {row.get('serial')!r})",
+                f"info {node.get('serial')!r}")
     if "vendor" in truth:
         t.check(node.get("vendor") == truth["vendor"] and same(row.get("vendor"), truth["vendor"]),
                 f"{role}: vendor {truth['vendor']} as lsblk", f"info {node.get('vendor')!r}")
@@ -285,6 +291,18 @@ def check_cap(t, runs):
         other = doc(runs, role + ".quick") if role == "nvme" else doc(runs, "null.randread")
         if other:
             t.check("rate_cap" not in findings_of(other), f"{role}: no rate-cap finding on an uncapped disk")
+    # quick's verdict names the cap: IOPS flat at 1 and 32 in flight after each
+    # step's first interval, near 150, the thread idle (issue 33: it said only
+    # "resemble the HDD class")
+    q = doc(runs, "capped.quick") or {}
+    v = (q.get("result") or {}).get("verdict") or q.get("verdict") or {}
+    t.check(v.get("fit") == "capped" and "150 IOPS" in (v.get("cap") or "") and v.get("class") is None,
+            "capped: quick's verdict is capped by a provisioned cap near 150 IOPS", v.get("line"))
+    for role in ("nvme", "null", "sata_ssd"):
+        w = (doc(runs, role + ".quick") or {}).get("verdict") or {}
+        if w:
+            t.check(w.get("fit") != "capped", f"{role}: quick names no cap on an uncapped disk",
+                    w.get("line"))
 
 
 def check_delay(t, runs):

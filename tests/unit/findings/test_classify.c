@@ -332,6 +332,37 @@ static void test_cloud_volume(void **state)
 	assert_int_equal(v.nwarnings, 0);
 }
 
+/* Figures a step's own finding says a cache served are not weighed: the
+ * rest decide, and the line says which were left out; with none left, no
+ * class at all. */
+static void test_cached_figures_not_weighed(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 0, .qd1_lat_p50_ns = 90e3, .qd1_iops = 11e3,
+				   .qd32_iops = 94e3, .qd32_lat_p50_ns = 330e3, .rotational = -1 };
+	struct verdict v;
+	char line[512];
+	snprintf(f.cached, sizeof(f.cached), "seq read");
+	classify(&f, &v);
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_non_null(v.cls);
+	assert_non_null(strstr(line, "seq read -,"));
+	assert_non_null(strstr(line, "; not weighed: seq read (a cache served it)"));
+	/* every figure from a cache: no class, and the line says why */
+	struct quick_figures g = { .rotational = -1 };
+	snprintf(g.cached, sizeof(g.cached), "seq read, QD1 read, QD32 IOPS");
+	classify(&g, &v);
+	verdict_line(line, sizeof(line), &g, &v);
+	assert_null(v.cls);
+	assert_string_equal(v.fit, "cache");
+	assert_non_null(strstr(line, "a cache, not the disk"));
+	/* nothing measured and nothing cached stays "unknown" */
+	struct quick_figures none = { .rotational = -1 };
+	classify(&none, &v);
+	verdict_line(line, sizeof(line), &none, &v);
+	assert_non_null(strstr(line, "unknown (nothing was measured)"));
+}
+
 static void test_provisioned_cap(void **state)
 {
 	(void)state;
@@ -375,6 +406,21 @@ static void test_provisioned_cap(void **state)
 	classify(&lab, &v);
 	assert_true(has_warning(&v, "throttled: 152 IOPS at 1 and at 32 outstanding, near the round "
 				    "number 150"));
+	/* qemu's bucket starts full: the QD32 step's first interval ran ahead
+	 * (171 over the step), 150 after it, as at QD1 */
+	lab.qd32_iops = 171, lab.qd1_settled_iops = 150.2, lab.qd32_settled_iops = 150.0;
+	assert_true(classify_flat_cap(&lab, &round));
+	assert_true(round == 150);
+	/* settled figures that differ are no cap, whatever the step figures say */
+	lab.qd32_iops = 152, lab.qd32_settled_iops = 171;
+	assert_false(classify_flat_cap(&lab, &round));
+	/* short steps count few I/Os: 60 after the first interval make 148 and
+	 * 153 one I/O at an interval's edge apart (within 3 % + 2/60); with 600
+	 * counted, the same gap is no longer flat */
+	lab.qd1_settled_iops = 148, lab.qd32_settled_iops = 153, lab.settled_ios = 60;
+	assert_true(classify_flat_cap(&lab, &round));
+	lab.settled_ios = 600;
+	assert_false(classify_flat_cap(&lab, &round));
 }
 
 /* A limit quick saw (a cgroup limit reached, a rate cap in a series): the
@@ -434,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_host_cache_memory_speed),
 		cmocka_unit_test(test_cloud_volume),
 		cmocka_unit_test(test_provisioned_cap),
+		cmocka_unit_test(test_cached_figures_not_weighed),
 		cmocka_unit_test(test_nothing_measured),
 		cmocka_unit_test(test_capped_names_no_class),
 	};
