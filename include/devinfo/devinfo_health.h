@@ -48,7 +48,11 @@ struct health {
 	int critical_warning;      /* NVMe bits above */
 	int available_spare_pct, spare_threshold_pct, percentage_used;
 	int64_t media_errors;      /* NVMe media and data integrity errors */
-	int64_t host_read_bytes, host_written_bytes; /* NVMe data units x 512000; ATA 241/242 x 512 */
+	int64_t host_read_bytes, host_written_bytes; /* NVMe data units x 512000; ATA 241/242
+						      * x the drive's unit (ata_unit) */
+	int64_t ata_unit;          /* bytes per unit of ATA 241/242 (512-byte LBAs, Intel's
+				    * 32 MiB, GiB); -1 none read */
+	bool ata_unit_assumed;     /* the drive's unit is not known: 512 bytes assumed */
 	int64_t power_on_hours, unsafe_shutdowns;
 	int64_t warning_temp_minutes, critical_temp_minutes; /* NVMe composite temperature */
 	int64_t thermal_transitions[2], thermal_seconds[2];  /* NVMe thermal management 1 and 2 */
@@ -72,9 +76,16 @@ int health_decode_nvme(const uint8_t page[HEALTH_PAGE], struct health *h);
  * media units written (bytes), kept only when the page ends in OCP's GUID. */
 int health_decode_ocp(const uint8_t page[HEALTH_PAGE], struct health *h);
 /* ATA SMART READ DATA and READ THRESHOLDS (512 bytes each, checksummed);
- * thresholds may be NULL (then no attribute is called failing). */
+ * thresholds may be NULL (then no attribute is called failing).  model
+ * (the drive's, NULL unknown) says the unit of attributes 241 and 242. */
 int health_decode_ata(const uint8_t data[HEALTH_PAGE], const uint8_t *thresholds,
-		      struct health *h);
+		      const char *model, struct health *h);
+/* Bytes per unit of ATA attributes 241/242 for a drive model, as
+ * smartmontools' drive database names them (Intel: 32 MiB; SanDisk, WD's
+ * SSDs, Kingston and other SandForce/Phison drives: GiB; Samsung, Crucial,
+ * Micron and disks: 512-byte LBAs); 512 with *assumed where the model is not
+ * known. */
+int64_t health_ata_unit(const char *model, bool *assumed);
 /* SCSI LOG SENSE pages: temperature (0Dh) and write error counters (02h). */
 int health_decode_scsi_temperature(const uint8_t *page, size_t len, struct health *h);
 int health_decode_scsi_write_errors(const uint8_t *page, size_t len, struct health *h);

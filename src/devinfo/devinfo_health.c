@@ -6,8 +6,10 @@
 #include "devinfo_health.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* OCP's C0h log ends in this GUID (AFD514C97C6F4F9CA4F2BFEA2810AFC5),
  * stored least significant byte first. */
@@ -29,6 +31,7 @@ void health_init(struct health *h, const char *name)
 	h->thermal_transitions[0] = h->thermal_transitions[1] = -1;
 	h->thermal_seconds[0] = h->thermal_seconds[1] = -1;
 	h->nand_written_bytes = h->reallocated_sectors = h->uncorrected_write_errors = -1;
+	h->ata_unit = -1;
 }
 
 static int not_valid(struct health *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -144,14 +147,58 @@ static void ata_attribute(int id, uint64_t raw, struct health *h)
 			h->temperature_c = (int64_t)(raw & 0xff);
 		break;
 	case 194: h->temperature_c = (int64_t)(raw & 0xff); break;
-	case 241: h->host_written_bytes = (int64_t)raw * 512; break;
-	case 242: h->host_read_bytes = (int64_t)raw * 512; break;
+	case 241: h->host_written_bytes = (int64_t)raw; break; /* units, scaled below */
+	case 242: h->host_read_bytes = (int64_t)raw; break;
 	default: break;
 	}
 }
 
+static bool model_starts(const char *model, const char *prefix)
+{
+	return strncasecmp(model, prefix, strlen(prefix)) == 0;
+}
+
+int64_t health_ata_unit(const char *model, bool *assumed)
+{
+	static const struct {
+		const char *prefix;
+		int64_t unit;
+	} units[] = {
+		{ "INTEL", 32ll << 20 },                 /* Host_Writes_32MiB */
+		{ "SanDisk", 1ll << 30 },               /* Total_Writes_GiB */
+		{ "KINGSTON", 1ll << 30 }, { "Corsair Force", 1ll << 30 },
+		{ "OCZ-", 1ll << 30 },                  /* SandForce: Lifetime_Writes_GiB */
+		{ "Samsung SSD", 512 }, { "SAMSUNG MZ", 512 }, /* Total_LBAs_Written */
+		{ "ST", 512 },                           /* Seagate */
+	};
+	*assumed = false;
+	for (size_t i = 0; model && i < sizeof(units) / sizeof(units[0]); i++)
+		if (model_starts(model, units[i].prefix))
+			return units[i].unit;
+	*assumed = true;
+	return 512;
+}
+
+/* 241/242 were stored in the drive's units; a count too large for bytes in
+ * 63 bits is a garbled attribute, not a figure */
+static int64_t ata_units_to_bytes(int64_t units, int64_t unit)
+{
+	if (units < 0)
+		return -1;
+	return units > INT64_MAX / unit ? -1 : units * unit;
+}
+
+static void scale_ata_host_bytes(const char *model, struct health *h)
+{
+	if (h->host_written_bytes < 0 && h->host_read_bytes < 0)
+		return;
+	h->ata_unit = health_ata_unit(model, &h->ata_unit_assumed);
+	h->host_written_bytes = ata_units_to_bytes(h->host_written_bytes, h->ata_unit);
+	h->host_read_bytes = ata_units_to_bytes(h->host_read_bytes, h->ata_unit);
+}
+
 int health_decode_ata(const uint8_t data[HEALTH_PAGE], const uint8_t *thresholds,
-		      struct health *h)
+		      const char *model, struct health *h)
 {
 	if (!checksum_ok(data))
 		return not_valid(h, "the SMART data fail their checksum");
@@ -171,6 +218,7 @@ int health_decode_ata(const uint8_t data[HEALTH_PAGE], const uint8_t *thresholds
 			h->failing_threshold = limit;
 		}
 	}
+	scale_ata_host_bytes(model, h);
 	h->source = "ata";
 	h->available = true;
 	return 0;

@@ -49,7 +49,7 @@ static void read_nvme(int fd, const struct health_ops *ops, struct health *h)
 		health_decode_ocp(page, h);
 }
 
-static int read_ata(int fd, const struct health_ops *ops, struct health *h)
+static int read_ata(int fd, const struct health_ops *ops, const char *model, struct health *h)
 {
 	uint8_t data[HEALTH_PAGE], thresholds[HEALTH_PAGE];
 	if (ops->ata_smart(fd, 0xd0, data) != 0) {
@@ -57,7 +57,7 @@ static int read_ata(int fd, const struct health_ops *ops, struct health *h)
 		return -1;
 	}
 	bool have_thresholds = ops->ata_smart(fd, 0xd1, thresholds) == 0;
-	return health_decode_ata(data, have_thresholds ? thresholds : NULL, h);
+	return health_decode_ata(data, have_thresholds ? thresholds : NULL, model, h);
 }
 
 static int read_scsi(int fd, const struct health_ops *ops, struct health *h)
@@ -147,7 +147,7 @@ void health_read(const struct dev_node *n, const char *devdir, const struct heal
 		read_nvme(fd, ops, h);
 	} else if (ata || usb) {
 		/* a USB bridge may pass ATA through (SAT); else its SCSI side */
-		if (read_ata(fd, ops, h) != 0 && usb)
+		if (read_ata(fd, ops, n->model[0] ? n->model : NULL, h) != 0 && usb)
 			read_usb_scsi(fd, ops, h);
 	} else
 		read_scsi(fd, ops, h);

@@ -63,6 +63,8 @@ static void json_reading(struct json *j, const struct health *h)
 	j_int(j, "media_errors", h->media_errors);
 	j_int(j, "host_read_bytes", h->host_read_bytes);
 	j_int(j, "host_written_bytes", h->host_written_bytes);
+	j_int(j, "ata_unit", h->ata_unit);
+	json_key(j, "ata_unit_assumed"), json_bool(j, h->ata_unit_assumed);
 	j_int(j, "power_on_hours", h->power_on_hours);
 	j_int(j, "unsafe_shutdowns", h->unsafe_shutdowns);
 	j_int(j, "warning_temp_minutes", h->warning_temp_minutes);
@@ -231,6 +233,8 @@ static void text_reading(FILE *f, const struct health *h)
 		    h->failing_value, h->failing_threshold);
 	put_bytes(&l, "written", h->host_written_bytes);
 	put_bytes(&l, "read", h->host_read_bytes);
+	if (h->ata_unit_assumed)
+		put(&l, " (ATA 241/242 counted as 512-byte units: this model's unit is not known)");
 	put_bytes(&l, "written to NAND", h->nand_written_bytes);
 	if (h->power_on_hours >= 0)
 		put(&l, ", %lld h powered on", (long long)h->power_on_hours);
@@ -258,6 +262,8 @@ static void text_change(FILE *f, const struct health_run *run, unsigned i)
 			    shared ? " on them" : "");
 		else if (!shared && run->disk_bytes_why[i])
 			put(&l, " (the run's bytes on it: not known, %s)", run->disk_bytes_why[i]);
+		if (a->ata_unit_assumed)
+			put(&l, " (512-byte units assumed: this model's unit is not known)");
 	}
 	if (d.write_amplification >= 0)
 		put(&l, ", write amplification %.2f", d.write_amplification);

@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t thresholds[HEALTH_PAGE];
 	memcpy(thresholds, page + HEALTH_PAGE / 2, HEALTH_PAGE / 2);
 	memcpy(thresholds + HEALTH_PAGE / 2, page, HEALTH_PAGE / 2);
-	health_decode_ata(page, thresholds, ata);
+	health_decode_ata(page, thresholds, size > 0 && (data[0] & 1) ? "INTEL SSDSC2BB48" : NULL, ata);
 	check(ata);
 	run.before[1] = *ata;
 

@@ -181,13 +181,15 @@ static void test_ata(void **state)
 	ata_threshold(t, 1, 9, 0);
 	ata_sum(t);
 	health_init(&h, "sda");
-	assert_int_equal(health_decode_ata(d, t, &h), 0);
+	assert_int_equal(health_decode_ata(d, t, NULL, &h), 0);
 	assert_string_equal(h.source, "ata");
 	assert_int_equal(h.reallocated_sectors, 12);
 	assert_int_equal(h.power_on_hours, 291);
 	assert_int_equal(h.temperature_c, 36);
 	assert_int_equal(h.host_written_bytes, 512000000);
 	assert_int_equal(h.host_read_bytes, 1536);
+	assert_int_equal(h.ata_unit, 512); /* no model: 512 bytes, and said to be assumed */
+	assert_true(h.ata_unit_assumed);
 	assert_int_equal(h.failing_attribute, 0);
 	assert_false(health_alarm(&h));
 	/* NVMe-only figures stay unknown */
@@ -205,16 +207,64 @@ static void test_ata_without(void **state)
 	ata_attr(d, 1, 190, 60, 0x1f);
 	ata_sum(d);
 	health_init(&h, "sdb");
-	assert_int_equal(health_decode_ata(d, NULL, &h), 0);
+	assert_int_equal(health_decode_ata(d, NULL, NULL, &h), 0);
 	assert_int_equal(h.temperature_c, 31);
 	assert_int_equal(h.host_written_bytes, -1);
 	assert_int_equal(h.reallocated_sectors, -1);
 	/* a page that fails its checksum is refused, not half-believed */
 	d[100] ^= 1;
 	health_init(&h, "sdb");
-	assert_int_equal(health_decode_ata(d, NULL, &h), -1);
+	assert_int_equal(health_decode_ata(d, NULL, NULL, &h), -1);
 	assert_false(h.available);
 	assert_non_null(strstr(h.why, "checksum"));
+}
+
+/* One page, 241 = 1000 and 242 = 3, read as four drives would count them:
+ * the bytes by hand from each vendor's unit in smartmontools' drive
+ * database (Host_Writes_32MiB, Total_Writes_GiB, Total_LBAs_Written). */
+static void test_ata_units(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *model;
+		int64_t written, read;
+		bool assumed;
+	} drives[] = {
+		{ "INTEL SSDSC2BB480G4", 1000ll * 33554432, 3ll * 33554432, false },
+		{ "SanDisk SDSSDA240G", 1000ll * 1073741824, 3ll * 1073741824, false },
+		{ "Samsung SSD 860 EVO 500GB", 512000, 1536, false },
+		{ "ST4000DM004-2CV104", 512000, 1536, false },
+		{ "QEMU HARDDISK", 512000, 1536, true },
+		{ "", 512000, 1536, true },
+	};
+	uint8_t d[HEALTH_PAGE] = { 0 };
+	ata_attr(d, 0, 241, 100, 1000);
+	ata_attr(d, 1, 242, 100, 3);
+	ata_sum(d);
+	for (size_t i = 0; i < sizeof(drives) / sizeof(drives[0]); i++) {
+		struct health h;
+		health_init(&h, "sda");
+		assert_int_equal(health_decode_ata(d, NULL, drives[i].model, &h), 0);
+		assert_int_equal(h.host_written_bytes, drives[i].written);
+		assert_int_equal(h.host_read_bytes, drives[i].read);
+		assert_int_equal(h.ata_unit_assumed, drives[i].assumed);
+	}
+	/* a count that does not fit in bytes is no figure, not a wrapped one */
+	uint8_t big[HEALTH_PAGE] = { 0 };
+	ata_attr(big, 0, 241, 100, 0xffffffffffffull);
+	ata_sum(big);
+	struct health h;
+	health_init(&h, "sda");
+	health_decode_ata(big, NULL, "SanDisk SDSSDA240G", &h);
+	assert_int_equal(h.host_written_bytes, -1);
+	/* no 241/242 at all: no unit is claimed */
+	uint8_t none[HEALTH_PAGE] = { 0 };
+	ata_attr(none, 0, 9, 100, 10);
+	ata_sum(none);
+	health_init(&h, "sda");
+	health_decode_ata(none, NULL, "INTEL SSDSC2BB480G4", &h);
+	assert_int_equal(h.ata_unit, -1);
+	assert_false(h.ata_unit_assumed);
 }
 
 static void test_ata_failing(void **state)
@@ -229,7 +279,7 @@ static void test_ata_failing(void **state)
 	ata_threshold(t, 1, 5, 36);
 	ata_sum(t);
 	health_init(&h, "sda");
-	assert_int_equal(health_decode_ata(d, t, &h), 0);
+	assert_int_equal(health_decode_ata(d, t, NULL, &h), 0);
 	assert_int_equal(h.failing_attribute, 5);
 	assert_int_equal(h.failing_value, 30);
 	assert_int_equal(h.failing_threshold, 36);
@@ -238,14 +288,14 @@ static void test_ata_failing(void **state)
 	d[2 + 12 + 3] = 37;
 	ata_sum(d);
 	health_init(&h, "sda");
-	health_decode_ata(d, t, &h);
+	health_decode_ata(d, t, NULL, &h);
 	assert_int_equal(h.failing_attribute, 0);
 	/* thresholds that fail their checksum judge nothing */
 	d[2 + 12 + 3] = 30;
 	ata_sum(d);
 	t[7] ^= 1;
 	health_init(&h, "sda");
-	assert_int_equal(health_decode_ata(d, t, &h), 0);
+	assert_int_equal(health_decode_ata(d, t, NULL, &h), 0);
 	assert_int_equal(h.failing_attribute, 0);
 }
 
@@ -598,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_ocp),
 		cmocka_unit_test(test_ata),
 		cmocka_unit_test(test_ata_without),
+		cmocka_unit_test(test_ata_units),
 		cmocka_unit_test(test_ata_failing),
 		cmocka_unit_test(test_scsi),
 		cmocka_unit_test(test_delta),
