@@ -37,7 +37,9 @@ struct worker {
 	 * and store (a plain add) on the hot path, summed by the main thread */
 	atomic_uint_fast64_t lat_coarse[STATS_COARSE_N];
 	uint64_t t_start, t_end;
-	uint64_t cpu_ns;                 /* the thread's CPU time in its timed loop */
+	uint64_t cpu_from;               /* the thread's CPU time when the timing started */
+	uint64_t cpu_ns;                 /* the thread's CPU time in its timed loop, from
+					  * t_start (a time-based warm-up not in it) */
 	uint64_t measure_from, deadline; /* counting starts, then stops issuing */
 	bool recording;                  /* past the time-based warm-up */
 	int error;

@@ -229,6 +229,16 @@ static void count_coarse(struct worker *w, uint64_t ns)
 			      memory_order_relaxed);
 }
 
+/* This thread's CPU time: read when the timing starts and once
+ * at the end, outside the hot loop. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Counts what was reaped at t1; false once no more should be issued (an
  * error, end of file, the deadline). */
 static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
@@ -238,6 +248,7 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 	if (!w->recording && t1 >= w->measure_from) {
 		w->recording = true;
 		w->t_start = t1; /* what was in flight before does not count */
+		w->cpu_from = thread_cpu_ns(); /* nor the CPU the warm-up used */
 		if (job->time_limit_s > 0)
 			w->deadline = t1 + (uint64_t)(job->time_limit_s * 1e9);
 	}
@@ -304,14 +315,6 @@ static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, u
 	return true;
 }
 
-/* This thread's CPU time: read twice per worker, outside the hot loop. */
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* The hot path: choose offsets, timestamp, submit, reap, timestamp, count;
  * at queue depth 1 with the sync engine that is offset, clock, pread or
@@ -324,7 +327,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 	struct rng mix;
 
 	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
-	uint64_t cpu0 = thread_cpu_ns();
+	w->cpu_from = thread_cpu_ns();
 	w->t_start = clock_ns();
 	w->measure_from = w->t_start + warmup_ns;
 	w->recording = warmup_ns == 0;
@@ -348,7 +351,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 			issuing = false;
 	}
 	w->t_end = clock_ns();
-	w->cpu_ns = thread_cpu_ns() - cpu0;
+	w->cpu_ns = thread_cpu_ns() - w->cpu_from;
 }
 
 void *bench_worker_main(void *arg)

@@ -33,6 +33,7 @@ struct slow {
 	uint64_t each_ns;        /* every later call's */
 	uint64_t fsync_ns;
 	unsigned warmups;        /* the first calls, left out of spent_ns */
+	uint64_t spin_until_ns;  /* before this instant a call spins on the CPU */
 	atomic_uint calls, fsyncs;
 	atomic_uint_fast64_t spent_ns; /* time really spent in the other slowed calls */
 };
@@ -57,7 +58,13 @@ static void nap(uint64_t ns)
 static unsigned io_delay(void)
 {
 	unsigned call = atomic_fetch_add(&slow.calls, 1);
-	nap(call == 0 ? slow.first_ns : slow.each_ns);
+	uint64_t ns = call == 0 ? slow.first_ns : slow.each_ns, t0 = clock_ns();
+	if (t0 < slow.spin_until_ns) {
+		while (clock_ns() < t0 + ns)
+			;
+		return call;
+	}
+	nap(ns);
 	return call;
 }
 
@@ -110,6 +117,7 @@ static void slow_calls(int fd, unsigned warmups, uint64_t first_ns, uint64_t eac
 	slow.first_ns = first_ns;
 	slow.each_ns = each_ns;
 	slow.fsync_ns = fsync_ns;
+	slow.spin_until_ns = 0;
 	atomic_store(&slow.calls, 0);
 	atomic_store(&slow.fsyncs, 0);
 	atomic_store(&slow.spent_ns, 0);
@@ -277,6 +285,36 @@ static void test_time_limit(void **state)
 	free(out);
 }
 
+/* A time-based warm-up (sweep's ramp) that kept the thread on the CPU, then
+ * a window of sleeping I/Os: the busy share is the window's (the thread
+ * sleeps ~all of it), not the warm-up's CPU time over the window's length
+ * (about 1: the figure a CPU-bound run shows). */
+static void test_cpu_share_is_the_windows(void **state)
+{
+	struct fx *f = *state;
+	struct bench_job job = make_job(f->fd, IO_READ, 0);
+	job.bytes_limit = UINT64_MAX;
+	job.wrap = true;
+	job.warmup_s = 0.25;
+	job.time_limit_s = 0.25;
+	slow_calls(f->fd, 0, 1 * MS, 1 * MS, 0);
+	slow.spin_until_ns = clock_ns() + (uint64_t)(0.2 * 1e9);
+	struct bench_outcome *out = run(&job);
+	assert_true(out->seconds >= 0.25);
+	if (out->cpu_busiest > 0.3)
+		fail_msg("busy %.2f of a window of sleeps after a spinning warm-up", out->cpu_busiest);
+	free(out);
+
+	/* the same spin inside the window: busy (the negative case) */
+	job.warmup_s = 0;
+	slow_calls(f->fd, 0, 1 * MS, 1 * MS, 0);
+	slow.spin_until_ns = clock_ns() + (uint64_t)(1.0 * 1e9);
+	out = run(&job);
+	if (out->cpu_busiest < 0.4)
+		fail_msg("busy %.2f of a window of spins", out->cpu_busiest);
+	free(out);
+}
+
 int main(void)
 {
 	/* 1 ns timer slack (the default is 50 us): sleeps end on time; the
@@ -287,6 +325,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_warmup_outside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fsync_inside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_share_is_the_windows, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
