@@ -227,6 +227,7 @@ bool detect_heat(const struct temp_track *t, bool dropped, struct heat *h)
 		return false;
 	h->first_c = t->celsius[0];
 	h->peak_c = t->celsius[0];
+	h->peak_t_s = t->t_s[0]; /* a drive hot from the first reading peaked then */
 	for (unsigned i = 1; i < t->n; i++)
 		if (t->celsius[i] > h->peak_c) {
 			h->peak_c = t->celsius[i];

@@ -84,9 +84,14 @@ static void judge_heat(const struct findings_view *v, bool dropped, struct resul
 		char limit[64] = "";
 		if (h.limit_c > 0)
 			snprintf(limit, sizeof(limit), ", reaching its limit of %.0f C", h.limit_c);
-		warn(r, "throughput fell while %s heated from %.0f C to %.0f C%s (t = %.0f s): the "
-		     "drive slows itself down when hot (thermal throttling); cool it, or quote the "
-		     "sustained figure", t->name, h.first_c, h.peak_c, limit, h.peak_t_s);
+		char how[96];
+		if (h.peak_c > h.first_c)
+			snprintf(how, sizeof(how), "heated from %.0f C to %.0f C", h.first_c, h.peak_c);
+		else /* hot before the run: it did not heat, it stayed hot */
+			snprintf(how, sizeof(how), "was at %.0f C from the start", h.peak_c);
+		warn(r, "throughput fell while %s %s%s (t = %.0f s): the drive slows itself down "
+		     "when hot (thermal throttling); cool it, or quote the sustained figure", t->name,
+		     how, limit, h.peak_t_s);
 		struct finding *f = finding_add(r, "heat");
 		finding_figure(f, "first_c", h.first_c, 1);
 		finding_figure(f, "peak_c", h.peak_c, 1);

@@ -194,10 +194,25 @@ uint64_t run_health_bytes(const struct result *r)
 						  r->region);
 }
 
+/* NVMe's temperature bit alone, or ATA's temperature attribute (190, 194)
+ * at its threshold: the drive is hot, which says nothing of its data */
+static bool only_hot(const struct health *h)
+{
+	if (h->critical_warning > 0)
+		return h->critical_warning == NVME_CW_TEMPERATURE;
+	return h->failing_attribute == 190 || h->failing_attribute == 194;
+}
+
 static void report_alarm(const struct health *h, struct result *r)
 {
 	char what[256];
-	if (h->critical_warning > 0) {
+	if (only_hot(h)) {
+		health_warning_text(NVME_CW_TEMPERATURE, what, sizeof(what));
+		warn(r, "%s reports it is too hot (%s%s): the drive slows itself down when hot "
+		     "(thermal throttling); cool it, and do not take its figures for a cool drive's",
+		     h->name, h->critical_warning > 0 ? "critical warning 0x02, " : "SMART "
+		     "temperature attribute at its threshold, ", what);
+	} else if (h->critical_warning > 0) {
 		health_warning_text(h->critical_warning, what, sizeof(what));
 		warn(r, "%s reports a critical warning (0x%02x: %s): the drive says it is failing "
 		     "or protecting itself; back up its data, and do not take its figures for "

@@ -562,13 +562,14 @@ DROP = [re.compile(p) for p in (
     r"throughput held flat at [^;]*: a rate cap [^;]*",
     r"(?:[^;]*: )?flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
     r"a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
-    r"throughput fell while [^;]* heated from [^;]*; cool it, or quote the sustained figure",
+    r"throughput fell while [^;]* (?:heated from|was at) [^;]*; cool it, or quote the sustained figure",
     r"[^;]* moved [^;]* during the run, diskbench [^;]*: other I/O on the disk [^;]*",
     r"--start-at: the system clock is not synchronised [^;]*; synchronise it with chrony, ntpd or "
     r"systemd-timesyncd",
     r"--start-at \S+ had passed [0-9.]+ s before the run was ready \([^;)]*\); it started at once",
     r"\S+ reports (?:a critical warning|SMART attribute) [^;]*; back up its data, and do not take "
     r"its figures for a healthy drive's",
+    r"\S+ reports it is too hot [^;]*; cool it, and do not take its figures for a cool drive's",
 )]
 # findings that follow the machine or timing, as the warnings above
 DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady", "cgroup_limit", "rate_cap",

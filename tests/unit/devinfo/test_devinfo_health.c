@@ -619,6 +619,25 @@ static void test_run_warning(void **state)
 	assert_int_equal(r.nwarnings, 1);
 	assert_non_null(strstr(r.warnings[0], "nvme0n1 reports a critical warning (0x08: media "
 					       "read-only)"));
+	/* the temperature bit alone: hot, not failing; nothing said of its data */
+	memset(&r, 0, sizeof(r));
+	nvme_page(fake_page, NVME_CW_TEMPERATURE);
+	run_health_read(&run, devices, 1, root, &fakes, true);
+	run_health_report(&run, &r);
+	assert_int_equal(r.nfindings, 1);
+	assert_string_equal(r.findings[0].key, "health_warning");
+	assert_non_null(strstr(r.warnings[0], "nvme0n1 reports it is too hot (critical warning "
+					       "0x02, temperature beyond a threshold)"));
+	assert_null(strstr(r.warnings[0], "back up"));
+	assert_null(strstr(r.warnings[0], "failing"));
+	/* hot and read-only: the read-only bit decides the wording */
+	memset(&r, 0, sizeof(r));
+	nvme_page(fake_page, NVME_CW_TEMPERATURE | NVME_CW_READ_ONLY);
+	run_health_read(&run, devices, 1, root, &fakes, true);
+	run_health_report(&run, &r);
+	assert_non_null(strstr(r.warnings[0], "(0x0a: temperature beyond a threshold, media "
+					       "read-only): the drive says it is failing"));
+	assert_non_null(strstr(r.warnings[0], "back up its data"));
 }
 
 /* the bytes the disks saw: counted ones and the untimed warm-up */

@@ -253,6 +253,15 @@ static void test_heat(void **state)
 	assert_true(detect_heat(&t, true, &h));
 	assert_true(h.limit_c == 0);
 	assert_true(h.peak_t_s == 21.0);
+	/* hot from the first reading (at 2.5 s), cooling after: the peak is then */
+	temp_track_init(&t, "nvme0n1", 75.0, 85.0);
+	temp_track_add(&t, 2.5, 80.0);
+	temp_track_add(&t, 3.5, 79.0);
+	temp_track_add(&t, 4.5, 78.0);
+	assert_true(detect_heat(&t, true, &h));
+	assert_true(h.peak_c == 80.0 && h.first_c == 80.0);
+	assert_true(h.peak_t_s == 2.5);
+	assert_true(h.limit_c == 75.0);
 }
 
 static void test_steady(void **state)
