@@ -186,21 +186,42 @@ void fleet_params_note(const struct fleet_record *a, const struct fleet_record *
 enum fleet_figure { FIG_MBPS, FIG_IOPS, FIG_P50, FIG_P99, FIG_COUNT };
 
 /* A figure regresses when it is worse by more than the threshold plus its
- * noise: FLEET_NOISE_SE standard errors of the old-to-new difference, from
- * the robust spread (median absolute deviation) of its per-interval values
- * (result.series, averaged in batches) in both runs, plus how far odd
- * intervals pulled each run's mean; or the range of the baseline's repeated
- * runs when that is wider. */
+ * noise, which is how much two runs of the same disk differ: with
+ * FLEET_REPEATS_TO_JUDGE or more baseline runs of a host, the range of
+ * those runs (or what the series say, when wider); with fewer, the stated
+ * floor of the figure (--noise-floor), or what the runs show when wider.
+ * What the series say: FLEET_NOISE_SE standard errors of the old-to-new
+ * difference, from the robust spread (median absolute deviation) of the
+ * per-interval values (result.series, averaged in batches) in both runs,
+ * plus how far odd intervals pulled each run's mean.  One run's intervals
+ * understate how much two runs differ (a device's state, the page cache,
+ * a throttle's phase change between runs, not within one), hence the floor. */
 #define FLEET_NOISE_SE 3.0
 #define FLEET_NOISE_MIN_SAMPLES 3 /* fewer batches of per-interval samples: spread unknown */
+#define FLEET_REPEATS_TO_JUDGE 3  /* baseline runs whose range is the noise, no floor */
+
+/* How a figure's difference is judged: --threshold, and --noise-floor per
+ * figure in % (0: none, the measured noise alone). */
+struct fleet_judge {
+	double threshold_pct;
+	double floor_pct[FIG_COUNT];
+};
+
+/* Which noise judged a figure: the floor, or the runs' own variation
+ * (fewer runs than FLEET_REPEATS_TO_JUDGE, wider than the floor), or the
+ * range of enough repeats. */
+enum fleet_noise_from { NOISE_FLOOR, NOISE_MEASURED, NOISE_REPEATS };
 
 struct fleet_change {
 	const char *host;      /* a row's label, or FLEET_FLEET_ROW */
 	enum fleet_figure figure;
 	double old_value, new_value, change_pct; /* change_pct NAN when old is 0 */
 	double noise_pct;      /* the figure's noise in % of the old value; NAN: unknown */
+	enum fleet_noise_from noise_from;
+	unsigned runs;         /* the baseline runs that had the figure */
 	bool regressed;
 };
+const char *fleet_noise_from_name(enum fleet_noise_from n); /* "floor", "measured", "repeats" */
 
 /* One NEW group against the OLD runs of the same test and params. */
 struct fleet_pairing {
@@ -216,6 +237,7 @@ struct fleet_pairing {
 
 struct fleet_baseline {
 	double threshold_pct;
+	struct fleet_judge judge;
 	struct fleet_pairing *pairs;
 	unsigned n;
 	unsigned nregressed, nchanges;
@@ -228,7 +250,7 @@ struct fleet_baseline {
  * (naming the difference: like is compared with like only), when no figure
  * at all could be compared (saying why), or with errno ENOMEM. */
 int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur,
-		  double threshold_pct, struct fleet_baseline *out, char *why, size_t len);
+		  const struct fleet_judge *judge, struct fleet_baseline *out, char *why, size_t len);
 void fleet_baseline_free(struct fleet_baseline *b);
 /* Whether any host's run in rep succeeded (has figures). */
 bool fleet_report_ran(const struct fleet_report *rep);

@@ -131,6 +131,9 @@ struct options {
 	unsigned ninputs;
 	const char *baseline; /* --baseline OLD, or NULL */
 	double threshold_pct; /* --threshold: worse than this is a regression */
+	/* --noise-floor: how much two runs are taken to differ, in %, where the
+	 * baseline has too few runs to show it: rates (MB/s, IOPS), p50, p99 */
+	double noise_floor_rate_pct, noise_floor_p50_pct, noise_floor_p99_pct;
 	bool allow_missing;   /* --allow-missing: failed or missing hosts do not make exit 5 */
 	/* matrix (issue 15) */
 	struct matrix_axes matrix;

@@ -139,6 +139,43 @@ static int parse_percent(const char *v, double *out, const char **reason)
 	return 0;
 }
 
+/* report --noise-floor: "15" (every figure), or "rate=10,p99=80" (those
+ * named; the others keep their defaults). */
+static int parse_noise_floor(const char *v, struct options *o, const char **reason)
+{
+	if (!strchr(v, '=')) {
+		double pct;
+		if (parse_percent(v, &pct, reason) != 0)
+			return -1;
+		o->noise_floor_rate_pct = o->noise_floor_p50_pct = o->noise_floor_p99_pct = pct;
+		return 0;
+	}
+	char buf[128];
+	if (strlen(v) >= sizeof(buf)) {
+		*reason = "too long; use rate=PCT,p50=PCT,p99=PCT";
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		double *to = NULL;
+		if (eq) {
+			*eq = '\0';
+			to = strcmp(item, "rate") == 0  ? &o->noise_floor_rate_pct
+			     : strcmp(item, "p50") == 0 ? &o->noise_floor_p50_pct
+			     : strcmp(item, "p99") == 0 ? &o->noise_floor_p99_pct : NULL;
+		}
+		if (!to) {
+			*reason = "name each figure: rate=PCT,p50=PCT,p99=PCT (or one PCT for all)";
+			return -1;
+		}
+		if (parse_percent(eq + 1, to, reason) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* files --file-size: a SIZE, or 0 (empty files, bonnie++'s default). */
 static int parse_file_size(const char *v, uint64_t *out, const char **reason)
 {
@@ -190,6 +227,9 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		return EXIT_OK;
 	case ID_THRESHOLD:
 		rc = parse_percent(v, &o->threshold_pct, &reason);
+		break;
+	case ID_NOISE_FLOOR:
+		rc = parse_noise_floor(v, o, &reason);
 		break;
 	case ID_HOST_LABEL:
 	case ID_RUN_ID:
@@ -488,7 +528,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		else
 			apply_flag(c, d->id);
 		c->opt.given |= d->bit;
-		threshold |= d->id == ID_THRESHOLD;
+		threshold |= d->id == ID_THRESHOLD || d->id == ID_NOISE_FLOOR;
 		if (d->id == ID_JSON || d->id == ID_CSV)
 			formats |= d->id == ID_JSON ? 1 : 2;
 		formats |= d->id == ID_JSONL ? 4 : 0;
@@ -505,7 +545,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 			code = usage_error(why, len, "%s needs %s (\"-\" reads stdin)", c->cmd->name,
 					   c->cmd->operands);
 		else if (threshold && !c->opt.baseline)
-			code = usage_error(why, len, "--threshold goes with --baseline");
+			code = usage_error(why, len, "--threshold and --noise-floor go with --baseline");
 		else if (c->cmd)
 			code = check_limits(&c->opt, why, len);
 		if (code == EXIT_OK)

@@ -69,6 +69,9 @@ const struct optdef optdefs[] = {
 	  "compare with the records in OLD (\"-\": stdin); exit 4 when a figure got worse" },
 	{ "threshold", 0, "PCT", OPT_REPORT, ID_THRESHOLD,
 	  "with --baseline: worse by more than PCT % is a regression (default 10%)" },
+	{ "noise-floor", 0, "LIST", OPT_REPORT, ID_NOISE_FLOOR,
+	  "with --baseline and fewer than 3 baseline runs: how much two runs may differ, "
+	  "rate=PCT,p50=PCT,p99=PCT or one PCT for all (default rate=10,p50=20,p99=50)" },
 	{ "allow-missing", 0, NULL, OPT_REPORT, ID_ALLOW_MISSING,
 	  "exit 0, not 5, when a host's run failed or a host of the baseline has no record" },
 	/* matrix (issue 15); --budget has a row of its own, with matrix's meaning */

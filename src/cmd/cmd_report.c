@@ -109,7 +109,11 @@ static int build(struct fleet_set *set, struct fleet_report *rep, const char *wh
 static int compare(struct report_detail *d, const struct options *opt, struct result *r)
 {
 	char why[MSG_LEN];
-	if (fleet_compare(&d->old_rep, &d->rep, opt->threshold_pct, &d->base, why, sizeof(why)) != 0)
+	struct fleet_judge judge = { .threshold_pct = opt->threshold_pct };
+	judge.floor_pct[FIG_MBPS] = judge.floor_pct[FIG_IOPS] = opt->noise_floor_rate_pct;
+	judge.floor_pct[FIG_P50] = opt->noise_floor_p50_pct;
+	judge.floor_pct[FIG_P99] = opt->noise_floor_p99_pct;
+	if (fleet_compare(&d->old_rep, &d->rep, &judge, &d->base, why, sizeof(why)) != 0)
 		return fail(r, errno == ENOMEM ? EXIT_RUN : EXIT_USAGE, "baseline: %.400s", why);
 	d->compared = true;
 	if (d->base.nregressed == 0)

@@ -147,17 +147,43 @@ static double series_noise_pct(const struct fleet_record *a, const struct fleet_
 	return (FLEET_NOISE_SE * sqrt(x.se * x.se + y.se * y.se) + x.shift + y.shift) * 100;
 }
 
+const char *fleet_noise_from_name(enum fleet_noise_from n)
+{
+	return n == NOISE_REPEATS ? "repeats" : n == NOISE_MEASURED ? "measured" : "floor";
+}
+
+/* The noise a difference is judged against (see FLEET_REPEATS_TO_JUDGE):
+ * never nothing, so never the bare difference. */
+static void judge_noise(struct fleet_change *c, double measured, const struct fleet_judge *judge)
+{
+	double floor = judge->floor_pct[c->figure];
+	if (c->runs >= FLEET_REPEATS_TO_JUDGE && !isnan(measured)) {
+		c->noise_pct = measured;
+		c->noise_from = NOISE_REPEATS;
+	} else if (!isnan(measured) && measured > floor) {
+		c->noise_pct = measured;
+		c->noise_from = NOISE_MEASURED;
+	} else {
+		c->noise_pct = floor;
+		c->noise_from = NOISE_FLOOR;
+	}
+}
+
+/* A figure's change: old_value over `runs` baseline runs, noise_pct what
+ * they and the series showed (NAN: nothing). */
 static void add_change(struct fleet_pairing *p, const char *host, enum fleet_figure f,
-		       double old_value, double new_value, double noise_pct, double threshold_pct)
+		       double old_value, double new_value, double noise_pct, unsigned runs,
+		       const struct fleet_judge *judge)
 {
 	struct fleet_change *c = &p->changes[p->n++];
 	c->host = host;
 	c->figure = f;
 	c->old_value = old_value;
 	c->new_value = new_value;
-	c->noise_pct = noise_pct;
+	c->runs = runs;
+	judge_noise(c, noise_pct, judge);
 	c->change_pct = old_value > 0 ? (new_value / old_value - 1) * 100 : NAN;
-	double allowed = threshold_pct + (isnan(noise_pct) ? 0 : noise_pct);
+	double allowed = judge->threshold_pct + c->noise_pct;
 	c->regressed = figures[f].lower_is_better ? c->change_pct > allowed : c->change_pct < -allowed;
 }
 
@@ -183,7 +209,7 @@ static bool failed_in(const struct fleet_group *g, const char *label)
 /* One figure of one host over the baseline's repeats: their mean, and the
  * noise: the series' or the repeats' range, whichever is wider. */
 static int old_figure(const struct fleet_pairing *p, const char *label, const struct fleet_record *now,
-		      enum fleet_figure f, double *mean, double *noise_pct)
+		      enum fleet_figure f, double *mean, double *noise_pct, unsigned *runs)
 {
 	double sum = 0, lo = INFINITY, hi = -INFINITY, v;
 	unsigned n = 0;
@@ -198,6 +224,7 @@ static int old_figure(const struct fleet_pairing *p, const char *label, const st
 		if (!isnan(s) && (isnan(*noise_pct) || s > *noise_pct))
 			*noise_pct = s;
 	}
+	*runs = n;
 	if (n == 0)
 		return -1;
 	*mean = sum / n;
@@ -216,15 +243,16 @@ struct fleet_sums {
 	bool noise_known[FIG_COUNT];
 };
 
-static void host_changes(struct fleet_pairing *p, const struct fleet_row *row, double threshold_pct,
-			 struct fleet_sums *sums)
+static void host_changes(struct fleet_pairing *p, const struct fleet_row *row,
+			 const struct fleet_judge *judge, struct fleet_sums *sums)
 {
 	for (unsigned f = 0; f < FIG_COUNT; f++) {
 		double a, b, noise;
-		if (old_figure(p, row->label, row->rec, f, &a, &noise) != 0 ||
+		unsigned runs;
+		if (old_figure(p, row->label, row->rec, f, &a, &noise, &runs) != 0 ||
 		    host_figure(row->rec, f, &b) != 0)
 			continue;
-		add_change(p, row->label, f, a, b, noise, threshold_pct);
+		add_change(p, row->label, f, a, b, noise, runs, judge);
 		sums->old_value[f] += a;
 		sums->new_value[f] += b;
 		if (!isnan(noise)) {
@@ -287,12 +315,13 @@ static double repeats_range_pct(const struct over_repeats *o)
 static int repeat_sums_range_pct(const struct fleet_pairing *p, enum fleet_figure f, double *pct)
 {
 	double *mean = malloc(((size_t)p->new->n + 1) * sizeof(*mean)), noise, v;
+	unsigned runs;
 	if (!mean)
 		return -1;
 	for (unsigned k = 0; k < p->new->n; k++) { /* each host's mean once, not per repeat */
 		const struct fleet_row *row = &p->new->rows[k];
 		if (!in_common(p, row->label) ||
-		    old_figure(p, row->label, row->rec, f, &mean[k], &noise) != 0)
+		    old_figure(p, row->label, row->rec, f, &mean[k], &noise, &runs) != 0)
 			mean[k] = NAN;
 	}
 	struct over_repeats o = { 0 };
@@ -319,7 +348,8 @@ static double max_known(double a, double b)
 /* The fleet's latency percentile over the common hosts' merged buckets: the
  * new run's, and the mean and range over the repeats that have them all. */
 static void fleet_percentile(struct fleet_pairing *p, enum fleet_figure f, double q,
-			     const struct fleet_sums *sums, double threshold_pct, struct stats *s)
+			     const struct fleet_sums *sums, const struct fleet_judge *judge,
+			     struct stats *s)
 {
 	if (!common_stats(p->new, p, s))
 		return;
@@ -331,10 +361,11 @@ static void fleet_percentile(struct fleet_pairing *p, enum fleet_figure f, doubl
 	if (o.n == 0)
 		return;
 	double noise = max_known(sums->noise_known[f] ? sums->noise_max[f] : NAN, repeats_range_pct(&o));
-	add_change(p, FLEET_FLEET_ROW, f, o.sum / o.n, now, noise, threshold_pct);
+	add_change(p, FLEET_FLEET_ROW, f, o.sum / o.n, now, noise, o.n, judge);
 }
 
-static int fleet_changes(struct fleet_pairing *p, const struct fleet_sums *sums, double threshold_pct)
+static int fleet_changes(struct fleet_pairing *p, const struct fleet_sums *sums,
+			 const struct fleet_judge *judge)
 {
 	for (unsigned f = FIG_MBPS; f <= FIG_IOPS; f++) {
 		double noise = sums->noise_known[f] && sums->old_value[f] > 0 ?
@@ -343,18 +374,18 @@ static int fleet_changes(struct fleet_pairing *p, const struct fleet_sums *sums,
 			return -1;
 		noise = max_known(noise, range);
 		add_change(p, FLEET_FLEET_ROW, f, sums->old_value[f], sums->new_value[f], noise,
-			   threshold_pct);
+			   p->nrepeats, judge);
 	}
 	struct stats *s = malloc(sizeof(*s));
 	if (!s)
 		return -1;
-	fleet_percentile(p, FIG_P50, 50, sums, threshold_pct, s);
-	fleet_percentile(p, FIG_P99, 99, sums, threshold_pct, s);
+	fleet_percentile(p, FIG_P50, 50, sums, judge, s);
+	fleet_percentile(p, FIG_P99, 99, sums, judge, s);
 	free(s);
 	return 0;
 }
 
-static int compare_pair(struct fleet_pairing *p, double threshold_pct)
+static int compare_pair(struct fleet_pairing *p, const struct fleet_judge *judge)
 {
 	unsigned n_old = p->old ? p->old->n : 0, n_new = p->new ? p->new->n : 0;
 	struct fleet_sums sums;
@@ -371,12 +402,12 @@ static int compare_pair(struct fleet_pairing *p, double threshold_pct)
 			continue;
 		}
 		p->n_common++;
-		host_changes(p, row, threshold_pct, &sums);
+		host_changes(p, row, judge, &sums);
 	}
 	for (unsigned i = 0; i < n_old; i++)
 		if (!find_row(p->new, p->old->rows[i].label) && !failed_in(p->new, p->old->rows[i].label))
 			p->only_old[p->n_only_old++] = p->old->rows[i].label;
-	return p->n_common ? fleet_changes(p, &sums, threshold_pct) : 0;
+	return p->n_common ? fleet_changes(p, &sums, judge) : 0;
 }
 
 /* ---- pairing runs ---- */
@@ -443,10 +474,11 @@ static void nothing_compared(const struct fleet_report *old, const struct fleet_
 }
 
 int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur,
-		  double threshold_pct, struct fleet_baseline *out, char *why, size_t len)
+		  const struct fleet_judge *judge, struct fleet_baseline *out, char *why, size_t len)
 {
 	memset(out, 0, sizeof(*out));
-	out->threshold_pct = threshold_pct;
+	out->threshold_pct = judge->threshold_pct;
+	out->judge = *judge;
 	out->pairs = calloc((size_t)old->n + cur->n + 1, sizeof(*out->pairs));
 	if (!out->pairs)
 		goto nomem;
@@ -460,7 +492,7 @@ int fleet_compare(const struct fleet_report *old, const struct fleet_report *cur
 		if (!is_paired(out, &old->groups[i]))
 			out->pairs[out->n++].old = &old->groups[i];
 	for (unsigned i = 0; i < out->n; i++) {
-		if (compare_pair(&out->pairs[i], threshold_pct) != 0)
+		if (compare_pair(&out->pairs[i], &out->judge) != 0)
 			goto nomem;
 		out->nchanges += out->pairs[i].n;
 		for (unsigned k = 0; k < out->pairs[i].n; k++)

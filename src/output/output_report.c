@@ -160,6 +160,15 @@ static void text_hosts(FILE *f, const char *what, const char **hosts, unsigned n
 	fputc('\n', f);
 }
 
+/* "20.0 % floor", "6.1 % 3 runs", "232.4 % measured" */
+static void noise_text(char *buf, size_t len, const struct fleet_change *c)
+{
+	if (c->noise_from == NOISE_REPEATS)
+		snprintf(buf, len, "%.1f %% %u runs", c->noise_pct, c->runs);
+	else
+		snprintf(buf, len, "%.1f %% %s", c->noise_pct, fleet_noise_from_name(c->noise_from));
+}
+
 static void text_pairing(FILE *f, const struct fleet_pairing *p)
 {
 	char old_name[160] = "", new_name[160] = "";
@@ -173,19 +182,18 @@ static void text_pairing(FILE *f, const struct fleet_pairing *p)
 	} else {
 		fprintf(f, "baseline: %s (old%s) against %s (new)\n", old_name,
 			p->nrepeats > 1 ? ", with its repeats: means" : "", new_name);
-		fprintf(f, "  %-16s %-7s %12s %12s %9s %9s\n", "host", "figure", "old", "new", "change",
+		fprintf(f, "  %-16s %-7s %12s %12s %9s %17s\n", "host", "figure", "old", "new", "change",
 			"noise");
 	}
 	for (unsigned i = 0; i < p->n; i++) {
 		const struct fleet_change *c = &p->changes[i];
-		char a[24], b[24], change[24] = "-", noise[24] = "-";
+		char a[24], b[24], change[24] = "-", noise[48];
 		figure_text(a, sizeof(a), c->figure, c->old_value);
 		figure_text(b, sizeof(b), c->figure, c->new_value);
 		if (!isnan(c->change_pct))
 			snprintf(change, sizeof(change), "%+.1f %%", c->change_pct);
-		if (!isnan(c->noise_pct))
-			snprintf(noise, sizeof(noise), "%.1f %%", c->noise_pct);
-		fprintf(f, "  %-16s %-7s %12s %12s %9s %9s%s\n", c->host, fleet_figure_label(c->figure), a,
+		noise_text(noise, sizeof(noise), c);
+		fprintf(f, "  %-16s %-7s %12s %12s %9s %17s%s\n", c->host, fleet_figure_label(c->figure), a,
 			b, change, noise, c->regressed ? "  REGRESSED" : "");
 	}
 	if (p->old && p->new)
@@ -196,6 +204,17 @@ static void text_pairing(FILE *f, const struct fleet_pairing *p)
 		text_other(f, &p->new->others[i]);
 }
 
+/* How the regressions were judged, under the table (the noise column says
+ * which way each row was). */
+static void text_judged(FILE *f, const struct fleet_baseline *b)
+{
+	const struct fleet_judge *j = &b->judge;
+	fprintf(f, "noise: the range of %d or more baseline runs of a host (\"runs\"); with fewer, "
+		"the floor (rate %g %%, p50 %g %%, p99 %g %%, --noise-floor) or what the runs showed "
+		"when wider (\"measured\")\n", FLEET_REPEATS_TO_JUDGE, j->floor_pct[FIG_MBPS],
+		j->floor_pct[FIG_P50], j->floor_pct[FIG_P99]);
+}
+
 void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	const struct report_detail *d = r->detail;
@@ -204,6 +223,8 @@ void report_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 		for (unsigned i = 0; i < d->base.n; i++)
 			if (!quiet || d->base.pairs[i].n)
 				text_pairing(f, &d->base.pairs[i]);
+		if (d->base.nchanges && !quiet)
+			text_judged(f, &d->base);
 		if (d->base.nchanges == 0)
 			fprintf(f, "nothing compared: no host's run in the new records succeeded\n");
 		else if (d->base.nregressed)
@@ -400,6 +421,8 @@ static void json_pairing(struct json *j, const struct fleet_pairing *p)
 		json_num(j, "new", c->new_value, decimals);
 		json_num(j, "change_pct", c->change_pct, 2);
 		json_num(j, "noise_pct", c->noise_pct, 2);
+		json_key(j, "noise_from"), json_string(j, fleet_noise_from_name(c->noise_from));
+		json_key(j, "baseline_runs"), json_uint(j, c->runs);
 		json_key(j, "regressed"), json_bool(j, c->regressed);
 		json_object_end(j);
 	}
@@ -420,6 +443,13 @@ static void json_baseline(struct json *j, const struct report_detail *d)
 	json_key(j, "file"), json_string(j, d->baseline);
 	json_inputs(j, "inputs", &d->old_set);
 	json_num(j, "threshold_pct", d->base.threshold_pct, 2);
+	json_key(j, "noise_floor_pct");
+	json_object_begin(j);
+	json_num(j, "rate", d->base.judge.floor_pct[FIG_MBPS], 2);
+	json_num(j, "p50", d->base.judge.floor_pct[FIG_P50], 2);
+	json_num(j, "p99", d->base.judge.floor_pct[FIG_P99], 2);
+	json_object_end(j);
+	json_key(j, "repeats_to_judge"), json_uint(j, FLEET_REPEATS_TO_JUDGE);
 	json_key(j, "figures"), json_uint(j, d->base.nchanges);
 	json_key(j, "regressed"), json_uint(j, d->base.nregressed);
 	json_key(j, "runs");
@@ -521,7 +551,8 @@ static void csv_baseline_head(FILE *f, const struct fleet_pairing *p, const char
 
 static void csv_baseline(FILE *f, const struct fleet_baseline *b)
 {
-	fputs("test,old_run_id,new_run_id,host,figure,old,new,change_pct,status,noise_pct\n", f);
+	fputs("test,old_run_id,new_run_id,host,figure,old,new,change_pct,status,noise_pct,noise_from,"
+	      "baseline_runs\n", f);
 	for (unsigned i = 0; i < b->n; i++) {
 		const struct fleet_pairing *p = &b->pairs[i];
 		for (unsigned k = 0; k < p->n; k++) {
@@ -534,20 +565,20 @@ static void csv_baseline(FILE *f, const struct fleet_baseline *b)
 			csv_num(f, c->change_pct, 2);
 			fprintf(f, ",%s", c->regressed ? "regressed" : "ok");
 			csv_num(f, c->noise_pct, 2);
-			fputc('\n', f);
+			fprintf(f, ",%s,%u\n", fleet_noise_from_name(c->noise_from), c->runs);
 		}
 		for (unsigned k = 0; k < p->n_only_old; k++) {
 			csv_baseline_head(f, p, p->only_old[k]);
-			fputs(",,,,,only_in_old,\n", f);
+			fputs(",,,,,only_in_old,,,\n", f);
 		}
 		for (unsigned k = 0; k < p->n_only_new; k++) {
 			csv_baseline_head(f, p, p->only_new[k]);
-			fputs(",,,,,only_in_new,\n", f);
+			fputs(",,,,,only_in_new,,,\n", f);
 		}
 		for (unsigned k = 0; p->new && k < p->new->nothers; k++) {
 			const struct fleet_row *row = &p->new->others[k];
 			csv_baseline_head(f, p, row->label);
-			fputs(row->status == ROW_FAILED ? ",,,,,failed,\n" : ",,,,,duplicate,\n", f);
+			fputs(row->status == ROW_FAILED ? ",,,,,failed,,,\n" : ",,,,,duplicate,,,\n", f);
 		}
 	}
 }

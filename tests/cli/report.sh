@@ -360,7 +360,10 @@ assert run["common_hosts"] == 3, run
 n2 = [c for c in run["changes"] if c["host"] == "node2" and c["figure"] == "iops"][0]
 assert abs(n2["change_pct"] + 50) < 0.01, n2
 fl = [c for c in run["changes"] if c["host"] == "(fleet)" and c["figure"] == "iops"][0]
-assert abs(fl["change_pct"] - fleet_change) < 0.01 and fl["noise_pct"] < 0.5, (fl, fleet_change)
+# one baseline run: the stated floor for rates (10 %), said to be it
+assert abs(fl["change_pct"] - fleet_change) < 0.01 and fl["noise_pct"] == 10, (fl, fleet_change)
+assert fl["noise_from"] == "floor" and fl["baseline_runs"] == 1, fl
+assert b["noise_floor_pct"] == {"rate": 10, "p50": 20, "p99": 50} and b["repeats_to_judge"] == 3, b
 assert run["only_in_old"] == ["node4"] and run["only_in_new"] == [], run'
 	if grep -q "warning: .* figures regressed beyond 10 % of the baseline" "$S/err"; then
 		ok "baseline: the regression is a warning on stderr"
@@ -370,7 +373,7 @@ assert run["only_in_old"] == ["node4"] and run["only_in_new"] == [], run'
 	check "baseline: a threshold above the change, a host missing: exit 5" 5 --baseline "$S/old.jsonl" --threshold 60% "$S/calm.jsonl"
 	check "baseline: a threshold above the change, --allow-missing: exit 0" 0 --allow-missing --baseline "$S/old.jsonl" --threshold 60% "$S/calm.jsonl"
 	check "baseline text: exit 4" 4 --baseline "$S/old.jsonl" "$S/calm.jsonl"
-	if grep -q '^  node2  *IOPS .* -50.0 %  *0.0 %  REGRESSED$' "$S/out" &&
+	if grep -q '^  node2  *IOPS .* -50.0 %  *10.0 % floor  REGRESSED$' "$S/out" &&
 		grep -q '^  only in the baseline: node4$' "$S/out" && grep -q '^regressed: ' "$S/out"; then
 		ok "baseline text: the flagged figure, the missing host and the verdict"
 	else
@@ -382,7 +385,63 @@ import csv, io
 rows = list(csv.DictReader(io.StringIO(out)))
 assert len(rows) == 17, len(rows)
 assert {r["status"] for r in rows if r["host"] == "node2" and r["figure"] in ("bytes_per_sec", "iops")} == {"regressed"}
-assert rows[-1]["host"] == "node4" and rows[-1]["status"] == "only_in_old", rows[-1]'
+assert rows[-1]["host"] == "node4" and rows[-1]["status"] == "only_in_old", rows[-1]
+assert {r["noise_from"] for r in rows[:-1]} == {"floor"} and {r["baseline_runs"] for r in rows[:-1]} == {"1"}'
+}
+
+# Identical reruns differ: one run of node1 against itself with p50 +16 %
+# and p99 +40 % (what back-to-back runs of a loop device showed) is no
+# regression against the default floors, and is one with --noise-floor 0;
+# against three baseline runs 2 % apart, -15 % IOPS regresses though the
+# floor alone (10 + 10 %) would have let it pass, and the row says "3 runs".
+t_noise_floor() {
+	python3 - "$S" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from fleet import *
+S = sys.argv[1]
+r = load(S + "/calm.jsonl")[0]
+old = json.loads(json.dumps(r)); old["run_id"] = "before"
+new = json.loads(json.dumps(r)); new["run_id"] = "after"
+new["result"]["lat_ns"]["p50"] = int(old["result"]["lat_ns"]["p50"] * 1.16)
+new["result"]["lat_ns"]["p99"] = int(old["result"]["lat_ns"]["p99"] * 1.40)
+for k in ("p50", "p99"):
+    new["result"]["series"][k + "_ns"] = [new["result"]["lat_ns"][k]] * 6
+for x in (old, new):
+    x.pop("lat_buckets", None); x["result"].pop("lat_buckets", None)
+open(S + "/rerun_old.jsonl", "w").write(json.dumps(old) + "\n")
+open(S + "/rerun_new.jsonl", "w").write(json.dumps(new) + "\n")
+reps = []
+for i, f in enumerate((1.0, 1.02, 0.99)):
+    x = json.loads(json.dumps(old)); x["run_id"] = "before%d" % i
+    x["result"]["iops"] *= f; x["result"]["bytes_per_sec"] *= f
+    reps.append(json.dumps(x))
+open(S + "/three.jsonl", "w").write("\n".join(reps) + "\n")
+slow = json.loads(json.dumps(old)); slow["run_id"] = "after"
+slow["result"]["iops"] *= 0.85; slow["result"]["bytes_per_sec"] *= 0.85
+open(S + "/slower.jsonl", "w").write(json.dumps(slow) + "\n")
+EOF
+	check "baseline: an identical rerun's p50 +16 %, p99 +40 %: exit 0" 0 --baseline "$S/rerun_old.jsonl" "$S/rerun_new.jsonl"
+	if grep -q '^  node1  *p50 .* +16.0 %  *20.0 % floor$' "$S/out" &&
+		grep -q '^  node1  *p99 .* +40.0 %  *50.0 % floor$' "$S/out"; then
+		ok "baseline: the rows say the floor judged them"
+	else
+		not_ok "baseline: the rows say the floor judged them" "$(cat "$S/out")"
+	fi
+	check "baseline --noise-floor 0: the bare difference regresses" 4 --noise-floor 0 --baseline "$S/rerun_old.jsonl" "$S/rerun_new.jsonl"
+	check "baseline --noise-floor p50=5,p99=100: p50 regresses, p99 not" 4 --json --noise-floor p50=5,p99=100 --baseline "$S/rerun_old.jsonl" "$S/rerun_new.jsonl"
+	py "baseline --noise-floor p50=5,p99=100: which regressed" '
+b = json.loads(out)["baseline"]
+bad = sorted(c["figure"] for c in b["runs"][0]["changes"] if c["regressed"])
+assert bad == ["lat_p50_ns"], bad
+assert b["noise_floor_pct"] == {"rate": 10, "p50": 5, "p99": 100}, b'
+	check "baseline: -15 % IOPS against one run: within 10 % + the 10 % floor" 0 --baseline "$S/rerun_old.jsonl" "$S/slower.jsonl"
+	check "baseline: -15 % IOPS against three runs 2 % apart: exit 4" 4 --baseline "$S/three.jsonl" "$S/slower.jsonl"
+	if grep -q '^  node1  *IOPS .* 3 runs  REGRESSED$' "$S/out"; then
+		ok "baseline: the row says three runs judged it"
+	else
+		not_ok "baseline: the row says three runs judged it" "$(cat "$S/out")"
+	fi
 }
 
 t_refusals() {
@@ -835,6 +894,7 @@ t_manual
 t_launchers
 t_formats
 t_baseline
+t_noise_floor
 t_refusals
 t_accounted
 t_one_launch

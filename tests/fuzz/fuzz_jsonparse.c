@@ -84,7 +84,8 @@ static void check_report(const uint8_t *data, size_t size)
 					g->t.p99 <= g->t.p99_9 && g->t.p99_9 <= g->t.lat_max);
 		}
 		struct fleet_baseline b;
-		if (fleet_compare(&rep, &rep, 10, &b, why, sizeof(why)) == 0)
+		static const struct fleet_judge judge = { .threshold_pct = 10 };
+		if (fleet_compare(&rep, &rep, &judge, &b, why, sizeof(why)) == 0)
 			PROMISE(b.nregressed == 0);
 		fleet_baseline_free(&b);
 	}

@@ -623,6 +623,9 @@ static void test_common_window(void **state)
 
 /* ---- baseline ---- */
 
+/* --threshold 10 % (0 %) with no noise floor: the measured noise alone */
+static const struct fleet_judge judge10 = { .threshold_pct = 10 }, judge0 = { .threshold_pct = 0 };
+
 static void fill_set(struct fleet_set *s, const char *run_id, const double *iops,
 		     const char *const *hosts, unsigned n, const struct stats *lat)
 {
@@ -675,7 +678,7 @@ static void test_baseline(void **state)
 	build_ok(&sn, &rn);
 	struct fleet_baseline b;
 	char why[512];
-	assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&ro, &rn, &judge10, &b, why, sizeof(why)), 0);
 	assert_int_equal(b.n, 1);
 	const struct fleet_pairing *p = &b.pairs[0];
 	assert_true(p->old == &ro.groups[0] && p->new == &rn.groups[0]);
@@ -693,7 +696,8 @@ static void test_baseline(void **state)
 	c = change_of(p, FLEET_FLEET_ROW, FIG_IOPS);
 	assert_true(fabs(c->old_value - 2000) < 1e-6 && fabs(c->new_value - 1750) < 1e-6);
 	assert_true(fabs(c->change_pct + 12.5) < 1e-6 && c->regressed);
-	assert_true(isnan(c->noise_pct)); /* no series: the threshold alone */
+	/* no series, one run, a floor of 0: the threshold alone */
+	assert_true(c->noise_pct == 0 && c->noise_from == NOISE_FLOOR && c->runs == 1);
 	assert_int_equal(p->n_only_old, 1);
 	assert_string_equal(p->only_old[0], "h3");
 	assert_int_equal(p->n_only_new, 1);
@@ -703,12 +707,12 @@ static void test_baseline(void **state)
 	fleet_baseline_free(&b);
 
 	/* the same records on both sides: nothing regressed */
-	assert_int_equal(fleet_compare(&rn, &rn, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&rn, &rn, &judge10, &b, why, sizeof(why)), 0);
 	assert_int_equal(b.nregressed, 0);
 	assert_int_equal(b.nchanges, 3 * 4 + 4);
 	fleet_baseline_free(&b);
 	/* a threshold of 0: any worsening counts, equality does not */
-	assert_int_equal(fleet_compare(&rn, &rn, 0, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&rn, &rn, &judge0, &b, why, sizeof(why)), 0);
 	assert_int_equal(b.nregressed, 0);
 	fleet_baseline_free(&b);
 
@@ -717,7 +721,7 @@ static void test_baseline(void **state)
 	add_spec(&so, &other, "o");
 	fleet_report_free(&ro);
 	build_ok(&so, &ro);
-	assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&ro, &rn, &judge10, &b, why, sizeof(why)), 0);
 	assert_int_equal(b.n, 2);
 	assert_null(b.pairs[1].new);
 	assert_int_equal(b.pairs[1].n, 0);
@@ -735,7 +739,7 @@ static void test_baseline(void **state)
 	add_spec(&s3, &thrice, "u");
 	struct fleet_report r3;
 	build_ok(&s3, &r3);
-	assert_int_equal(fleet_compare(&r3, &rn, 10, &b, why, sizeof(why)), -1);
+	assert_int_equal(fleet_compare(&r3, &rn, &judge10, &b, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "no run of the same params in the baseline (old first): "
 				    "params.block_size is 8192 on h1 (t) and 4096 on h1 (h1); "
 				    "compare like with like"));
@@ -748,7 +752,7 @@ static void test_baseline(void **state)
 	add_spec(&s3, &twice, "t");
 	add_spec(&s3, &thrice, "u");
 	build_ok(&s3, &r3);
-	assert_int_equal(fleet_compare(&r3, &rn, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&r3, &rn, &judge10, &b, why, sizeof(why)), 0);
 	assert_string_equal(b.pairs[0].old->run_id, "older");
 	fleet_baseline_free(&b);
 
@@ -775,6 +779,84 @@ static int parse(struct cli *c, char *why, const char *const *words)
 
 /* Nothing comparable is not "no regression": a randread baseline against a
  * seqread run, or no host on both sides, is refused saying why. */
+/* What a difference is judged against: with one baseline run, the floor
+ * (identical runs' p50 +15 % and p99 +28 % are not regressions; with no
+ * floor, the bare difference, they are); with three, their range, not the
+ * floor (-15 % IOPS against runs 2 % apart regresses; against one run and a
+ * 10 % floor it does not). */
+static void test_baseline_floor(void **state)
+{
+	(void)state;
+	struct stats *fast, *slow;
+	two_latencies(&fast, &slow);
+	const char *h1[] = { "h1" };
+	const double same[] = { 1000 }, lower[] = { 850 };
+	struct fleet_set so, sn;
+	struct fleet_report ro, rn;
+	struct fleet_baseline b;
+	char why[512];
+	struct fleet_judge floors = { .threshold_pct = 10, .floor_pct = { 10, 10, 20, 50 } };
+	struct fleet_judge bare = { .threshold_pct = 10 };
+
+	fill_set(&so, "old", same, h1, 1, fast);
+	fill_set(&sn, "new", same, h1, 1, slow);
+	build_ok(&so, &ro);
+	build_ok(&sn, &rn);
+	assert_int_equal(fleet_compare(&ro, &rn, &floors, &b, why, sizeof(why)), 0);
+	const struct fleet_change *c = change_of(&b.pairs[0], "h1", FIG_P50);
+	assert_true(c->change_pct > 12 && c->change_pct < 18 && !c->regressed);
+	assert_true(c->noise_from == NOISE_FLOOR && c->noise_pct == 20 && c->runs == 1);
+	c = change_of(&b.pairs[0], "h1", FIG_P99);
+	assert_true(c->change_pct > 20 && c->change_pct < 35 && !c->regressed);
+	assert_true(c->noise_from == NOISE_FLOOR && c->noise_pct == 50);
+	assert_int_equal(b.nregressed, 0);
+	fleet_baseline_free(&b);
+	assert_int_equal(fleet_compare(&ro, &rn, &bare, &b, why, sizeof(why)), 0);
+	assert_true(change_of(&b.pairs[0], "h1", FIG_P50)->regressed);
+	assert_true(change_of(&b.pairs[0], "h1", FIG_P99)->regressed);
+	fleet_baseline_free(&b);
+	fleet_report_free(&rn);
+	fleet_set_free(&sn);
+
+	/* -15 % IOPS against one run: within 10 % + the 10 % floor */
+	fill_set(&sn, "new", lower, h1, 1, fast);
+	build_ok(&sn, &rn);
+	assert_int_equal(fleet_compare(&ro, &rn, &floors, &b, why, sizeof(why)), 0);
+	c = change_of(&b.pairs[0], "h1", FIG_IOPS);
+	assert_true(!c->regressed && c->noise_from == NOISE_FLOOR);
+	fleet_baseline_free(&b);
+	fleet_report_free(&ro);
+	fleet_set_free(&so);
+
+	/* against three runs of 1000, 1010 and 990 IOPS (a 2 % range): regressed */
+	fleet_set_init(&so);
+	const char *ids[] = { "r1", "r2", "r3" };
+	const double runs[] = { 1000, 1010, 990 };
+	for (unsigned i = 0; i < 3; i++) {
+		struct spec sp = { .host = "h1", .run_id = ids[i], .start_s = 0, .iops = runs[i],
+				   .bps = runs[i] * 4096, .lat = fast };
+		add_spec(&so, &sp, ids[i]);
+	}
+	build_ok(&so, &ro);
+	assert_int_equal(fleet_compare(&ro, &rn, &floors, &b, why, sizeof(why)), 0);
+	assert_int_equal(b.pairs[0].nrepeats, 3);
+	c = change_of(&b.pairs[0], "h1", FIG_IOPS);
+	assert_true(c->noise_from == NOISE_REPEATS && c->runs == 3);
+	assert_true(fabs(c->noise_pct - 2) < 1e-6);
+	assert_true(fabs(c->change_pct + 15) < 1e-6 && c->regressed);
+	/* and the same latencies on both sides stay silent: range 0, not regressed */
+	c = change_of(&b.pairs[0], "h1", FIG_P99);
+	assert_true(c->noise_from == NOISE_REPEATS && !c->regressed);
+	fleet_baseline_free(&b);
+
+	fleet_report_free(&ro);
+	fleet_report_free(&rn);
+	fleet_set_free(&so);
+	fleet_set_free(&sn);
+	free(fast);
+	free(slow);
+}
+
 static void test_baseline_nothing_comparable(void **state)
 {
 	(void)state;
@@ -790,7 +872,7 @@ static void test_baseline_nothing_comparable(void **state)
 	build_ok(&sn, &rn);
 	struct fleet_baseline base;
 	char why[512];
-	assert_int_equal(fleet_compare(&ro, &rn, 10, &base, why, sizeof(why)), -1);
+	assert_int_equal(fleet_compare(&ro, &rn, &judge10, &base, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "no figure to compare: the baseline holds no run of the new "
 				    "records' test (new: seqread; baseline: randread)"));
 	fleet_baseline_free(&base);
@@ -801,7 +883,7 @@ static void test_baseline_nothing_comparable(void **state)
 	struct spec c = { .host = "h9", .run_id = "new", .start_s = 0 };
 	add_spec(&sn, &c, "c");
 	build_ok(&sn, &rn);
-	assert_int_equal(fleet_compare(&ro, &rn, 10, &base, why, sizeof(why)), -1);
+	assert_int_equal(fleet_compare(&ro, &rn, &judge10, &base, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "no host is in both"));
 	fleet_baseline_free(&base);
 	fleet_report_free(&rn);
@@ -849,20 +931,20 @@ static void test_baseline_noise(void **state)
 
 	one_run(&ro, &so, "old", steady_old, 100);
 	one_run(&rn, &sn, "new", steady_new, 70);
-	assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&ro, &rn, &judge10, &b, why, sizeof(why)), 0);
 	const struct fleet_change *c = change_of(&b.pairs[0], "h1", FIG_MBPS);
 	assert_true(fabs(c->change_pct + 30) < 1e-9 && fabs(c->noise_pct - 100.0 / 9) < 1e-9);
 	assert_true(c->regressed); /* -30 % beyond 10 + 11.11 % */
 	fleet_baseline_free(&b);
 	/* the same run again: equal, never regressed */
-	assert_int_equal(fleet_compare(&ro, &ro, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&ro, &ro, &judge10, &b, why, sizeof(why)), 0);
 	assert_int_equal(b.nregressed, 0);
 	fleet_baseline_free(&b);
 	fleet_report_free(&ro), fleet_set_free(&so), fleet_report_free(&rn), fleet_set_free(&sn);
 
 	one_run(&ro, &so, "old", swing_old, 100);
 	one_run(&rn, &sn, "new", swing_new, 70);
-	assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&ro, &rn, &judge10, &b, why, sizeof(why)), 0);
 	c = change_of(&b.pairs[0], "h1", FIG_MBPS);
 	if (fabs(c->noise_pct - 181.5807) > 0.001)
 		fail_msg("noise %f", c->noise_pct);
@@ -897,7 +979,7 @@ static void test_baseline_repeats(void **state)
 		build_ok(&sn, &rn);
 		struct fleet_baseline base;
 		char why[512];
-		assert_int_equal(fleet_compare(&ro, &rn, 10, &base, why, sizeof(why)), 0);
+		assert_int_equal(fleet_compare(&ro, &rn, &judge10, &base, why, sizeof(why)), 0);
 		assert_int_equal(base.pairs[0].nrepeats, 2);
 		const struct fleet_change *ch = change_of(&base.pairs[0], "h1", FIG_MBPS);
 		assert_true(fabs(ch->old_value - 120) < 1e-9);
@@ -951,7 +1033,7 @@ static void test_baseline_fleet_repeats(void **state)
 		build_ok(&sn, &rn);
 		struct fleet_baseline b;
 		char why[512];
-		assert_int_equal(fleet_compare(&ro, &rn, 10, &b, why, sizeof(why)), 0);
+		assert_int_equal(fleet_compare(&ro, &rn, &judge10, &b, why, sizeof(why)), 0);
 		assert_int_equal(b.pairs[0].nrepeats, 5);
 		const struct fleet_change *c = change_of(&b.pairs[0], FLEET_FLEET_ROW, FIG_MBPS);
 		if (fabs(c->old_value - 366) > 1e-9 || fabs(c->noise_pct - 16000.0 / 366) > 1e-9)
@@ -972,7 +1054,7 @@ static void test_baseline_fleet_repeats(void **state)
 	/* the baseline against itself: each run within the runs' range */
 	struct fleet_baseline b;
 	char why[512];
-	assert_int_equal(fleet_compare(&ro, &ro, 10, &b, why, sizeof(why)), 0);
+	assert_int_equal(fleet_compare(&ro, &ro, &judge10, &b, why, sizeof(why)), 0);
 	assert_int_equal(b.nregressed, 0);
 	fleet_baseline_free(&b);
 	fleet_report_free(&ro);
@@ -1004,6 +1086,19 @@ static void test_command_line(void **state)
 	assert_int_equal(parse(&c, why, plain), EXIT_OK);
 	assert_null(c.opt.baseline);
 	assert_true(c.opt.threshold_pct == 10);
+	assert_true(c.opt.noise_floor_rate_pct == 10 && c.opt.noise_floor_p50_pct == 20 &&
+		    c.opt.noise_floor_p99_pct == 50); /* the man page's defaults */
+	cli_free(&c);
+	const char *const floors[] = { "report", "--baseline", "o", "--noise-floor", "rate=5,p99=80",
+				       "x", NULL };
+	assert_int_equal(parse(&c, why, floors), EXIT_OK);
+	assert_true(c.opt.noise_floor_rate_pct == 5 && c.opt.noise_floor_p50_pct == 20 &&
+		    c.opt.noise_floor_p99_pct == 80);
+	cli_free(&c);
+	const char *const one[] = { "report", "--baseline", "o", "--noise-floor=15%", "x", NULL };
+	assert_int_equal(parse(&c, why, one), EXIT_OK);
+	assert_true(c.opt.noise_floor_rate_pct == 15 && c.opt.noise_floor_p50_pct == 15 &&
+		    c.opt.noise_floor_p99_pct == 15);
 	cli_free(&c);
 	const char *const help[] = { "report", "--help", NULL };
 	assert_int_equal(parse(&c, why, help), EXIT_OK);
@@ -1015,7 +1110,15 @@ static void test_command_line(void **state)
 		const char *why;
 	} bad[] = {
 		{ { "report", NULL }, "report needs FILE...|- (\"-\" reads stdin)" },
-		{ { "report", "--threshold", "5", "x", NULL }, "--threshold goes with --baseline" },
+		{ { "report", "--threshold", "5", "x", NULL },
+		  "--threshold and --noise-floor go with --baseline" },
+		{ { "report", "--noise-floor", "5", "x", NULL },
+		  "--threshold and --noise-floor go with --baseline" },
+		{ { "report", "--baseline", "o", "--noise-floor", "p95=3", "x" },
+		  "--noise-floor 'p95=3': name each figure: rate=PCT,p50=PCT,p99=PCT (or one PCT "
+		  "for all)" },
+		{ { "report", "--baseline", "o", "--noise-floor", "p99=x", "x" },
+		  "--noise-floor 'p99=x': use a percentage from 0 to 1000, e.g. 10%" },
 		{ { "report", "--baseline", "o", "--threshold", "-1", NULL },
 		  "--threshold '-1': use a percentage from 0 to 1000, e.g. 10%" },
 		{ { "report", "--baseline", "o", "--threshold", "5%%", "x" },
@@ -1060,6 +1163,7 @@ int main(void)
 		cmocka_unit_test(test_rows_and_flags),
 		cmocka_unit_test(test_common_window),
 		cmocka_unit_test(test_baseline),
+		cmocka_unit_test(test_baseline_floor),
 		cmocka_unit_test(test_baseline_nothing_comparable),
 		cmocka_unit_test(test_baseline_noise),
 		cmocka_unit_test(test_baseline_repeats),
