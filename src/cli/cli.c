@@ -35,6 +35,10 @@ static int usage_error(char *why, size_t len, const char *fmt, ...)
 static int unknown_option(const char *arg, size_t n, char *why, size_t len)
 {
 	char guess[96];
+	const char *fio = fio_equivalent(arg + 2, n);
+	if (fio)
+		return usage_error(why, len, "unknown option '%.*s' (a fio option; in diskbench: %s)",
+				   (int)n + 2, arg, fio);
 	if (suggest_option(arg + 2, n, guess, sizeof(guess)))
 		return usage_error(why, len, "unknown option '%.*s'; did you mean '%s'?",
 				   (int)n + 2, arg, guess);
@@ -375,8 +379,11 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 	}
 	if (i < nwords) {
 		c->cmd = cmd_find(words[i]);
-		if (!c->cmd)
-			return usage_error(why, len, "unknown test '%s' (see diskbench --help)", words[i]);
+		if (!c->cmd && suggest_test(words[i]))
+			return usage_error(why, len, "unknown test '%s'; did you mean '%s'?", words[i],
+					   suggest_test(words[i]));
+		if (!c->cmd) /* main adds "Try 'diskbench --help'." */
+			return usage_error(why, len, "unknown test '%s'", words[i]);
 		i++;
 	}
 	if (c->cmd && c->cmd->operands) {
@@ -393,7 +400,7 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 		o->targets[o->ntargets++] = words[i];
 	}
 	if (o->ntargets == 0)
-		o->targets[o->ntargets++] = o->target;
+		o->targets[o->ntargets++] = "."; /* the current directory, as the man page says */
 	o->target = o->targets[0];
 	return EXIT_OK;
 }
@@ -503,7 +510,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 	const char **words = calloc((size_t)argc + 1, sizeof(*words));
 	int nopts = 0, nwords = 0, code = EXIT_USAGE;
 	memset(c, 0, sizeof(*c));
-	c->opt.target = ".";
+	c->opt.target = NULL; /* unknown until the words are read: a usage error says null */
 	if (!opts || !words) {
 		usage_error(why, len, "out of memory");
 		goto out;

@@ -47,5 +47,9 @@ const struct optdef *find_short(char letter);
  * option it begins (--histo), or the nearest name within 2 edits and under
  * half its length (--sice).  False: no guess. */
 bool suggest_option(const char *name, size_t n, char *out, size_t len);
+/* The test whose name is within two edits of name, or NULL. */
+const char *suggest_test(const char *name);
+/* diskbench's way to say fio's option name[0..n) (without "--"), or NULL. */
+const char *fio_equivalent(const char *name, size_t n);
 
 #endif

@@ -176,6 +176,53 @@ static size_t edit_distance(const char *a, size_t n, const char *b)
 	return row[m];
 }
 
+const char *suggest_test(const char *name)
+{
+	const char *nearest = NULL;
+	size_t best = 3, n = strlen(name);
+	for (unsigned i = 0; i < command_count; i++) {
+		size_t dist = edit_distance(name, n, commands[i].name);
+		if (dist < best && dist * 2 < n) {
+			best = dist;
+			nearest = commands[i].name;
+		}
+	}
+	return nearest;
+}
+
+/* fio's options that a fio user types first, and diskbench's way to say
+ * the same (the man page's table "diskbench for fio users") */
+static const struct {
+	const char *fio, *ours;
+} fio_options[] = {
+	{ "iodepth", "--qd, requests in flight per thread" },
+	{ "numjobs", "-j, threads" },
+	{ "runtime", "-t, a duration" },
+	{ "time_based", "nothing, -t is a duration already" },
+	{ "direct", "nothing, O_DIRECT is the default; --no-direct for the page cache" },
+	{ "rw", "the test's name, as in diskbench randread TARGET" },
+	{ "readwrite", "the test's name, as in diskbench randread TARGET" },
+	{ "bs", "-b" },
+	{ "blocksize", "-b" },
+	{ "size", "-s" },
+	{ "filename", "the TARGET operand" },
+	{ "directory", "the TARGET operand" },
+	{ "ioengine", "--engine" },
+	{ "ramp_time", "--warmup, I/Os before the clock starts" },
+	{ "randseed", "--seed" },
+	{ "output-format", "--json or --csv" },
+	{ "fsync", "--sync=fsync" },
+	{ "fsync_on_close", "--sync=fsync" },
+};
+
+const char *fio_equivalent(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(fio_options) / sizeof(fio_options[0]); i++)
+		if (strlen(fio_options[i].fio) == n && strncmp(fio_options[i].fio, name, n) == 0)
+			return fio_options[i].ours;
+	return NULL;
+}
+
 bool suggest_option(const char *name, size_t n, char *out, size_t len)
 {
 	const struct optdef *prefix_of = NULL, *nearest = NULL;

@@ -64,20 +64,25 @@ static int check_room(const struct target *t, uint64_t n, uint64_t size, struct 
 	if (fstatvfs(t->fd, &sv) != 0)
 		return EXIT_OK; /* not known: a full filesystem fails the run with ENOSPC */
 	uint64_t unit = sv.f_frsize ? sv.f_frsize : 4096;
-	uint64_t need = n * ((size + unit - 1) / unit * unit);
+	uint64_t dirs = n / FILES_PER_DIR + 1; /* a block each at least, empty files or not */
+	uint64_t need = n * ((size + unit - 1) / unit * unit) + dirs * unit;
 	uint64_t total = (uint64_t)sv.f_blocks * unit, avail = (uint64_t)sv.f_bavail * unit;
 	uint64_t inodes = n + n / FILES_PER_DIR + 64;
 	int code = target_check_memory(t, need, r); /* ramfs: f_blocks is 0 */
 	if (code != EXIT_OK)
 		return code;
-	if (total > 0 && (avail < total / 20 || avail - total / 20 < need)) {
-		char want[32], have[32];
-		fmt_bytes_iec(want, sizeof(want), need);
-		fmt_bytes_iec(have, sizeof(have), avail);
+	char want[32], have[32], reserve[32];
+	fmt_bytes_iec(want, sizeof(want), need);
+	fmt_bytes_iec(have, sizeof(have), avail);
+	fmt_bytes_iec(reserve, sizeof(reserve), total / 20);
+	if (total > 0 && avail < total / 20) /* full already: no -n or --file-size helps */
+		return fail(r, EXIT_RUN, "not enough free space for the files in '%s': %s available, "
+			    "below the 5 %% of the filesystem (%s) that must stay free; free space "
+			    "there or name another directory", t->path, have, reserve);
+	if (total > 0 && avail - total / 20 < need)
 		return fail(r, EXIT_RUN, "not enough free space for the files in '%s': %s needed, %s "
 			    "available, and 5 %% of the filesystem must stay free; use a smaller -n or "
 			    "--file-size", t->path, want, have);
-	}
 	if (sv.f_files > 0 && sv.f_favail < inodes)
 		return fail(r, EXIT_RUN, "not enough free inodes in '%s': %llu files need about %llu, "
 			    "%llu are free; use a smaller -n", t->path, (unsigned long long)n,

@@ -75,8 +75,8 @@ static void input_warnings(const struct fleet_set *set, const char *what, struct
 		warn(r, "%s: skipped %u of %u lines that hold no diskbench record (first: %s)", what,
 		     set->skipped, set->lines, set->first_skipped);
 	if (set->failed)
-		warn(r, "%s: %u hosts' runs failed: listed, left out of the figures (first: %s)", what,
-		     set->failed, set->first_failed);
+		warn(r, "%s: %u %s failed: listed, left out of the figures (first: %s)", what,
+		     set->failed, set->failed == 1 ? "host's run" : "hosts' runs", set->first_failed);
 }
 
 static void report_warnings(const struct fleet_report *rep, const char *what, struct result *r)

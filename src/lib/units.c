@@ -58,6 +58,10 @@ int parse_size(const char *text, uint64_t *out, const char **why)
 		}
 		value = value * 10 + digit;
 	}
+	if (*p == '.' && isdigit((unsigned char)p[1])) {
+		*why = "use a whole number of a smaller unit (1.5G is 1536M)";
+		return -1;
+	}
 	if (suffix_factor(p, &factor) != 0) {
 		*why = "unknown suffix (use k, M, G, T for powers of 1024; KB, MB, GB, TB for powers of 1000)";
 		return -1;

@@ -534,14 +534,21 @@ static void csv_part_row(FILE *f, const struct result *r, const struct csv_part 
 	out_csv_field(f, r->test);
 	fputc(',', f);
 	out_csv_field(f, p->target);
-	fprintf(f, ",%llu", (unsigned long long)(r->opt ? r->opt->bs : 0));
+	/* no options (a usage error): the parameters are unknown, not zero */
+	if (r->opt)
+		fprintf(f, ",%llu", (unsigned long long)r->opt->bs);
+	else
+		fputc(',', f);
 	csv_figures(f, p, &s, true);
 	if (p->measured)
 		fprintf(f, ",%llu", (unsigned long long)p->ios);
 	else
 		fputc(',', f);
-	fprintf(f, ",%u,%s,%s", p->threads, r->opt && r->opt->direct ? "true" : "false",
-		r->opt && is_write(r) ? sync_mode_name(r->opt->sync) : "");
+	if (r->opt)
+		fprintf(f, ",%u,%s,%s", p->threads, r->opt->direct ? "true" : "false",
+			is_write(r) ? sync_mode_name(r->opt->sync) : "");
+	else
+		fputs(",,,", f);
 	csv_figures(f, p, &s, false);
 	fputc(',', f);
 	if (r->evicted && p->resident_before_pct >= 0)

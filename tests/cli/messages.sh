@@ -255,4 +255,57 @@ else
 	skip "a SIGKILLed files run's tree is removed by the next run" "no tree was left (found '$tree')"
 fi
 
+# a full filesystem: files of size 0 are not "0 B needed"; the reserve is named
+if [ "$(id -u)" = 0 ] && mkdir "$S/full" && mount -t tmpfs -o size=2m tmpfs "$S/full" 2>/dev/null; then
+	MNTS+=("$S/full")
+	head -c $((2048 * 1024 - 16 * 1024)) /dev/zero >"$S/full/fill" 2>/dev/null
+	expect_msg "files on a full filesystem: below the 5 % reserve, named" 1 \
+		"not enough free space for the files in '.*full/[^']*': [0-9.]+ KiB available, below the 5 % of the filesystem \(102 KiB\) that must stay free" \
+		files -n 16 --file-size 0 "$S/full"
+	absent "... and never '0 B needed'" "0 B needed"
+	absent "... nor a smaller -n, which would not help" "smaller -n"
+	rm -f "$S/full/fill"
+	expect_msg "files on the same filesystem, emptied: runs" 0 "" files -n 16 --file-size 0 -q "$S/full"
+else
+	skip "files on a full filesystem" "not root, or no tmpfs mount here"
+fi
+
+# ---- what a new user types (issue 33): fio's options, typos, fractions ------
+expect_msg "fio's --iodepth points to --qd" 2 \
+	"^diskbench: unknown option '--iodepth' \(a fio option; in diskbench: --qd, requests in flight per thread\)$" \
+	randread --iodepth 4 "$S/d/x"
+expect_msg "fio's --numjobs points to -j" 2 "unknown option '--numjobs' \(a fio option; in diskbench: -j, threads\)" \
+	randread --numjobs=2 "$S/d/x"
+expect_msg "fio's --runtime points to -t" 2 "unknown option '--runtime' \(a fio option; in diskbench: -t, a duration\)" \
+	randread --runtime=10 "$S/d/x"
+expect_msg "fio's --direct says O_DIRECT is the default" 2 "unknown option '--direct' \(a fio option; in diskbench: nothing, O_DIRECT is the default" \
+	randread --direct=1 "$S/d/x"
+expect_msg "fio's --rw names the test" 2 "unknown option '--rw' \(a fio option; in diskbench: the test's name" \
+	randread --rw=randread "$S/d/x"
+expect_msg "a diskbench typo still gets did-you-mean, not a fio hint" 2 "unknown option '--histo'; did you mean '--histogram'\?" \
+	randread --histo "$S/d/x"
+expect_msg "randraed: did you mean 'randread'?" 2 "^diskbench: unknown test 'randraed'; did you mean 'randread'\?$" randraed "$S/d/x"
+n=$(grep -c -i "help" "$S/err")
+[ "$n" = 1 ] && ok "... and the help hint once" || not_ok "... and the help hint once" "$(cat "$S/err")"
+expect_msg "a word far from every test: no guess" 2 "^diskbench: unknown test 'xyzzy'$" xyzzy "$S/d/x"
+expect_msg "-s 1.5G: the fraction is the problem, not the suffix" 2 \
+	"--size '1.5G': use a whole number of a smaller unit \(1.5G is 1536M\)" randread -s 1.5G "$S/d/x"
+absent "... and never 'unknown suffix'" "unknown suffix"
+expect_msg "-s 2X: still an unknown suffix" 2 "--size '2X': unknown suffix" randread -s 2X "$S/d/x"
+# a usage error in CSV: its parameters are unknown, empty, not zeros
+run_db randread --csv --bogus "$S/d/x"
+row=$(sed -n 2p "$S/out")
+if [ "$rc" = 2 ] && [[ $row == ,,,,,,,,,,,,,,,,,,,,"unknown option '--bogus'",,,, ]]; then
+	ok "a --csv usage error: a row with the error and nothing else"
+else
+	not_ok "a --csv usage error: a row with the error and nothing else" "exit $rc: $row"
+fi
+# JSON of a usage error: the target given, else null, never a made-up "."
+run_db randread --json -s 1.5G "$S/d/x"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["target"] == sys.argv[2], d["target"]' "$S/out" "$S/d/x" 2>"$S/py" &&
+	ok "a JSON usage error after the target was read names it" || not_ok "a JSON usage error after the target was read names it" "$(cat "$S/py")"
+run_db randread --json --bogus "$S/d/x"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["target"] is None, d["target"]' "$S/out" 2>"$S/py" &&
+	ok "a JSON unknown option: target null, not '.'" || not_ok "a JSON unknown option: target null, not '.'" "$(cat "$S/py")"
+
 tap_done

@@ -508,6 +508,11 @@ EOF
 	else
 		not_ok "a failed host: listed with its error in the table" "$(cat "$S/out")"
 	fi
+	if grep -q "warning: input: 1 host's run failed: listed, left out of the figures" "$S/err"; then
+		ok "a failed host: the warning counts one host's run, in the singular"
+	else
+		not_ok "a failed host: the warning counts one host's run, in the singular" "$(cat "$S/err")"
+	fi
 	check "a failed host, --allow-missing: exit 0" 0 --allow-missing --json "$S/n1.jsonl" "$S/n2.jsonl" "$S/n3.jsonl"
 	py "a failed host, JSON: status failed, its error, the fleet of the two that ran" '
 g = json.loads(out)["groups"][0]
