@@ -122,6 +122,24 @@ static int check_shell(const char *shell, char *why, size_t len)
 	return EXIT_USAGE;
 }
 
+/* The run's error, with the signal that stopped it said where it belongs:
+ * "interrupted by SIGINT during the run", "SEQ1M Q8T1 write: interrupted by
+ * SIGINT during the run" (a step's prefix stays in front); any other error
+ * after "interrupted by SIGINT". */
+static void name_the_signal(char *error, size_t len, int sig)
+{
+	static const char during[] = "interrupted during the run";
+	char detail[MSG_LEN];
+	snprintf(detail, sizeof(detail), "%s", error);
+	size_t n = strlen(detail), k = sizeof(during) - 1;
+	if (n >= k && strcmp(detail + n - k, during) == 0)
+		snprintf(error, len, "%.*sinterrupted by %s during the run", (int)(n - k), detail,
+			 signal_name(sig));
+	else
+		snprintf(error, len, "interrupted by %s%s%.400s", signal_name(sig),
+			 detail[0] ? " " : "", detail);
+}
+
 int main(int argc, char **argv)
 {
 	static struct cli c;
@@ -178,10 +196,7 @@ int main(int argc, char **argv)
 		if (r.ios > 0)
 			print_partial(&r);
 		code = 128 + (last_signal ? last_signal : SIGINT);
-		char detail[MSG_LEN];
-		snprintf(detail, sizeof(detail), "%s", r.error);
-		snprintf(r.error, sizeof(r.error), "interrupted by %s%s%.400s",
-			 signal_name(last_signal ? last_signal : SIGINT), detail[0] ? " " : "", detail);
+		name_the_signal(r.error, sizeof(r.error), last_signal ? last_signal : SIGINT);
 	}
 	/* report's regression and missing hosts are said as warnings, beside figures */
 	bool figures = code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE;

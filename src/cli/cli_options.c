@@ -16,7 +16,7 @@ const struct optdef optdefs[] = {
 	{ "bs", 'b', "SIZE", OPT_BS, ID_BS, "block size of each I/O" },
 	{ "size", 's', "SIZE", OPT_SIZE, ID_SIZE,
 	  "the region, and size of the test file (gone round for -t; --once: once)" },
-	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME, "duration, decimals allowed (0: none)" },
+	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME, "duration, decimals allowed (0: no limit, one pass; quick needs a time)" },
 	{ "sync", 0, "MODE", OPT_SYNC, ID_SYNC,
 	  "dsync: O_DSYNC on each write; fsync: one timed fsync at the end; none: neither" },
 	{ "no-direct", 0, NULL, OPT_NODIRECT, ID_NODIRECT, "do not use O_DIRECT" },
@@ -211,7 +211,8 @@ static const struct {
 	{ "ramp_time", "--warmup, I/Os before the clock starts" },
 	{ "randseed", "--seed" },
 	{ "output-format", "--json or --csv" },
-	{ "fsync", "--sync=fsync" },
+	{ "fsync", "--sync=dsync, each write durable (--sync=fsync: one fsync at the end)" },
+	{ "end_fsync", "--sync=fsync" },
 	{ "fsync_on_close", "--sync=fsync" },
 };
 

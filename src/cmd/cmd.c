@@ -52,7 +52,7 @@ const struct command commands[] = {
 	  .summary = "device identity from sysfs: filesystem, device stack, disks and their links",
 	  .options = 0, .dir = IO_READ, .render = &render_info, .targets = TAKES_ANY_PATH },
 	{ .name = "quick", .run = cmd_run_quick,
-	  .summary = "the whole check: info, 8 CrystalDiskMark steps (writes on its own file only), a verdict",
+	  .summary = "the whole check: info, CrystalDiskMark's 8 steps, dd's O_DSYNC write, a verdict",
 	  .options = OPT_SIZE | OPT_TIME | OPT_DROP | OPT_KEEP | OPT_SEED | OPT_ZEROS | OPT_ENGINE |
 		     OPTS_FLEET | OPT_SVG,
 	  .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,

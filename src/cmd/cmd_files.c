@@ -148,7 +148,7 @@ static int run_failure(const struct files_result *fr, struct result *r)
 {
 	if (fr->stopped) {
 		r->interrupted = true;
-		return fail(r, EXIT_SIGINT, "during the run");
+		return fail(r, EXIT_SIGINT, "interrupted during the run");
 	}
 	errno = fr->failed_errno;
 	if (!fr->failed_path[0])

@@ -513,7 +513,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	if (r->interrupted && r->fleet && r->fleet->start_wanted && !r->fleet->timed)
 		return fail(r, EXIT_SIGINT, "while waiting for --start-at");
 	if (r->interrupted)
-		return fail(r, EXIT_SIGINT, "during the run");
+		return fail(r, EXIT_SIGINT, "interrupted during the run");
 	r->measured = true;
 	warn_short_pass(job, opt, r);
 	sampling_finish(opt, r, sampler_lead_s);

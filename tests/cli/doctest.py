@@ -23,6 +23,8 @@
 5. The contradictions issue 22 found stay gone.
 6. One version (issue 28): debian/changelog's top entry is what --version,
    JSON "version", both man pages' headers and NEWS.md's newest entry say.
+7. What people read (issue 33): quoted names whole, quick's step count, its
+   -t 0, its verdict's steps, sections not spliced, the failed quick's row.
 Output: `ok N - name` / `not ok N - name` (/ `# SKIP`), then a count.
 """
 import glob
@@ -527,6 +529,105 @@ def part6():
            "NEWS.md's newest entry is debian/changelog's version", first and first.group(0))
 
 
+def man_sections(src):
+    """(title, body) of each .SH/.SS section of the man sources."""
+    parts = re.split(r"^\.S[HS] (.*)$", src, flags=re.M)
+    return [(parts[i].strip('"'), parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
+
+
+def macro_args(line):
+    """A macro line's arguments as troff splits them: by spaces, "..." kept whole."""
+    return re.findall(r'"(?:[^"]|"")*"|(?:\\ |\S)+', line)[1:]
+
+
+def quick_steps():
+    """quick's steps, counted from its table in src/cmd/cmd_quick.c."""
+    src = open(os.path.join(ROOT, "src/cmd/cmd_quick.c")).read()
+    table = re.search(r"quick_steps\[\] = \{(.*?)^\};", src, re.S | re.M)
+    return len(re.findall(r"^\s*\{ \"", table.group(1), re.M)) if table else 0
+
+
+WORDS = {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11}
+
+
+def part7():
+    """What people read (issue 33): contradictions of the kinds a new user found."""
+    # a quoted JSON string split into two macro arguments renders without its
+    # space ("SEQ1MQ8T1" for "SEQ1M Q8T1")
+    split = []
+    for page in ("man/diskbench.1", "man/diskbench-output.7"):
+        for i, line in enumerate(open(os.path.join(ROOT, page)).read().split("\n")):
+            if re.match(r"^\.(BR|RB|BI|IB|IR|RI)\s", line):  # .B and .I join with spaces
+                split += ["%s:%d: %s" % (page, i + 1, line) for a in macro_args(line)
+                          if a.startswith("\\(dq") and not a.endswith("\\(dq")]
+    report(not split, "no quoted name is split across a macro's arguments (its space lost)",
+           "\n".join(split[:5]))
+    # how many steps quick runs: the program's table; "eight" only beside
+    # CrystalDiskMark (whose steps they are)
+    n = quick_steps()
+    rc, qhelp, _ = run(DB + " quick --help", CWD)
+    texts = (("README", README), ("man", MAN), ("quick --help", qhelp))
+    wrong = []
+    for where, text in texts:
+        flat = re.sub(r"\s+", " ", text)
+        for m in re.finditer(r"(?:(\w+)'s )?(\b(?:%s|\d+)\b) (?:\w+ ){0,2}(steps|short measurements)"
+                             % "|".join(WORDS), flat):
+            count = WORDS.get(m.group(2), int(m.group(2)) if m.group(2).isdigit() else 0)
+            cdm = "CrystalDiskMark" in flat[max(0, m.start() - 40):m.end()]
+            if count != (n - 1 if cdm else n) and ("quick" in flat[max(0, m.start() - 300):m.end()]
+                                                    or where == "quick --help"):
+                wrong.append("%s: %s" % (where, flat[max(0, m.start() - 60):m.end() + 20]))
+    report(n > 0 and not wrong, "quick's step count (%d, CrystalDiskMark's %d) is what every doc says"
+           % (n, n - 1), "\n".join(wrong[:5]))
+    # quick refuses -t 0: no quick section gives it a meaning
+    rc, _, _ = run(DB + " quick -t 0 " + T, CWD)
+    loose = []
+    for title, body in man_sections(MAN_SRC):
+        if "quick" not in title:
+            continue
+        for s in re.split(r"(?<=[.;])\s", re.sub(r"\s+", " ", unroff(body))):
+            if re.search(r"-t 0\b", s) and not re.search(r"usage error|refuses|exit status 2", s):
+                loose.append("%s: %s" % (title, s))
+    report(rc == 2 and not loose, "quick -t 0 is a usage error, and every quick section says so",
+           "exit %d\n%s" % (rc, "\n".join(loose[:5])))
+    # the verdict names its steps, not numbers from an older order
+    verdict = [b for t, b in man_sections(MAN_SRC) if "quick's verdict" in t]
+    body = unroff(verdict[0]) if verdict else ""
+    named = all(x in body for x in ("SEQ1M Q1T1", "RND4K Q1T1", "RND4K Q32T1"))
+    report(verdict and named and not re.search(r"\(step \d\)", body),
+           "quick's verdict names the three steps it weighs, not step numbers", body[:300])
+    # one command's section must not run into another's (report's JSON ran
+    # into matrix's tables and back)
+    spliced = []
+    for title, body in man_sections(MAN_SRC):
+        if title == "report in JSON and CSV" and re.search(r"\bcells?\b|file_size", body):
+            spliced.append(title)
+        if title == "matrix in JSON and CSV" and re.search(r"\bhosts?\b|\bbaseline\b|not_counted", body):
+            spliced.append(title)
+    report(not spliced, "report's and matrix's sections hold their own keys only", spliced)
+    # the fio options the command line recognises are in the man page's table
+    src = open(os.path.join(ROOT, "src/cli/cli_options.c")).read()
+    known = re.findall(r'^\s*\{ "([\w-]+)", "', src.split("fio_options[] = {")[1].split("};")[0], re.M)
+    table = [b for t, b in man_sections(MAN_SRC) if t == "diskbench for fio users"]
+    body = unroff(table[0]) if table else ""
+    missing = [o for o in known if not re.search(r"--%s\b" % re.escape(o), body) and
+               o not in ("readwrite", "blocksize", "fsync_on_close", "time_based", "directory",
+                         "filename")]  # said beside their synonyms in the table
+    report(table and known and not missing, "the fio options the command line knows are in "
+           "the man page's table for fio users", missing)
+    flat = re.sub(r"\s+", " ", re.sub(r"^\.[A-Z]+ ?", "", MAN, flags=re.M))
+    report(re.search(r"hdparm prints \S*MB/sec\S* but divides mebibytes", flat),
+           "the man page says hdparm's MB/sec is MiB/s")
+    # a quick that fails prints the steps that ran and a row with its error,
+    # as the page says
+    rc, out, _ = run(DB + " quick --csv -s 4M -t 1 " + os.path.join(S, "nosuchdir") + "/", CWD)
+    rows = out.strip().split("\n")
+    said = re.search(r"a last row whose test is quick and whose error says what ended the run",
+                     re.sub(r"\s+", " ", re.sub(r"^\.[A-Z]+ ?", "", MAN, flags=re.M)))
+    report(rc == 2 and len(rows) == 2 and rows[1].startswith("quick,") and "No such file" in rows[1]
+           and said, "a failed quick --csv: the error row the page describes", out)
+
+
 def main():
     try:
         part1_2()
@@ -534,6 +635,7 @@ def main():
         part4()
         part5()
         part6()
+        part7()
     finally:
         cleanup()
     print("%d passed, %d failed, %d skipped" % (counts["ok"], counts["fail"], counts["skip"]))
