@@ -17,5 +17,9 @@ void progress_label(const struct options *opt, const char *fmt, ...)
 void progress_sampler(struct bench_sampler *s, const char *label);
 /* Erases the line, if one was shown. */
 void progress_clear(void);
+/* On a terminal, before a write test: how much it may write, said up front
+ * (-t is a duration, so a fast disk is written many times its region). */
+void progress_writes(const struct options *opt, const char *what, double seconds,
+		     uint64_t region, bool can_once);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "multi.h"
+#include "progress.h"
 #include "runner.h"
 #include "util.h"
 
@@ -69,6 +70,8 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		code = target_open(&m->t[k], open_flags(cmd, &m->opt), m->opt.direct, r);
 	if (code == EXIT_OK) {
 		multi_ready(m, cmd->dir == IO_WRITE, cmd->dir == IO_READ, r);
+		if (cmd->dir == IO_WRITE)
+			progress_writes(&m->opt, cmd->name, m->opt.time_s, r->region, true);
 		run_describe_job(&job, cmd->dir, cmd->pattern, &m->opt, r->region);
 		multi_job(m, &job);
 		run_job_for(&job, &m->opt);

@@ -372,6 +372,15 @@ static void print_finished_steps(const struct quick_report *q, bool writes)
 	}
 }
 
+/* The share of -t that the write steps take (of TOTAL_SHARE). */
+static double write_share(void)
+{
+	double share = 0;
+	for (unsigned i = 0; i < NSTEPS; i++)
+		share += quick_steps[i].dir == IO_WRITE ? quick_steps[i].share : 0;
+	return share;
+}
+
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	struct quick_report *q = result_keep(r, sizeof(*q), NULL);
@@ -410,6 +419,9 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 		code = target_open(&t, O_RDONLY, false, r);
 	if (code == EXIT_OK)
 		run_warn_target(&t, opt, false, r);
+	if (code == EXIT_OK && t.created)
+		progress_writes(opt, "quick's write steps", q->measure_s * write_share() / TOTAL_SHARE,
+				q->span, false);
 	for (unsigned i = 0; i < NSTEPS && code == EXIT_OK; i++)
 		if (quick_steps[i].dir == IO_READ || t.created)
 			code = run_step(&t, &quick_steps[i], q, r);

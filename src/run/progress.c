@@ -46,6 +46,23 @@ void progress_sampler(struct bench_sampler *s, const char *label)
 	s->ctx = (void *)label;
 }
 
+void progress_writes(const struct options *opt, const char *what, double seconds,
+		     uint64_t region, bool can_once)
+{
+	char size[32];
+	if (!progress_wanted(opt))
+		return;
+	progress_clear();
+	fmt_bytes_iec(size, sizeof(size), region);
+	if (opt->once || seconds <= 0)
+		fprintf(stderr, "diskbench: %s will write its %s region once\n", what, size);
+	else
+		fprintf(stderr, "diskbench: %s will write for %.3g s, round and round its %s region "
+			"as fast as the disk takes it: on a fast disk, many times %s%s\n", what, seconds,
+			size, size, can_once ? " (--once: once)" : "");
+	fflush(stderr);
+}
+
 void progress_clear(void)
 {
 	if (!shown)

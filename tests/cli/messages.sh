@@ -308,4 +308,27 @@ run_db randread --json --bogus "$S/d/x"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["target"] is None, d["target"]' "$S/out" 2>"$S/py" &&
 	ok "a JSON unknown option: target null, not '.'" || not_ok "a JSON unknown option: target null, not '.'" "$(cat "$S/py")"
 
+# ---- a write test says up front, on a terminal, how much it may write -------
+if command -v script >/dev/null 2>&1; then
+	mkdir -p "$S/w"
+	script -qec "$(printf '%q ' "$DB" seqwrite -s 4M -t 0.3 "$S/w")" /dev/null >"$S/tty.out" 2>&1 </dev/null
+	if grep -q "^diskbench: seqwrite will write for 0.3 s, round and round its 4.0 MiB region as fast as the disk takes it: on a fast disk, many times 4.0 MiB (--once: once)" "$S/tty.out"; then
+		ok "seqwrite on a terminal: how much it may write, before it writes"
+	else
+		not_ok "seqwrite on a terminal: how much it may write, before it writes" "$(head -c 400 "$S/tty.out")"
+	fi
+	script -qec "$(printf '%q ' "$DB" randwrite --once -s 4M "$S/w")" /dev/null >"$S/tty.out" 2>&1 </dev/null
+	grep -q "^diskbench: randwrite will write its 4.0 MiB region once" "$S/tty.out" &&
+		ok "randwrite --once on a terminal: its region once" ||
+		not_ok "randwrite --once on a terminal: its region once" "$(head -c 400 "$S/tty.out")"
+	script -qec "$(printf '%q ' "$DB" seqwrite -q -s 4M -t 0.3 "$S/w")" /dev/null >"$S/tty.out" 2>&1 </dev/null
+	! grep -q "will write" "$S/tty.out" && ok "... silent with -q" || not_ok "... silent with -q" "$(head -c 400 "$S/tty.out")"
+	run_db seqwrite -s 4M -t 0.3 "$S/w"
+	absent "... and silent when stderr is not a terminal (scripts)" "will write"
+	run_db randread -s 4M -t 0.3 "$S/w"
+	absent "... and a read test says nothing of writes" "will write"
+else
+	skip "a write test says how much it may write on a terminal" "no script(1) here"
+fi
+
 tap_done
