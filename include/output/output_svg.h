@@ -17,6 +17,10 @@
 void out_svg_capture(char *buf, size_t len, void (*print)(FILE *, const void *), const void *arg);
 
 void out_svg(FILE *f, const struct result *r);
+/* What a picture's title names: the file or device measured, or, for a test
+ * file diskbench made and removed, "a test file in TARGET" (its name is of
+ * no use once it is gone). */
+const char *out_svg_subject(const struct result *r, char *buf, size_t len);
 void out_svg_sweep(FILE *f, const struct result *r);
 void out_svg_quick(FILE *f, const struct result *r);
 void out_svg_report(FILE *f, const struct result *r);

@@ -32,6 +32,18 @@ static void print_latency_line(FILE *f, const void *lat)
 	out_text_latency_line(f, lat);
 }
 
+const char *out_svg_subject(const struct result *r, char *buf, size_t len)
+{
+	const char *target = r->target ? r->target : "the target";
+	bool removed = r->file_state && strcmp(r->file_state, "new") == 0 && !(r->opt && r->opt->keep);
+	if (!r->file[0])
+		return target;
+	if (!removed)
+		return r->file;
+	snprintf(buf, len, "a test file in %s", target);
+	return buf;
+}
+
 /* ---- latency histogram ---- */
 
 static void draw_histogram(struct svg *s, double y, const struct result *r)
@@ -39,12 +51,12 @@ static void draw_histogram(struct svg *s, double y, const struct result *r)
 	struct chart_bin bins[STATS_LOG2_BUCKETS];
 	uint64_t counts[STATS_LOG2_BUCKETS];
 	struct stats_summary sum;
-	char title[4200];
+	char title[4200], subject[4200];
 	stats_summarize(&r->lat, &sum);
 	stats_log2_counts(&r->lat, counts);
 	snprintf(title, sizeof(title), "Latency of %llu %s of %s (buckets of powers of two)",
 		 (unsigned long long)sum.count, r->dir == IO_WRITE ? "writes" : "reads",
-		 r->file[0] ? r->file : r->target ? r->target : "the target");
+		 out_svg_subject(r, subject, sizeof(subject)));
 	struct chart_mark marks[] = {
 		{ (double)sum.p50, "p50", "p50", NULL },
 		{ (double)sum.p99, "p99", "p99", NULL },

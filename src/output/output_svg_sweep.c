@@ -124,8 +124,9 @@ void out_svg_sweep(FILE *f, const struct result *r)
 	for (unsigned i = 0; i < sw->nseries && i < 2; i++)
 		if (sweep_chart(&charts[n], sw, &sw->series[i]))
 			body += chart_xy_height(&charts[n++].xy, OUT_SVG_WIDTH);
-	snprintf(title, sizeof(title), "sweep of %s: %s%s%s", r->file[0] ? r->file : r->target,
-		 sw->nseries ? sw->series[0].workload : "", sw->nseries > 1 ? ", then " : "",
+	char subject[4200];
+	snprintf(title, sizeof(title), "sweep of %s: %s%s%s",
+		 out_svg_subject(r, subject, sizeof(subject)), sw->nseries ? sw->series[0].workload : "", sw->nseries > 1 ? ", then " : "",
 		 sw->nseries > 1 ? sw->series[1].workload : "");
 	int len = snprintf(desc, sizeof(desc), "%s.", title);
 	for (unsigned i = 0; i < n && len > 0 && (size_t)len < sizeof(desc); i++)

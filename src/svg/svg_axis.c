@@ -134,6 +134,19 @@ static void axis_title(struct svg *s, const struct svg_axis *a, const struct svg
 	svg_text(s, d->cross + (d->side == SVG_LEFT ? -64 : 64), mid, &font, d->title);
 }
 
+/* A tick label under its tick, unless centred it would run past the
+ * picture's edge (the last one of an axis that ends near it): then it ends
+ * (or starts) at its tick.  6.2 px: a character of 11 px text. */
+static enum svg_anchor bottom_anchor(const struct svg *s, double p, const char *label)
+{
+	double half = 6.2 * (double)strlen(label) / 2;
+	if (s->width > 0 && p + half > s->width - 2)
+		return SVG_END;
+	if (p - half < 2)
+		return SVG_START;
+	return SVG_MIDDLE;
+}
+
 void svg_axis(struct svg *s, const struct svg_axis *a, const struct svg_axis_draw *d)
 {
 	bool bottom = d->side == SVG_BOTTOM;
@@ -148,7 +161,8 @@ void svg_axis(struct svg *s, const struct svg_axis *a, const struct svg_axis_dra
 			if (isfinite(d->grid_to))
 				svg_line(s, p, d->cross, p, d->grid_to, &grid_line);
 			svg_line(s, p, d->cross, p, d->cross + 5, &axis_line);
-			svg_text(s, p, d->cross + 18, &font, label);
+			svg_text(s, p, d->cross + 18, &(struct svg_font){ .size = 11,
+				 .anchor = bottom_anchor(s, p, label) }, label);
 		} else {
 			if (isfinite(d->grid_to))
 				svg_line(s, d->cross, p, d->grid_to, p, &grid_line);

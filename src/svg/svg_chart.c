@@ -292,6 +292,29 @@ static void draw_series(struct svg *s, const struct chart_series *sr, unsigned i
 	fputs("</g>\n", s->f);
 }
 
+/* Whether a point's label goes below it: where the line climbs from the
+ * point towards the label's side (a latency rising with the load from its
+ * minimum), above it would lie on the line; and where there is no room
+ * above.  Below only if there is room below. */
+static bool callout_below(const struct chart_series *sr, unsigned i, bool left,
+			  const struct svg_axis *x, const struct svg_axis *ya, double py)
+{
+	bool room_above = py - 12 >= ya->to + 12, room_below = py + 22 <= ya->from;
+	unsigned next = left ? i - 1 : i + 1;
+	bool climbs = false;
+	if ((left ? i > 0 : i + 1 < sr->n) && isfinite(sr->y[next]) &&
+	    (ya->scale != SVG_LOG || sr->y[next] > 0)) {
+		double ny = svg_axis_pos(ya, sr->y[next]), nx = svg_axis_pos(x, sr->x[next]);
+		double px = svg_axis_pos(x, sr->x[i]);
+		/* the line within the label's first 60 px: above the label's baseline? */
+		double reach = fabs(nx - px) > 60 ? 60 / fabs(nx - px) : 1;
+		climbs = py + (ny - py) * reach < py - 2;
+	}
+	if (!room_above)
+		return true;
+	return climbs && room_below;
+}
+
 static void draw_callout(struct svg *s, const struct chart_xy *c, const struct chart_callout *co,
 			 const struct svg_axis *x, const struct svg_axis *y)
 {
@@ -304,7 +327,7 @@ static void draw_callout(struct svg *s, const struct chart_xy *c, const struct c
 	double w = 6.2 * (double)strlen(co->text) + 6;
 	bool left = px + 12 + w > x->to;
 	struct svg_font font = { .size = 11, .bold = true, .anchor = left ? SVG_END : SVG_START };
-	double ty = py - 12 < ya->to + 12 ? py + 22 : py - 12;
+	double ty = callout_below(sr, co->index, left, x, ya, py) ? py + 22 : py - 12;
 	fputs("<g class=\"callout\">\n", s->f);
 	svg_circle(s, px, py, 8, NULL, &ring, NULL, NULL);
 	svg_rect(s, left ? px - 10 - w : px + 10, ty - 11, w, 14, SVG_PAPER, NULL,

@@ -89,6 +89,30 @@ report_records() {
 	done
 }
 
+# A picture of a test file diskbench made and removed names the target, not
+# the file's scratch name (which no longer exists); a user's file is named.
+t_subject() {
+	local f
+	for f in randwrite seqwrite; do
+		if grep -q "a test file in " "$S/pictures/$f.svg" && ! grep -q '\.diskbench-' "$S/pictures/$f.svg"; then
+			ok "$f on a directory: the picture names a test file in it, not the removed file"
+		else
+			not_ok "$f on a directory: the picture names a test file in it" "$(grep -o '<title[^<]*' "$S/pictures/$f.svg" | head -3)"
+		fi
+	done
+	timeout 120 "$DB" sweep -q --svg "$S/pictures/sweep-dir.svg" -s 8M --levels 1,2 --large-levels 1 \
+		--point-time 0.2 "$D" >/dev/null 2>"$S/err"
+	if grep -q '<title id="svg-title">sweep of a test file in ' "$S/pictures/sweep-dir.svg" &&
+		! grep -q '\.diskbench-' "$S/pictures/sweep-dir.svg"; then
+		ok "sweep on a directory: its title names the target"
+	else
+		not_ok "sweep on a directory: its title names the target" "$(grep -o '<title[^<]*' "$S/pictures/sweep-dir.svg" | head -2)" "$(head -c 300 "$S/err")"
+	fi
+	grep -q "Latency of [0-9]* reads of $(basename "$D/data" | sed 's/[.]/[.]/g')\|Latency of [0-9]* reads of .*/data " "$S/pictures/randread.svg" &&
+		ok "randread of a user's file: the picture names the file" ||
+		not_ok "randread of a user's file: the picture names the file" "$(grep -o 'Latency of[^<]*' "$S/pictures/randread.svg")"
+}
+
 t_write_errors() {
 	local out rc
 	out=$("$DB" randread -s 10G -t 0.3 --svg "$S/no/such/dir/x.svg" "$D/data" 2>"$S/err")
@@ -184,6 +208,7 @@ if [ "$RENDER" = 1 ]; then
 	fi
 else
 	make_pictures
+	t_subject
 	t_write_errors
 	t_refused
 fi

@@ -141,6 +141,26 @@ static void test_log_axes(void **state)
 	assert_true(svg_axis_pos(&y, 25) == 200);
 }
 
+/* A bottom axis that ends 20 px from the picture's right edge: its last
+ * label ends at its tick instead of running past the edge; the others
+ * stay centred, and a first label at the left edge starts at its tick. */
+static void test_axis_labels_inside(void **state)
+{
+	(void)state;
+	static const double ticks[] = { 1e9, 1e10, 1e11 };
+	struct svg_axis a = { SVG_LOG, 1e9, 1e11, 0, 880 };
+	struct svg_axis_draw d = { SVG_BOTTOM, 100, NAN, SVG_RATE_SI, NULL, ticks, 3 };
+	struct svg s;
+	FILE *f = begin_capture();
+	svg_begin(&s, f, 900, 200, "axis", "axis");
+	svg_axis(&s, &a, &d);
+	svg_end(&s);
+	end_capture(f);
+	assert_non_null(strstr(out, "x=\"880.0\" y=\"118.0\" font-size=\"11\" text-anchor=\"end\""));
+	assert_non_null(strstr(out, "x=\"440.0\" y=\"118.0\" font-size=\"11\" text-anchor=\"middle\""));
+	assert_non_null(strstr(out, "x=\"0.0\" y=\"118.0\" font-size=\"11\" fill="));
+}
+
 static void formatted(enum svg_unit unit, double v, const char *want)
 {
 	char buf[32];
@@ -250,6 +270,50 @@ static void test_xy(void **state)
 	assert_non_null(strstr(out, "data-key=\"knee\" data-value=\"4\""));
 	assert_non_null(strstr(out, ">line two<"));
 	assert_non_null(strstr(out, ">8<")); /* the given ticks */
+}
+
+/* The label's baseline against its point's centre in the first callout of
+ * out: > 0 below the point, < 0 above. */
+static double callout_offset(const char *svg)
+{
+	const char *g = strstr(svg, "<g class=\"callout\">");
+	assert_non_null(g);
+	const char *cy = strstr(g, "cy=\""), *text = strstr(g, "<text");
+	assert_non_null(cy);
+	assert_non_null(text);
+	const char *ty = strstr(text, " y=\"");
+	assert_non_null(ty);
+	return strtod(ty + 4, NULL) - strtod(cy + 4, NULL);
+}
+
+/* A latency at its least on the left, rising with the load: its label goes
+ * below the point, not onto the line; a figure falling from its left point
+ * keeps its label above. */
+static void test_callout_clear_of_the_line(void **state)
+{
+	(void)state;
+	static const double x[] = { 1, 2, 4, 8 }, rising[] = { 6e4, 2e5, 6e5, 2e6 };
+	static const double falling[] = { 4e3, 2e3, 1e3, 5e2 };
+	for (int climb = 1; climb >= 0; climb--) {
+		struct chart_series series[] = { { "lat", x, climb ? rising : falling, 4, 0, false, 0,
+						   true } };
+		struct chart_callout callout = { 0, 0, "min latency 60.0 us mean @ 1" };
+		struct chart_xy c = { "load", { SVG_LOG, SVG_PLAIN, "outstanding", 0, 0, x, 4 },
+				      { { SVG_LOG, SVG_NS, "latency", 0, 0, NULL, 0 },
+					{ SVG_LOG, SVG_NS, "latency", 0, 0, NULL, 0 } },
+				      series, 1, NULL, 0, &callout, 1, NULL };
+		struct svg s;
+		FILE *f = begin_capture();
+		double h = chart_xy_height(&c, 900);
+		double y = svg_begin(&s, f, 900, h, "xy", "xy");
+		chart_xy(&s, &(struct chart_box){ 0, y, 900, h }, &c);
+		svg_end(&s);
+		end_capture(f);
+		double off = callout_offset(out);
+		if (climb ? off <= 0 : off >= 0)
+			fail_msg("a %s line: label %.1f px from its point", climb ? "rising" : "falling",
+				 off);
+	}
 }
 
 static void test_bars_and_bullets(void **state)
@@ -438,6 +502,8 @@ int main(void)
 		cmocka_unit_test(test_greyscale),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_xy),
+		cmocka_unit_test(test_callout_clear_of_the_line),
+		cmocka_unit_test(test_axis_labels_inside),
 		cmocka_unit_test(test_bars_and_bullets),
 		cmocka_unit_test(test_heatmap),
 		cmocka_unit_test(test_single_test_picture),
