@@ -199,7 +199,8 @@ int main(int argc, char **argv)
 		name_the_signal(r.error, sizeof(r.error), last_signal ? last_signal : SIGINT);
 	}
 	/* report's regression and missing hosts are said as warnings, beside figures */
-	bool figures = code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE;
+	bool figures = code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE ||
+		       code == EXIT_UNMET;
 	if (!figures)
 		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");
 	cmd_render(c.cmd, &c.opt, &r, code);

@@ -11,6 +11,7 @@
 
 struct cli {
 	const struct command *cmd; /* NULL: no test named */
+	const struct command *test; /* steady's test (randwrite, ...); else NULL */
 	struct options opt;
 	bool help, version;
 	const char **words; /* holds opt.inputs; cli_free frees it */

@@ -52,6 +52,7 @@ struct command {
 	const struct renderers *render; /* NULL: a single-test result */
 	const char *operands; /* non-NULL: it reads these files (usage text), no TARGET */
 	bool several_targets; /* takes TARGET...: the load spread over them (multi) */
+	bool takes_test;      /* steady: the first word is the test it runs in rounds */
 	/* shell completion */
 	unsigned targets;     /* TAKES_* of its TARGET words; 0: TAKES_DEFAULT */
 };
@@ -62,6 +63,12 @@ extern const unsigned command_count;
 const struct command *cmd_find(const char *name);
 /* Sets opt's defaults from the command's row. */
 void cmd_defaults(const struct command *cmd, struct options *opt);
+/* A command that runs a test (steady): whether it can run `test`, and its
+ * defaults: the test's, then its own; it accepts both's options but -t,
+ * --once and --sustained (its rounds are its time). */
+bool cmd_runs_test(const struct command *cmd, const struct command *test);
+void cmd_defaults_with(const struct command *cmd, const struct command *test, struct options *opt);
+int cmd_run_steady(const struct command *cmd, const struct options *opt, struct result *r);
 /* Prints r in opt's format with cmd's renderers (NULL cmd: the single-test
  * ones); text only when code is EXIT_OK. */
 void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,

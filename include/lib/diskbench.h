@@ -26,6 +26,7 @@ enum exit_code {
 	EXIT_REFUSED = 3,  /* refused for safety */
 	EXIT_REGRESSED = 4, /* report --baseline: a figure got worse beyond --threshold */
 	EXIT_INCOMPLETE = 5, /* report: a host's run failed, or a baseline host has no record */
+	EXIT_UNMET = 6,    /* steady: not steady within --max-rounds, or left it during --hold */
 	EXIT_SIGINT = 130, /* interrupted (128 + SIGINT) */
 };
 
@@ -73,8 +74,24 @@ typedef uint64_t opt_bits;
 /* the factors that move a figure (issue 19) */
 #define OPT_BUFFERS OPT_BIT(27) /* --buffers=huge|pages; --batch goes with OPT_QD */
 #define OPT_ONCE OPT_BIT(28)    /* --once: one pass over the region, not -t seconds */
+#define OPT_STEADY OPT_BIT(29)  /* steady's --round, --max-rounds, --window, ... (issue 29) */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
+/* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
+enum steady_metric { METRIC_AUTO, METRIC_IOPS, METRIC_BW, METRIC_LAT };
+
+/* steady (issue 29): rounds of the named test until SNIA PTS's criterion holds */
+struct steady_options {
+	const char *test;      /* randread, randwrite, seqread, seqwrite */
+	double round_s;        /* --round */
+	unsigned max_rounds;   /* --max-rounds */
+	unsigned window;       /* --window */
+	double excursion_pct;  /* --excursion */
+	double slope_pct;      /* --slope */
+	enum steady_metric metric;
+	unsigned precondition; /* --precondition[=PASSES]: passes; 0 none */
+	unsigned hold;         /* --hold: rounds after steady state */
+};
 /* --buffers: huge pages (one segment per request; the default) or ordinary
  * 4 KiB pages, as dd and fio allocate them (issue 19) */
 enum buffer_mode { BUF_HUGE, BUF_PAGES };
@@ -155,6 +172,7 @@ struct options {
 	enum buffer_mode buffers; /* --buffers */
 	unsigned batch;           /* --batch: requests per submit call at most; 0: no limit */
 	bool once;                /* --once: one pass over the region ends the run */
+	struct steady_options steady;
 };
 
 #define MAX_WARNINGS 16

@@ -30,5 +30,6 @@ extern const struct renderers render_info, render_quick, render_sweep;
 extern const struct renderers render_report;
 extern const struct renderers render_matrix;
 extern const struct renderers render_files;
+extern const struct renderers render_steady;
 
 #endif

@@ -11,6 +11,7 @@
 #include "matrix.h"
 #include "fleet.h"
 #include "names.h"
+#include "steady.h"
 #include "sweep.h"
 #include "units.h"
 
@@ -82,7 +83,7 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 				value = a + 2;
 			}
 		}
-		if (d->arg && !value) {
+		if (d->arg && !value && d->arg[0] != '[') { /* "[=PASSES]": a value only with = */
 			if (i + 1 >= argc)
 				return usage_error(why, len, "option '--%s' needs a value (%s)", d->name, d->arg);
 			value = argv[++i];
@@ -96,6 +97,7 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 
 static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, const char *v,
 			     char *why, size_t len);
+
 static int apply_matrix_value(struct matrix_axes *ax, const struct optdef *d, const char *v,
 			      char *why, size_t len);
 
@@ -195,6 +197,49 @@ static int parse_file_size(const char *v, uint64_t *out, const char **reason)
 	return -1;
 }
 
+/* steady's options (issue 29); v is NULL for a bare --precondition. */
+static int apply_steady_value(struct steady_options *st, const struct optdef *d, const char *v,
+			      char *why, size_t len)
+{
+	const char *reason = NULL;
+	int rc = 0;
+	switch (d->id) {
+	case ID_ROUND:
+		rc = parse_seconds(v, &st->round_s, &reason);
+		if (rc == 0 && st->round_s < 0.1) {
+			reason = "a round must last at least 0.1 s";
+			rc = -1;
+		}
+		break;
+	case ID_MAX_ROUNDS: rc = parse_count(v, 1, STEADY_MAX_ROUNDS / 2, &st->max_rounds, &reason); break;
+	case ID_WINDOW:
+		rc = parse_count(v, STEADY_MIN_WINDOW, STEADY_MAX_ROUNDS / 2, &st->window, &reason);
+		if (rc != 0)
+			reason = "the window holds 3 rounds at least (SNIA PTS: 5)";
+		break;
+	case ID_EXCURSION: rc = parse_percent(v, &st->excursion_pct, &reason); break;
+	case ID_SLOPE: rc = parse_percent(v, &st->slope_pct, &reason); break;
+	case ID_HOLD: rc = parse_count(v, 0, STEADY_MAX_ROUNDS / 2, &st->hold, &reason); break;
+	case ID_PRECONDITION:
+		st->precondition = 2;
+		if (v)
+			rc = parse_count(v, 1, 100, &st->precondition, &reason);
+		break;
+	case ID_METRIC:
+		st->metric = strcmp(v, "iops") == 0 ? METRIC_IOPS : strcmp(v, "bw") == 0 ? METRIC_BW :
+			     strcmp(v, "lat") == 0 ? METRIC_LAT : METRIC_AUTO;
+		if (st->metric == METRIC_AUTO) {
+			reason = "use iops, bw or lat";
+			rc = -1;
+		}
+		break;
+	default: break;
+	}
+	if (rc != 0)
+		return usage_error(why, len, "--%s '%s': %s", d->name, v ? v : "", reason);
+	return EXIT_OK;
+}
+
 static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		       char *why, size_t len)
 {
@@ -204,6 +249,15 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 	case ID_BS: rc = parse_size(v, &o->bs, &reason); break;
 	case ID_SIZE: rc = parse_size(v, &o->size, &reason); break;
 	case ID_TIME: rc = parse_seconds(v, &o->time_s, &reason); break;
+	case ID_ROUND:
+	case ID_MAX_ROUNDS:
+	case ID_WINDOW:
+	case ID_EXCURSION:
+	case ID_SLOPE:
+	case ID_METRIC:
+	case ID_PRECONDITION:
+	case ID_HOLD:
+		return apply_steady_value(&o->steady, d, v, why, len);
 	case ID_THREADS: rc = parse_count(v, 1, OPT_MAX_THREADS, &o->threads, &reason); break;
 	case ID_QD: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->qd, &reason); break;
 	case ID_WARMUP: rc = parse_count(v, 0, 1000000, &o->warmup_ios, &reason); break;
@@ -386,6 +440,14 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 			return usage_error(why, len, "unknown test '%s'", words[i]);
 		i++;
 	}
+	/* a word that names no test is the TARGET: then the test is missing */
+	if (c->cmd && c->cmd->takes_test && i < nwords && cmd_find(words[i])) {
+		c->test = cmd_find(words[i]);
+		if (!cmd_runs_test(c->cmd, c->test))
+			return usage_error(why, len, "%s runs randread, randwrite, seqread or seqwrite, "
+					   "not '%s'", c->cmd->name, words[i]);
+		i++;
+	}
 	if (c->cmd && c->cmd->operands) {
 		c->opt.inputs = words + i;
 		c->opt.ninputs = (unsigned)(nwords - i);
@@ -520,14 +582,16 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		code = take_words(c, words, nwords, why, len);
 	if (code != EXIT_OK)
 		goto out;
-	if (c->cmd)
+	if (c->cmd && c->test)
+		cmd_defaults_with(c->cmd, c->test, &c->opt);
+	else if (c->cmd)
 		cmd_defaults(c->cmd, &c->opt);
 	c->opt.format = sniff_format(argc, argv);
 	int formats = 0;
 	bool threshold = false;
 	for (int i = 0; i < nopts && code == EXIT_OK; i++) {
 		const struct optdef *d = row_for(opts[i].def, c->cmd);
-		if (d->bit && (c->completion || (c->cmd && !(c->cmd->options & d->bit))))
+		if (d->bit && (c->completion || (c->cmd && !(c->opt.accepts & d->bit))))
 			code = usage_error(why, len, "option '--%s' does not apply to %s", d->name,
 					   c->cmd ? c->cmd->name : "completion");
 		else if (d->arg)
@@ -551,6 +615,9 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		else if (c->cmd && c->cmd->operands && c->opt.ninputs == 0)
 			code = usage_error(why, len, "%s needs %s (\"-\" reads stdin)", c->cmd->name,
 					   c->cmd->operands);
+		else if (c->cmd && c->cmd->takes_test && !c->test)
+			code = usage_error(why, len, "%s needs a test: %s randwrite [OPTIONS] TARGET (or "
+					   "randread, seqread, seqwrite)", c->cmd->name, c->cmd->name);
 		else if (threshold && !c->opt.baseline)
 			code = usage_error(why, len, "--threshold and --noise-floor go with --baseline");
 		else if (c->cmd)

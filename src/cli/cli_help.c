@@ -22,8 +22,8 @@ static void print_option_as(FILE *f, const struct optdef *d, const char *help)
 		snprintf(left, sizeof(left), "-%c, --%s%s%s", d->letter, d->name, d->arg ? " " : "",
 			 d->arg ? d->arg : "");
 	else
-		snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? "=" : "",
-			 d->arg ? d->arg : "");
+		snprintf(left, sizeof(left), "    --%s%s%s", d->name,
+			 d->arg && d->arg[0] != '[' ? "=" : "", d->arg ? d->arg : "");
 	fprintf(f, "  %-24s %s\n", left, help);
 }
 
@@ -100,9 +100,14 @@ static const char *option_meaning(const struct command *cmd, const struct optdef
 
 void cli_print_test_help(FILE *f, const struct command *cmd)
 {
-	fprintf(f, "usage: diskbench %s [OPTIONS] %s\n\n%s.\n", cmd->name,
+	fprintf(f, "usage: diskbench %s %s[OPTIONS] %s\n\n%s.\n", cmd->name,
+		cmd->takes_test ? "TEST " : "",
 		cmd->operands ? cmd->operands : cmd->several_targets ? "[TARGET...]" : "[TARGET]",
 		cmd->summary);
+	if (cmd->takes_test)
+		fputs("TEST: randread, randwrite, seqread or seqwrite, with its options (diskbench help "
+		      "TEST)\nbut -t, --once, --sustained, --series and --svg: the rounds are its time.\n"
+		      "defaults: --round 60, --max-rounds 25, --window 5, --excursion 20, --slope 10\n", f);
 	if (cmd->options & OPT_SIZE)
 		print_defaults(f, cmd);
 	if (cmd->options & OPT_MATRIX)

@@ -79,6 +79,9 @@ const struct command commands[] = {
 		     OPT_ENGINE | OPT_SVG,
 	  .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true, .threads = 1, .sync = SYNC_DSYNC,
 	  .render = &render_matrix, .targets = TAKES_DIR },
+	{ .name = "steady", .run = cmd_run_steady, .takes_test = true,
+	  .summary = "a test in rounds until SNIA PTS steady state: the sustained figure, proven",
+	  .options = OPT_STEADY, .dir = IO_WRITE, .direct = true, .render = &render_steady },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
 	  .options = OPT_REPORT | OPT_SVG, .operands = "FILE...|-", .render = &render_report,
@@ -120,6 +123,22 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->noise_floor_p99_pct = 50;
 }
 
+bool cmd_runs_test(const struct command *cmd, const struct command *test)
+{
+	return cmd->takes_test && test && test->run == cmd_run_io && test->direct;
+}
+
+void cmd_defaults_with(const struct command *cmd, const struct command *test, struct options *opt)
+{
+	cmd_defaults(test, opt);
+	/* its rounds are its time; its picture and per-interval rows are not drawn yet */
+	opt->accepts = cmd->options | (test->options & ~(opt_bits)(OPT_TIME | OPT_ONCE |
+								    OPT_SUSTAINED | OPT_SERIES | OPT_SVG));
+	opt->steady = (struct steady_options){ .test = test->name, .round_s = 60, .max_rounds = 25,
+					       .window = 5, .excursion_pct = 20, .slope_pct = 10 };
+	opt->time_s = opt->steady.round_s;
+}
+
 static const struct renderers single = { out_text, out_json_single_body, out_csv, out_svg, NULL };
 
 void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,
@@ -134,7 +153,8 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 		out_json_line(stdout, r, own->json ? own->json : single.json);
 	else if (opt->format == OUT_CSV)
 		(own->csv ? own->csv : single.csv)(stdout, r);
-	else if (code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE)
+	else if (code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE ||
+		       code == EXIT_UNMET)
 		(own->text ? own->text : single.text)(stdout, r, opt->quiet, opt->histogram);
 }
 

@@ -439,7 +439,9 @@ def part4():
              "info": "--csv info " + T,
              "files": "--csv files -n 64 -t 0 " + T,
              "matrix": "--csv matrix --file-sizes=4M --block-sizes=1M --ops=read --budget=5 " + T,
-             "report": "--csv report %s/h.jsonl" % S}
+             "report": "--csv report %s/h.jsonl" % S,
+             "steady": "--csv steady randread --round 0.2 --window 3 --max-rounds 3 --excursion 1000 "
+                       "--slope 1000 -s 4M " + T}
     headers = {}
     man_lines = set(MAN.splitlines())
     for kind, args in kinds.items():

@@ -11,6 +11,8 @@
  *   FAKE_LAT=cliff:S        100 us reads for S seconds, then 400 us
  *   FAKE_LAT=swing:S        100 us and 300 us by turns, S seconds each
  *   FAKE_LAT=spin           each read spins on the CPU for 50 us
+ *   FAKE_LAT=steps:IOPS:S   pace:IOPS, a quarter faster every S seconds
+ *   FAKE_LAT=cut:IOPS:S     pace:IOPS for S seconds, then half of it
  *   (reads of a FAKE_LAT run are not done: only their time is spent)
  *   FAKE_SYSFS=DIR          sysfs and the device under the target: one disk
  *   FAKE_DISK=NAME          NAME (FAKE_MAJMIN, "253:7" unset) whose counters
@@ -143,6 +145,10 @@ ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
 		nap_until(now_ns() + ((double)since_first() / 1e9 < s ? 100000u : 400000u));
 	else if (sscanf(lat, "swing:%lf", &s) == 1 && s > 0)
 		nap_until(now_ns() + ((uint64_t)((double)since_first() / 1e9 / s) % 2 ? 300000u : 100000u));
+	else if (sscanf(lat, "steps:%u:%lf", &v, &s) == 2 && v > 0 && s > 0)
+		take_slot((unsigned)(v * (1 + 0.25 * (double)(uint64_t)((double)since_first() / 1e9 / s))));
+	else if (sscanf(lat, "cut:%u:%lf", &v, &s) == 2 && v > 1)
+		take_slot((double)since_first() / 1e9 < s ? v : v / 2);
 	else if (strcmp(lat, "spin") == 0)
 		for (uint64_t end = now_ns() + 50000; now_ns() < end;)
 			;

@@ -274,6 +274,16 @@ cases_commands() {
 	g sweep.dir.text text sweep --budget 3 --point-time 0.5 -s 8M "$D"
 	g sweep.dir.json json+m --json sweep --budget 3 --point-time 0.5 -s 8M "$D"
 	g sweep.dir.csv csv --csv sweep --budget 3 --point-time 0.5 -s 8M "$D"
+	# steady: limits no real run misses (always steady at round 3) or always
+	# does (a range of exactly 0 % is never measured), so the text is fixed
+	local ST=(--round 0.2 --window 3 --max-rounds 3 -s 4M)
+	g steady.dir.text text steady randread "${ST[@]}" --excursion 1000 --slope 1000 "$D"
+	g steady.dir.unmet text steady randread "${ST[@]}" --excursion 0 --slope 0 "$D"
+	g steady.dir.json json+m --json steady randread "${ST[@]}" --excursion 1000 --slope 1000 --hold 1 "$D"
+	g steady.dir.csv csv --csv steady randwrite "${ST[@]}" --excursion 0 --slope 0 "$D"
+	g steady.bad.no-test raw steady "$D"
+	g steady.bad.window raw steady randread --window 1 "$D"
+	g steady.bad.time raw steady randread -t 5 "$D"
 }
 
 # as an unprivileged user: a file it cannot read, a directory it cannot write
@@ -709,6 +719,10 @@ def mask_text(text, machine):
             out.append("%s%s: %s" % (m.group(1), m.group(2), rest))
         elif line.startswith("looks like: "):
             out.append(verdict_line(line))
+        elif re.match(r"^(round \d+|steady \w+: )", line):
+            # steady's rounds: their figures masked, which rounds they are kept
+            keep = r"(rounds? \d+(?:-\d+)?(?: \(hold\))?|after \d+ rounds)"
+            out.append("".join(x if re.fullmatch(keep, x) else figures(x) for x in re.split(keep, line)))
         else:
             table = None
             out.append(line)
@@ -746,7 +760,8 @@ N = "<n>"
 VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "samples", "lat_ns",
             "littles_law_outstanding", "bdp_outstanding", "lat_ns_mean", "lat_ns_p99", "seed",
             "layout_s", "resident_before_pct", "resident_after_pct", "buffer", "majmin", "st_dev", "serial",
-            "qd_hist", "cdm", "run_bytes", "requests_per_submit", "passes", "wrapped"}
+            "qd_hist", "cdm", "run_bytes", "requests_per_submit", "passes", "wrapped",
+            "value", "mean", "range_pct", "slope_pct", "off_pct"}  # steady's rounds and window
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
 FLEET_MACHINE = {"host", "clock"}  # top-level keys of a --jsonl record
@@ -858,7 +873,7 @@ def mask_json(text, machine, keep_seed):
 
 # ---- CSV: header as it is, volatile columns masked
 CSV_VOLATILE = re.compile(r"^(bytes|seconds|bytes_per_sec|iops|ios|lat_\w+_ns|resident_before_pct|"
-                          r"littles_law_outstanding|files_per_sec)$")
+                          r"littles_law_outstanding|files_per_sec|value|range_pct|slope_pct)$")
 
 def csv_warnings(cell):
     for d in DROP + EXTRA_DROP:  # remove whole warnings from the "; "-joined list

@@ -349,16 +349,66 @@ static void test_help_and_version(void **state)
 
 /* Every command in the table parses with its defaults, and its help text
  * names every option it accepts. */
+/* steady TEST: the test's defaults and options, its own, and the limits
+ * the man page gives; -t, --once refused; the word after it must be a test
+ * it runs. */
+static void test_steady_command(void **state)
+{
+	(void)state;
+	struct cli c = ok("steady", "randwrite", "-b", "8k", "--qd", "4", "--sync=fsync", "--round",
+			  "1.5m", "--window=4", "--hold", "2", "--precondition", "--metric", "lat", "d",
+			  NULL);
+	assert_string_equal(c.test->name, "randwrite");
+	assert_string_equal(c.opt.steady.test, "randwrite");
+	assert_int_equal(c.opt.bs, 8192);
+	assert_int_equal(c.opt.qd, 4);
+	assert_int_equal(c.opt.sync, SYNC_FSYNC);
+	assert_true(c.opt.steady.round_s == 90 && c.opt.steady.window == 4 && c.opt.steady.hold == 2);
+	assert_int_equal(c.opt.steady.precondition, 2); /* bare: PTS's two passes */
+	assert_int_equal(c.opt.steady.metric, METRIC_LAT);
+	assert_string_equal(c.opt.target, "d");
+	cli_free(&c);
+	c = ok("steady", "seqread", "--precondition=3", NULL);
+	assert_int_equal(c.opt.steady.precondition, 3);
+	assert_true(c.opt.steady.round_s == 60 && c.opt.steady.max_rounds == 25 &&
+		    c.opt.steady.window == 5 && c.opt.steady.excursion_pct == 20 &&
+		    c.opt.steady.slope_pct == 10);
+	assert_int_equal(c.opt.bs, 1 << 20); /* seqread's */
+	assert_int_equal(c.opt.steady.metric, METRIC_AUTO);
+	cli_free(&c);
+	assert_string_equal(bad("steady", "randread", "-t", "5", NULL),
+			    "option '--time' does not apply to steady");
+	assert_string_equal(bad("steady", "randread", "--once", NULL),
+			    "option '--once' does not apply to steady");
+	assert_string_equal(bad("steady", "randread", "--sync=dsync", NULL),
+			    "option '--sync' does not apply to steady"); /* randread takes none */
+	assert_string_equal(bad("steady", "buffered", NULL),
+			    "steady runs randread, randwrite, seqread or seqwrite, not 'buffered'");
+	assert_string_equal(bad("steady", "dir", NULL),
+			    "steady needs a test: steady randwrite [OPTIONS] TARGET (or randread, "
+			    "seqread, seqwrite)");
+	assert_string_equal(bad("steady", "randread", "--window", "2", NULL),
+			    "--window '2': the window holds 3 rounds at least (SNIA PTS: 5)");
+	assert_string_equal(bad("steady", "randread", "--round", "0", NULL),
+			    "--round '0': a round must last at least 0.1 s");
+	assert_string_equal(bad("steady", "randread", "--precondition=0", NULL),
+			    "--precondition '0': must be from 1 to 100");
+	assert_string_equal(bad("randread", "--round", "5", NULL),
+			    "option '--round' does not apply to randread");
+}
+
 static void test_every_command(void **state)
 {
 	(void)state;
 	assert_true(command_count >= 6);
 	for (unsigned i = 0; i < command_count; i++) {
 		/* a command that reads files needs one: stdin */
-		struct cli c = ok(commands[i].name, commands[i].operands ? "-" : NULL, NULL);
+		/* a command that runs a test needs one (randwrite's defaults then) */
+		const char *word = commands[i].operands ? "-" : commands[i].takes_test ? "randwrite" : NULL;
+		struct cli c = ok(commands[i].name, word, NULL);
 		assert_ptr_equal(c.cmd, &commands[i]);
 		assert_ptr_equal(cmd_find(commands[i].name), &commands[i]);
-		assert_int_equal(c.opt.bs, commands[i].bs);
+		assert_int_equal(c.opt.bs, commands[i].takes_test ? c.test->bs : commands[i].bs);
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
@@ -400,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_errors_combinations),
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_every_command),
+		cmocka_unit_test(test_steady_command),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

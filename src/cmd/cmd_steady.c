@@ -1,0 +1,391 @@
+/* steady (issue 29): the named test in rounds of --round seconds on one
+ * laid-out target until SNIA PTS's criterion holds over the last --window
+ * rounds (src/lib/steady.c), or --max-rounds pass (exit 6); optionally
+ * preconditioned first (the region written PASSES times, 128 KiB
+ * sequential, 32 in flight) and held for --hold more rounds, any of which
+ * outside the steady window's band means the disk left steady state. */
+#define _POSIX_C_SOURCE 200809L
+#include "cmd.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "finding.h"
+#include "progress.h"
+#include "runner.h"
+#include "stats.h"
+#include "steady_report.h"
+#include "target.h"
+#include "units.h"
+#include "util.h"
+
+#define PRECONDITION_BS (128u << 10)
+#define PRECONDITION_QD 32
+#define METRIC_BW_FROM (64u << 10) /* auto: bytes/s from 64 KiB blocks, IOPS below */
+
+/* The tests steady runs (cmd_runs_test lets these through), as their
+ * command rows have them. */
+struct steady_test {
+	const char *name;
+	enum io_dir dir;
+	enum io_pattern pattern;
+};
+
+static const struct steady_test *steady_test_of(const char *name)
+{
+	static const struct steady_test tests[] = {
+		{ "randread", IO_READ, PAT_RAND }, { "randwrite", IO_WRITE, PAT_RAND },
+		{ "seqread", IO_READ, PAT_SEQ }, { "seqwrite", IO_WRITE, PAT_SEQ },
+	};
+	for (size_t i = 0; name && i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (strcmp(tests[i].name, name) == 0)
+			return &tests[i];
+	return NULL;
+}
+
+/* What a steady run keeps: its report, and the two results a phase is
+ * measured into (a round's, reused; the preconditioning's). */
+struct steady_run {
+	struct steady_report *rep;
+	const struct steady_test *test;
+	struct options round_opt, pre_opt;
+	struct result *round, *pre;
+	struct result *r;
+	struct target t;
+	bool text;                  /* round lines on stdout as they end */
+};
+
+static enum steady_metric resolve_metric(const struct options *opt)
+{
+	if (opt->steady.metric != METRIC_AUTO)
+		return opt->steady.metric;
+	return opt->bs >= METRIC_BW_FROM ? METRIC_BW : METRIC_IOPS;
+}
+
+/* A phase's result, empty, naming the test and what the target is. */
+static void phase_result(struct result *pr, const struct result *r, const char *test,
+			 const struct options *po, enum io_dir dir)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->test = test;
+	pr->target = r->target;
+	pr->device = r->device;
+	pr->opt = po;
+	pr->dir = dir;
+	pr->region = r->region;
+	pr->resident_before_pct = -1;
+	pr->resident_after_pct = -1;
+	pr->file_state = r->file_state;
+	pr->record = r->record;
+	snprintf(pr->file, sizeof(pr->file), "%s", r->file);
+}
+
+/* Whether two warnings say the same but for their figures ("flushes
+ * return in 48.0 us" each round): the text with its digits left out. */
+static bool same_words(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a && (isdigit((unsigned char)*a) || *a == '.'))
+			a++;
+		while (*b && (isdigit((unsigned char)*b) || *b == '.'))
+			b++;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++, b++;
+	}
+}
+
+/* A phase's warnings and findings in the run's, said once (the first
+ * time), with where; findings each time, with their round. */
+static void carry(struct result *r, const struct result *pr, const char *where, unsigned n)
+{
+	for (unsigned i = 0; i < pr->nwarnings; i++) {
+		bool said = false;
+		for (unsigned k = 0; k < r->nwarnings && !said; k++) {
+			const char *colon = strstr(r->warnings[k], ": ");
+			said = colon && same_words(colon + 2, pr->warnings[i]);
+		}
+		if (!said)
+			warn(r, "%s: %s", where, pr->warnings[i]);
+	}
+	for (unsigned i = 0; i < pr->nfindings; i++) {
+		const struct finding *sf = &pr->findings[i];
+		struct finding *f = finding_add(r, sf->key);
+		for (unsigned k = 0; f && k < sf->nfigures; k++)
+			finding_figure(f, sf->figures[k].name, sf->figures[k].value,
+				       sf->figures[k].decimals);
+		if (f)
+			finding_figure(f, "round", n, 0); /* 0: the preconditioning */
+	}
+}
+
+static int prepare(struct steady_run *s, const struct options *opt)
+{
+	struct result *r = s->r;
+	bool writes = s->test->dir == IO_WRITE || opt->steady.precondition > 0;
+	int code = run_prepare(&s->t, opt, r);
+	if (code == EXIT_OK)
+		code = run_plan_region(&s->t, opt, writes, r);
+	if (code == EXIT_OK)
+		code = run_check_direct(&s->t, opt, r);
+	if (code == EXIT_OK && s->test->dir == IO_READ && !opt->steady.precondition)
+		code = run_check_data(&s->t, opt, r);
+	bool needs_data = s->test->dir == IO_READ || s->test->pattern == PAT_RAND;
+	if (code == EXIT_OK && s->t.created)
+		code = needs_data && !opt->steady.precondition ? run_layout(&s->t, opt, 0, r, NULL)
+							       : target_check_space(&s->t, r->region, r);
+	return code;
+}
+
+/* The worst case, said before anything is written. */
+static void say_worst_case(const struct steady_run *s, const struct options *opt)
+{
+	if (opt->quiet)
+		return;
+	const struct steady_options *st = &opt->steady;
+	double worst = (st->max_rounds + st->hold) * st->round_s;
+	char region[32];
+	fmt_bytes_iec(region, sizeof(region), s->r->region);
+	char took[32];
+	if (worst < 120)
+		snprintf(took, sizeof(took), "%.3g s", worst);
+	else
+		snprintf(took, sizeof(took), "%.3g min", worst / 60);
+	fprintf(stderr, "diskbench: steady %s: at most %u rounds x %g s = %s", s->test->name,
+		st->max_rounds + st->hold, st->round_s, took);
+	if (st->precondition)
+		fprintf(stderr, ", after writing its %s region %u times (preconditioning)", region,
+			st->precondition);
+	fputc('\n', stderr);
+}
+
+static int precondition(struct steady_run *s)
+{
+	struct steady_precondition *p = &s->rep->pre;
+	struct options *po = &s->pre_opt;
+	struct bench_job job;
+	*po = *s->r->opt;
+	po->bs = PRECONDITION_BS;
+	po->qd = PRECONDITION_QD;
+	po->threads = 1;
+	po->sync = SYNC_NONE; /* what reaches the device is what counts, not each write's flush */
+	po->time_s = 0;
+	po->quiet = true;
+	phase_result(s->pre, s->r, "seqwrite", po, IO_WRITE);
+	int code = target_open(&s->t, O_WRONLY, true, s->pre);
+	if (code != EXIT_OK)
+		return fail(s->r, code, "preconditioning: %s", s->pre->error);
+	progress_label(s->r->opt, "steady: preconditioning, %u passes", s->rep->pre.passes);
+	run_describe_job(&job, IO_WRITE, PAT_SEQ, po, s->r->region);
+	job.wrap = true;
+	job.bytes_limit = s->r->region * s->rep->pre.passes;
+	job.time_limit_s = 0;
+	code = run_measure(&s->t, &job, po, s->pre);
+	carry(s->r, s->pre, "preconditioning", 0);
+	if (code != EXIT_OK) {
+		s->r->interrupted = s->pre->interrupted;
+		return fail(s->r, code, "preconditioning: %s", s->pre->error);
+	}
+	s->rep->preconditioned = true;
+	p->bytes = s->pre->bytes;
+	p->seconds = s->pre->seconds;
+	p->bytes_per_sec = p->seconds > 0 ? (double)p->bytes / p->seconds : 0;
+	if (s->text) {
+		char moved[32], rate[32];
+		fmt_bytes_iec(moved, sizeof(moved), p->bytes);
+		fmt_rate_si(rate, sizeof(rate), p->bytes_per_sec);
+		printf("preconditioning: %u passes, %s in %.1f s = %s\n", p->passes, moved, p->seconds,
+		       rate);
+		fflush(stdout);
+	}
+	return EXIT_OK;
+}
+
+static double metric_value(enum steady_metric m, const struct steady_round *rd)
+{
+	return m == METRIC_BW ? rd->bytes_per_sec : m == METRIC_LAT ? rd->lat_mean_ns : rd->iops;
+}
+
+static void metric_text(char *buf, size_t len, enum steady_metric m, double v)
+{
+	char n[32];
+	if (m == METRIC_BW)
+		fmt_rate_si(buf, len, v);
+	else if (m == METRIC_LAT)
+		fmt_ns(n, sizeof(n), v), snprintf(buf, len, "%s mean", n);
+	else
+		fmt_count(n, sizeof(n), v), snprintf(buf, len, "%s IOPS", n);
+}
+
+static void print_round(const struct steady_run *s, const struct steady_round *rd)
+{
+	const struct steady_report *rep = s->rep;
+	char fig[48], p50[24], p99[24];
+	metric_text(fig, sizeof(fig), rep->metric, rd->value);
+	fmt_ns(p50, sizeof(p50), rd->lat_p50_ns);
+	fmt_ns(p99, sizeof(p99), rd->lat_p99_ns);
+	printf("round %u%s: %s, p50 %s, p99 %s", rd->n, rd->hold ? " (hold)" : "", fig, p50, p99);
+	if (rd->hold)
+		printf("; %+.1f %% from the steady mean (band +/-%g %%)\n", rd->off_pct,
+		       rep->lim.excursion_pct / 2);
+	else if (rd->window.first == 0)
+		printf("; window: %u more round%s\n", rep->lim.window - rd->n,
+		       rep->lim.window - rd->n == 1 ? "" : "s");
+	else
+		printf("; rounds %u-%u: range %.1f %% (%s %g %%), slope %.1f %% (%s %g %%)\n",
+		       rd->window.first, rd->window.last, rd->window.range_pct,
+		       rd->window.range_pct <= rep->lim.excursion_pct + 1e-9 ? "<=" : ">",
+		       rep->lim.excursion_pct, rd->window.slope_pct,
+		       rd->window.slope_pct <= rep->lim.slope_pct + 1e-9 ? "<=" : ">", rep->lim.slope_pct);
+	fflush(stdout);
+}
+
+/* The round just measured into s->round, kept and judged. */
+static void keep_round(struct steady_run *s, double t_start_s, bool hold)
+{
+	struct steady_report *rep = s->rep;
+	struct steady_round *rd = &rep->rounds[rep->nrounds];
+	const struct result *rr = s->round;
+	struct stats_summary sum;
+	stats_summarize(&rr->lat, &sum);
+	*rd = (struct steady_round){ .n = rep->nrounds + 1, .t_start_s = t_start_s,
+				     .seconds = rr->seconds, .ios = rr->ios, .bytes = rr->bytes,
+				     .lat_mean_ns = sum.mean, .lat_p50_ns = (double)sum.p50,
+				     .lat_p99_ns = (double)sum.p99, .hold = hold };
+	rd->iops = rr->seconds > 0 ? (double)rr->ios / rr->seconds : 0;
+	rd->bytes_per_sec = rr->seconds > 0 ? (double)rr->bytes / rr->seconds : 0;
+	rd->value = metric_value(rep->metric, rd);
+	rep->nrounds++;
+	if (hold) {
+		if (steady_outside(&rep->steady, &rep->lim, rd->value, &rd->off_pct) && !rep->left) {
+			rep->left = true;
+			rep->left_round = rd->n;
+			rep->left_value = rd->value;
+			rep->left_off_pct = rd->off_pct;
+		}
+		return;
+	}
+	double values[STEADY_MAX_ROUNDS];
+	for (unsigned i = 0; i < rep->nrounds; i++)
+		values[i] = rep->rounds[i].value;
+	if (steady_judge(values, rep->nrounds, &rep->lim, &rd->window) && !rep->attained) {
+		rep->attained = true;
+		rep->steady = rd->window;
+	}
+}
+
+static int one_round(struct steady_run *s, double t_start_s, bool hold)
+{
+	struct bench_job job;
+	unsigned n = s->rep->nrounds + 1;
+	phase_result(s->round, s->r, s->test->name, &s->round_opt, s->test->dir);
+	progress_label(s->r->opt, "steady: round %u", n);
+	run_describe_job(&job, s->test->dir, s->test->pattern, &s->round_opt, s->r->region);
+	run_job_by_time(&job); /* each round runs its time, however small the region */
+	int code = run_measure(&s->t, &job, &s->round_opt, s->round);
+	char where[32];
+	snprintf(where, sizeof(where), "round %u", n);
+	carry(s->r, s->round, where, n);
+	if (code != EXIT_OK) {
+		s->r->interrupted = s->round->interrupted;
+		return fail(s->r, code, "round %u: %s", n, s->round->error);
+	}
+	keep_round(s, t_start_s, hold);
+	progress_clear();
+	if (s->text)
+		print_round(s, &s->rep->rounds[s->rep->nrounds - 1]);
+	return EXIT_OK;
+}
+
+static int rounds(struct steady_run *s)
+{
+	const struct steady_options *st = &s->r->opt->steady;
+	int flags = s->test->dir == IO_READ ? O_RDONLY : O_WRONLY;
+	if (s->test->dir == IO_WRITE && s->round_opt.sync == SYNC_DSYNC)
+		flags |= O_DSYNC;
+	int code = target_open(&s->t, flags, s->round_opt.direct, s->r);
+	if (code != EXIT_OK)
+		return code;
+	if (s->test->dir == IO_READ)
+		run_evict(&s->t, &s->round_opt, s->r);
+	double t = 0;
+	for (unsigned i = 0; i < st->max_rounds && !s->rep->attained && code == EXIT_OK; i++) {
+		code = one_round(s, t, false);
+		t += st->round_s;
+	}
+	for (unsigned i = 0; i < st->hold && s->rep->attained && !s->rep->left && code == EXIT_OK; i++) {
+		code = one_round(s, t, true);
+		t += st->round_s;
+	}
+	return code;
+}
+
+static int verdict(struct steady_run *s)
+{
+	const struct steady_report *rep = s->rep;
+	if (rep->attained && !rep->left)
+		return EXIT_OK;
+	if (rep->left)
+		return fail(s->r, EXIT_UNMET, "left steady state at round %u: %+.1f %% from the mean "
+			    "of rounds %u-%u", rep->left_round, rep->left_off_pct, rep->steady.first,
+			    rep->steady.last);
+	return fail(s->r, EXIT_UNMET, "not steady after %u rounds", rep->nrounds);
+}
+
+static int check_limits(const struct options *opt, struct result *r)
+{
+	const struct steady_options *st = &opt->steady;
+	if (st->window > st->max_rounds)
+		return fail(r, EXIT_USAGE, "--window %u needs --max-rounds %u at least", st->window,
+			    st->window);
+	return EXIT_OK;
+}
+
+int cmd_run_steady(const struct command *cmd, const struct options *opt, struct result *r)
+{
+	static struct steady_run s;
+	(void)cmd;
+	memset(&s, 0, sizeof(s));
+	s.r = r;
+	s.test = steady_test_of(opt->steady.test);
+	s.rep = result_keep(r, sizeof(*s.rep), NULL);
+	s.round = result_keep(r, sizeof(*s.round), NULL);
+	s.pre = result_keep(r, sizeof(*s.pre), NULL);
+	if (!s.rep || !s.round || !s.pre || !s.test)
+		return fail(r, EXIT_RUN, "cannot allocate steady's rounds:");
+	s.rep->rounds = result_keep(r, STEADY_MAX_ROUNDS * sizeof(*s.rep->rounds), NULL);
+	if (!s.rep->rounds)
+		return fail(r, EXIT_RUN, "cannot allocate steady's rounds:");
+	r->detail = s.rep;
+	r->dir = opt->steady.precondition ? IO_WRITE : s.test->dir;
+	s.rep->test = s.test->name;
+	s.rep->metric = resolve_metric(opt);
+	s.rep->lim = (struct steady_limits){ opt->steady.window, opt->steady.excursion_pct,
+					     opt->steady.slope_pct };
+	s.rep->round_s = opt->steady.round_s;
+	s.rep->max_rounds = opt->steady.max_rounds;
+	s.rep->hold = opt->steady.hold;
+	s.rep->pre.passes = opt->steady.precondition;
+	s.text = opt->format == OUT_TEXT && !opt->quiet;
+	s.round_opt = *opt;
+	s.round_opt.time_s = opt->steady.round_s;
+	s.round_opt.quiet = true; /* the round lines are steady's */
+	int code = check_limits(opt, r);
+	if (code == EXIT_OK)
+		code = prepare(&s, opt);
+	if (code == EXIT_OK)
+		say_worst_case(&s, opt);
+	if (code == EXIT_OK && opt->steady.precondition)
+		code = precondition(&s);
+	if (code == EXIT_OK)
+		code = rounds(&s);
+	progress_clear();
+	target_close(&s.t);
+	target_cleanup();
+	return code == EXIT_OK ? verdict(&s) : code;
+}
