@@ -25,5 +25,6 @@ void out_svg_sweep(FILE *f, const struct result *r);
 void out_svg_quick(FILE *f, const struct result *r);
 void out_svg_report(FILE *f, const struct result *r);
 void out_svg_matrix(FILE *f, const struct result *r);
+void out_svg_steady(FILE *f, const struct result *r);
 
 #endif

@@ -6,6 +6,7 @@
 #define STEADY_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "diskbench.h"
 #include "steady.h"
@@ -49,5 +50,10 @@ struct steady_report {
 };
 
 const char *steady_metric_name(enum steady_metric m); /* "iops", "bw", "lat" */
+/* --jsonl: round n (its result, with its own fleet record and times) as a
+ * line of its own, a record like a single test's with "command": "steady"
+ * and "step": "round N", so that `diskbench report` merges each round
+ * across hosts; printed as the round ends. */
+void steady_round_line(FILE *f, const struct result *round, unsigned n);
 
 #endif

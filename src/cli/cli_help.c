@@ -106,7 +106,7 @@ void cli_print_test_help(FILE *f, const struct command *cmd)
 		cmd->summary);
 	if (cmd->takes_test)
 		fputs("TEST: randread, randwrite, seqread or seqwrite, with its options (diskbench help "
-		      "TEST)\nbut -t, --once, --sustained, --series and --svg: the rounds are its time.\n"
+		      "TEST)\nbut -t, --once, --sustained and --series: the rounds are its time.\n"
 		      "defaults: --round 60, --max-rounds 25, --window 5, --excursion 20, --slope 10\n", f);
 	if (cmd->options & OPT_SIZE)
 		print_defaults(f, cmd);

@@ -81,7 +81,8 @@ const struct command commands[] = {
 	  .render = &render_matrix, .targets = TAKES_DIR },
 	{ .name = "steady", .run = cmd_run_steady, .takes_test = true,
 	  .summary = "a test in rounds until SNIA PTS steady state: the sustained figure, proven",
-	  .options = OPT_STEADY, .dir = IO_WRITE, .direct = true, .render = &render_steady },
+	  .options = OPT_STEADY | OPT_SVG, .dir = IO_WRITE, .direct = true,
+	  .render = &render_steady },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
 	  .options = OPT_REPORT | OPT_SVG, .operands = "FILE...|-", .render = &render_report,
@@ -131,9 +132,9 @@ bool cmd_runs_test(const struct command *cmd, const struct command *test)
 void cmd_defaults_with(const struct command *cmd, const struct command *test, struct options *opt)
 {
 	cmd_defaults(test, opt);
-	/* its rounds are its time; its picture and per-interval rows are not drawn yet */
+	/* its rounds are its time; a row per interval is a single run's */
 	opt->accepts = cmd->options | (test->options & ~(opt_bits)(OPT_TIME | OPT_ONCE |
-								    OPT_SUSTAINED | OPT_SERIES | OPT_SVG));
+								    OPT_SUSTAINED | OPT_SERIES));
 	opt->steady = (struct steady_options){ .test = test->name, .round_s = 60, .max_rounds = 25,
 					       .window = 5, .excursion_pct = 20, .slope_pct = 10 };
 	opt->time_s = opt->steady.round_s;

@@ -14,8 +14,10 @@
 
 #include "bench.h"
 #include "finding.h"
+#include "fleet.h"
 #include "progress.h"
 #include "runner.h"
+#include "sampling.h"
 #include "stats.h"
 #include "steady_report.h"
 #include "target.h"
@@ -54,6 +56,7 @@ struct steady_run {
 	struct options round_opt, pre_opt;
 	struct result *round, *pre;
 	struct result *r;
+	struct fleet_record *round_fleet; /* --jsonl: each round's own times */
 	struct target t;
 	bool text;                  /* round lines on stdout as they end */
 };
@@ -284,10 +287,18 @@ static int one_round(struct steady_run *s, double t_start_s, bool hold)
 	struct bench_job job;
 	unsigned n = s->rep->nrounds + 1;
 	phase_result(s->round, s->r, s->test->name, &s->round_opt, s->test->dir);
+	if (s->r->fleet) {
+		s->round->fleet = s->round_fleet;
+		fleet_step_begin(s->round_fleet, s->r->fleet);
+	}
 	progress_label(s->r->opt, "steady: round %u", n);
 	run_describe_job(&job, s->test->dir, s->test->pattern, &s->round_opt, s->r->region);
 	run_job_by_time(&job); /* each round runs its time, however small the region */
 	int code = run_measure(&s->t, &job, &s->round_opt, s->round);
+	if (s->r->fleet)
+		fleet_step_end(s->r->fleet, s->round_fleet);
+	if (s->r->opt->format == OUT_JSONL && (code == EXIT_OK || s->round->ios > 0))
+		steady_round_line(stdout, s->round, n);
 	char where[32];
 	snprintf(where, sizeof(where), "round %u", n);
 	carry(s->r, s->round, where, n);
@@ -356,7 +367,9 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 	s.rep = result_keep(r, sizeof(*s.rep), NULL);
 	s.round = result_keep(r, sizeof(*s.round), NULL);
 	s.pre = result_keep(r, sizeof(*s.pre), NULL);
-	if (!s.rep || !s.round || !s.pre || !s.test)
+	if (r->fleet)
+		s.round_fleet = result_keep(r, sizeof(*s.round_fleet), NULL);
+	if (!s.rep || !s.round || !s.pre || !s.test || (r->fleet && !s.round_fleet))
 		return fail(r, EXIT_RUN, "cannot allocate steady's rounds:");
 	s.rep->rounds = result_keep(r, STEADY_MAX_ROUNDS * sizeof(*s.rep->rounds), NULL);
 	if (!s.rep->rounds)
@@ -375,6 +388,16 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 	s.round_opt = *opt;
 	s.round_opt.time_s = opt->steady.round_s;
 	s.round_opt.quiet = true; /* the round lines are steady's */
+	/* about ten intervals a round, as quick's steps: each round's series
+	 * (for --jsonl's common window, and the checks over time) */
+	if (!(opt->given & OPT_INTERVAL)) {
+		s.round_opt.accepts |= OPT_INTERVAL;
+		s.round_opt.interval_s = opt->steady.round_s / 10;
+		if (s.round_opt.interval_s < SAMPLING_INTERVAL_MIN)
+			s.round_opt.interval_s = SAMPLING_INTERVAL_MIN;
+		if (s.round_opt.interval_s > SAMPLING_INTERVAL_DEFAULT)
+			s.round_opt.interval_s = SAMPLING_INTERVAL_DEFAULT;
+	}
 	int code = check_limits(opt, r);
 	if (code == EXIT_OK)
 		code = prepare(&s, opt);

@@ -6,6 +6,7 @@
 
 #include "json.h"
 #include "output.h"
+#include "output_svg.h"
 #include "render.h"
 #include "steady_report.h"
 #include "units.h"
@@ -205,4 +206,37 @@ static void steady_csv(FILE *f, const struct result *r)
 	}
 }
 
-const struct renderers render_steady = { steady_text, steady_json, steady_csv, NULL, NULL };
+void steady_round_line(FILE *f, const struct result *round, unsigned n)
+{
+	struct json j;
+	char step[32];
+	snprintf(step, sizeof(step), "round %u", n);
+	json_init(&j, f);
+	json_object_begin(&j);
+	out_json_envelope(&j);
+	if (round->fleet)
+		out_json_fleet(&j, round->fleet);
+	json_key(&j, "command"), json_string(&j, "steady");
+	json_key(&j, "step"), json_string(&j, step);
+	out_json_test_fields(&j, round, out_json_single_body);
+	json_object_end(&j);
+	fputc('\n', f);
+	fflush(f);
+}
+
+/* steady's own keys, for a line that says it failed outside a round */
+static void failed_keys(struct json *j, const struct result *r)
+{
+	out_json_file_device(j, r);
+}
+
+/* --jsonl: the rounds were printed as they ended; a line of its own for an
+ * end no round's line says (not steady, left it, a failure before round 1). */
+static void steady_jsonl(FILE *f, const struct result *r)
+{
+	if (r->error[0])
+		out_json_line(f, r, failed_keys);
+}
+
+const struct renderers render_steady = { steady_text, steady_json, steady_csv, out_svg_steady,
+					 steady_jsonl };

@@ -126,7 +126,8 @@ void out_svg_sweep(FILE *f, const struct result *r)
 			body += chart_xy_height(&charts[n++].xy, OUT_SVG_WIDTH);
 	char subject[4200];
 	snprintf(title, sizeof(title), "sweep of %s: %s%s%s",
-		 out_svg_subject(r, subject, sizeof(subject)), sw->nseries ? sw->series[0].workload : "", sw->nseries > 1 ? ", then " : "",
+		 out_svg_subject(r, subject, sizeof(subject)),
+		 sw->nseries ? sw->series[0].workload : "", sw->nseries > 1 ? ", then " : "",
 		 sw->nseries > 1 ? sw->series[1].workload : "");
 	int len = snprintf(desc, sizeof(desc), "%s.", title);
 	for (unsigned i = 0; i < n && len > 0 && (size_t)len < sizeof(desc); i++)

@@ -181,7 +181,33 @@ assert d["interrupted"] and len(s["rounds"]) >= 2 and not s["attained"], (d["err
 	no_leftovers "$S/dir" "Ctrl-C: no test file left behind"
 }
 
+# --jsonl: a record per round as it ends, which report merges round by
+# round across hosts (sums from the records' own figures).
+t_jsonl() {
+	local h
+	for h in h1 h2; do
+		mkdir -p "$S/$h"
+		timeout 120 "$DB" steady randread --jsonl --host-label "$h" --run-id srun --round 0.3 --window 3 \
+			--max-rounds 3 --excursion 1000 --slope 1000 -s 8M "$S/$h" >"$S/$h.jsonl" 2>"$S/$h.err"
+	done
+	run 0 --json report "$S/h1.jsonl" "$S/h2.jsonl"
+	py "--jsonl of two hosts: report merges each round across them" '
+import json
+recs = {h: [json.loads(l) for l in open("'"$S"'/%s.jsonl" % h)] for h in ("h1", "h2")}
+assert [len(v) for v in recs.values()] == [3, 3], {h: len(v) for h, v in recs.items()}
+for h, v in recs.items():
+    assert [r["step"] for r in v] == ["round 1", "round 2", "round 3"] and v[0]["command"] == "steady"
+    assert all(r["run_id"] == "srun" and r["host"] == h and r["test"] == "randread" for r in v)
+g = d["groups"]
+assert [x["test"] for x in g] == ["steady: randread round %d" % i for i in (1, 2, 3)], [x["test"] for x in g]
+for i, x in enumerate(g):
+    assert [y["host"] for y in x["hosts"]] == ["h1", "h2"], x["hosts"]
+    assert x["fleet"]["ios"] == sum(recs[h][i]["result"]["ios"] for h in ("h1", "h2")), x["fleet"]'
+	no_leftovers "$S/h1" "--jsonl: no test file left behind"
+}
+
 t_paced
+t_jsonl
 t_moving
 t_left
 t_text_and_csv

@@ -72,6 +72,8 @@ make_pictures() {
 	picture seqwrite single seqwrite -b 64k -s 32M -t 0.8 --interval 0.1 "$D"
 	picture sweep sweep sweep -s 16M --levels 1,2,4 --large-levels 1,2 --point-time 0.2 "$D/data"
 	picture quick quick quick -s 16M -t 2 "$D"
+	picture steady steady steady randread --round 0.2 --window 3 --max-rounds 4 --excursion 1000 \
+		--slope 1000 -s 8M "$D"
 	picture matrix matrix matrix --file-sizes 4M,16M --block-sizes 4k,64k --ops read,write \
 		--budget 6 "$D"
 	report_records && picture report report report "$S/fleet.jsonl"
@@ -202,7 +204,7 @@ if [ "$RENDER" = 1 ]; then
 		ARTEFACTS=${ARTEFACTS:-$S/png}
 		mkdir -p -- "$ARTEFACTS"
 		make_pictures
-		for name in randread seqread randwrite seqwrite sweep quick matrix report; do
+		for name in randread seqread randwrite seqwrite sweep quick steady matrix report; do
 			[ -s "$S/pictures/$name.svg" ] && render "$name"
 		done
 	fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a picture diskbench drew (--svg) against the JSON of the same run.
 
-usage: svg_check.py single|sweep|quick|report|matrix FILE.svg FILE.json
+usage: svg_check.py single|sweep|quick|report|matrix|steady FILE.svg FILE.json
        svg_check.py png FILE.png       (a screenshot that is not blank)
        svg_check.py height FILE.svg    (prints the document's height)
 
@@ -21,7 +21,9 @@ to an id inside, no script, no external font).  Then, by kind:
           line.median at the group's median; its histogram's markers p50,
           p99 and p99.9 at the fleet's lat_ns;
   matrix: per operation, a heat map with a rect.cell per file size x block
-          size, each measured cell's data-value its bytes_per_sec.
+          size, each measured cell's data-value its bytes_per_sec;
+  steady: a circle.point per round at (n, value), and the window's mean and
+          band drawn when JSON has a window, none when not.
 Prints what is wrong, one line each; exit status 1 if anything is."""
 import json
 import re
@@ -127,6 +129,28 @@ def check_sweep(root, doc):
         m = markers(chart)
         if knee and m.get("knee") != knee["outstanding"]:
             bad("knee at %s, JSON %s" % (m.get("knee"), knee["outstanding"]))
+
+
+def check_steady(root, doc):
+    st = doc["steady"]
+    charts = [g for g in root.iter(NS + "g") if "xy" in classes(g)]
+    if len(charts) != 1:
+        bad("%d charts, not one" % len(charts))
+        return
+    groups = {g.get("data-series"): g for g in charts[0].iter(NS + "g") if "series" in classes(g)}
+    rounds = groups.get("each round")
+    if rounds is None:
+        bad("no series 'each round': %s" % list(groups))
+        return
+    pts = [(float(c.get("data-x")), float(c.get("data-y"))) for c in find_class(rounds, "circle", "point")]
+    want = [(r["n"], r["value"]) for r in st["rounds"]]
+    if len(pts) != len(want) or any(x != wx or abs(y - wy) > 1e-6 * max(1, abs(wy)) for (x, y), (wx, wy) in zip(pts, want)):
+        bad("round points %s, JSON %s" % (pts, want))
+    w = st["window"]
+    if w and ("window mean" not in groups or "band" not in groups):
+        bad("a window in JSON, no mean or band drawn: %s" % list(groups))
+    if not w and ("window mean" in groups or "band" in groups):
+        bad("no window in JSON, yet a mean or band drawn")
 
 
 def check_quick(root, doc):
@@ -262,13 +286,14 @@ def main():
     elif len(sys.argv) == 3 and sys.argv[1] == "height":
         print(int(float(ET.parse(sys.argv[2]).getroot().get("viewBox").split()[3]) + 0.999))
         return 0
-    elif len(sys.argv) == 4 and sys.argv[1] in ("single", "sweep", "quick", "report", "matrix"):
+    elif len(sys.argv) == 4 and sys.argv[1] in ("single", "sweep", "quick", "report", "matrix",
+                                                  "steady"):
         text = open(sys.argv[2], encoding="utf-8").read()
         root = ET.fromstring(text.encode("utf-8"))
         self_contained(text, root)
         doc = json.load(open(sys.argv[3]))
         kinds = {"single": check_single, "sweep": check_sweep, "quick": check_quick,
-                 "report": check_report, "matrix": check_matrix}
+                 "report": check_report, "matrix": check_matrix, "steady": check_steady}
         kinds[sys.argv[1]](root, doc)
     else:
         print(__doc__, file=sys.stderr)
