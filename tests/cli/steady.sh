@@ -128,6 +128,11 @@ t_throttled() {
 		return
 	fi
 	majmin=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
+	local sum
+	sum=$(head -c 1M "$LOOP" | cksum)
+	check "randwrite on a block device without --force: exit 3" 3 steady randwrite --round 0.2 --window 3 --max-rounds 3 "$LOOP"
+	check "randread --precondition on a block device without --force: exit 3" 3 steady randread --precondition --round 0.2 --window 3 --max-rounds 3 "$LOOP"
+	[ "$(head -c 1M "$LOOP" | cksum)" = "$sum" ] && ok "... the device untouched" || not_ok "... the device untouched" "its first MiB changed"
 	echo "$majmin 400" >"$CG/blkio.throttle.read_iops_device"
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" timeout 120 "$DB" --json \
 		steady randread --round 1 --window 3 --max-rounds 6 -s 16M "$LOOP" >"$S/thr.json" 2>"$S/thr.err"

@@ -28,10 +28,12 @@ TRUTH = {
     "usb": {"transport": "usb", "vendor": "SanDisk", "model": "Extreme SSD", "link": "usb",
             "size": 64 * MIB, "usb_serial": "USB0001"},
     "capped": {"transport": "virtio", "serial": "vol-lab0150", "size": 64 * MIB},
+    "burst": {"transport": "virtio", "serial": "vol-labburst", "size": 64 * MIB},
     "null": {"size": 64 * MIB},
     "null_zoned": {"zoned": "host-managed", "zone_size": 8 * MIB, "size": 64 * MIB},
 }
 CAP_IOPS = 150           # throttling.iops-total on the capped volume
+BURST_BASE_IOPS = 100    # the burst volume: throttling.iops-total, after its credits
 DELAY_NS = 20_000_000    # dm-delay's table: 20 ms on every read
 
 
@@ -305,6 +307,23 @@ def check_cap(t, runs):
                     w.get("line"))
 
 
+def check_burst(t, runs):
+    """steady on the volume with burst credits: the rounds show the drop,
+    steady comes after it at the base rate qemu enforces (issue 29)."""
+    d = doc(runs, "burst.steady") or {}
+    s = d.get("steady") or {}
+    rounds = [r["iops"] for r in s.get("rounds", [])]
+    w = s.get("window") or {}
+    t.check(s.get("attained") is True, f"burst: steady attained (rounds {rounds})", d.get("error"))
+    t.check(bool(rounds) and max(rounds[:3]) > 1.5 * BURST_BASE_IOPS,
+            f"burst: the first rounds ran on the credits, above 1.5 x {BURST_BASE_IOPS} IOPS ({rounds[:3]})")
+    t.check(abs((w.get("mean") or 0) - BURST_BASE_IOPS) <= 0.15 * BURST_BASE_IOPS,
+            f"burst: steady at qemu's base rate {BURST_BASE_IOPS} IOPS (window {w})")
+    t.check(w.get("first", 0) > 1, f"burst: the steady window starts after the drop (window {w})")
+    keys = findings_of(d)
+    t.check("cliff" in keys, f"burst: a cliff found where the credits ran out (findings {keys})")
+
+
 def check_delay(t, runs):
     base, slow = result_of(doc(runs, "null.randread")), result_of(doc(runs, "dm_delay.randread"))
     p50_base = (base.get("lat_ns") or {}).get("p50")
@@ -539,6 +558,7 @@ def main():
             guarded(t, role, check_quick, runs, role)
     guarded(t, "null", check_quick_ram, runs)
     guarded(t, "capped", check_cap, runs)
+    guarded(t, "burst", check_burst, runs)
     guarded(t, "dm-delay", check_delay, runs)
     guarded(t, "dm-flakey", check_flakey, runs, roles)
     for role in ("zns", "null_zoned"):

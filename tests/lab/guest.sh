@@ -51,9 +51,9 @@ nullb() {
 nullb nullb0 plain || emit "@@@ note null_blk plain failed"
 nullb nullb1 zoned || emit "@@@ note null_blk zoned failed"
 
-# the disks qemu attached: 7 of them, plus the two nullb
+# the disks qemu attached: 8 of them, plus the two nullb
 for i in $(seq 1 300); do
-	[ "$(ls /sys/block | grep -cvE '^(loop|ram)')" -ge 9 ] && break
+	[ "$(ls /sys/block | grep -cvE '^(loop|ram)')" -ge 10 ] && break
 	sleep 0.1
 done
 emit "@@@ note block devices: $(ls /sys/block | grep -vE '^(loop|ram)' | tr '\n' ' ')"
@@ -63,7 +63,7 @@ role_of() {
 	b=$1
 	case $b in
 	nvme*) [ "$(attr "$b" queue/zoned)" = none ] && echo nvme || echo zns ;;
-	vd*) echo capped ;;
+	vd*) [ "$(attr "$b" serial)" = vol-labburst ] && echo burst || echo capped ;;
 	nullb*) [ "$(attr "$b" queue/zoned)" = none ] && echo null || echo null_zoned ;;
 	sd*)
 		case "$(attr "$b" device/vendor)/$(attr "$b" queue/rotational)" in
@@ -104,8 +104,14 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 		run "$role.seqwrite" diskbench --json seqwrite --force --engine=$(engine_for "$b") -t 1 -s 16M "$dev"
 		;;
 	esac
-	run "$role.quick" diskbench --json quick --engine=$(engine_for "$b") -t 3 -s 32M "$dev"
+	# the burst volume's credits are kept for steady (below)
+	[ "$role" = burst ] || run "$role.quick" diskbench --json quick --engine=$(engine_for "$b") -t 3 -s 32M "$dev"
 done
+# The burst volume: its credits spent in the first rounds, then steady at
+# the base rate (issue 29)
+bv=$(for b in $(ls /sys/block); do [ "$(role_of "$b")" = burst ] && echo "$b"; done)
+[ -n "$bv" ] && run burst.steady diskbench --json steady randread --round 1 --window 3 --max-rounds 10 \
+	-s 32M "/dev/$bv"
 run nvme.list nvme list -o json
 
 # What the disk says before and after a write: result.health against the
@@ -156,7 +162,7 @@ fi
 
 # The capped volume at queue depth 1: 150 IOPS from qemu's token bucket, for
 # 10 s (the rate-cap detector wants 8 intervals after the first)
-vd=$(ls /sys/block | grep '^vd' | head -1)
+vd=$(for b in $(ls /sys/block); do [ "$(role_of "$b")" = capped ] && echo "$b"; done)
 run capped.randread diskbench --json randread -t 10 -s 32M /dev/$vd
 
 # the kernel name (dm-N) of a device-mapper device

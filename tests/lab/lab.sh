@@ -7,7 +7,8 @@
 # nvme, dmsetup) with their libraries, and with these disks at once:
 #   NVMe behind a PCIe root port, an NVMe zoned namespace, a 7200 rpm SATA
 #   HDD and a SATA SSD on AHCI, a SCSI HDD on virtio-scsi, USB mass storage
-#   on xHCI, a virtio volume capped by qemu's throttling at 150 IOPS; in the
+#   on xHCI, a virtio volume capped by qemu's throttling at 150 IOPS, one with
+#   burst credits (1000 IOPS for 3 s, then 100: steady finds the drop); in the
 #   guest null_blk (plain and zoned), dm-delay and dm-flakey.
 # The guest writes each command's output, framed, to its second serial port,
 # a file here; tests/lab/check.py holds it against the peers and what the
@@ -118,7 +119,7 @@ build_initramfs() {
 run_guest() {
 	local img=$work/img accel
 	mkdir -p "$img"
-	for d in nvme zns sata_hdd sata_ssd scsi_hdd usb capped; do
+	for d in nvme zns sata_hdd sata_ssd scsi_hdd usb capped burst; do
 		truncate -s 64M "$img/$d.img"
 	done
 	# TCG unless asked: on this kind of machine /dev/kvm opens but a nested
@@ -154,7 +155,11 @@ run_guest() {
 		-device "scsi-hd,bus=ubot.0,scsi-id=0,lun=0,drive=ub,vendor=SanDisk,product=Extreme SSD,serial=LABUSB04,rotation_rate=1"
 		# a cloud volume capped by qemu's token bucket at 150 IOPS
 		$D,file="$img/capped.img",id=cap,throttling.iops-total=150
-		-device virtio-blk-pci,drive=cap,serial=vol-lab0150)
+		-device virtio-blk-pci,drive=cap,serial=vol-lab0150
+		# a volume with burst credits, as a cloud volume's or an SSD's SLC
+		# cache: 1000 IOPS for 3 s, then 100 (steady finds the figure after)
+		$D,file="$img/burst.img",id=burst,throttling.iops-total=100,throttling.iops-total-max=1000,throttling.iops-total-max-length=3
+		-device virtio-blk-pci,drive=burst,serial=vol-labburst)
 	touch "$work/results.log"
 	local rc=0 t0
 	t0=$(date +%s)
