@@ -359,56 +359,59 @@ static int check_limits(const struct options *opt, struct result *r)
 
 int cmd_run_steady(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	static struct steady_run s;
+	/* the run's state in storage the result owns, not in a static */
+	struct steady_run *s = result_keep(r, sizeof(*s), NULL);
 	(void)cmd;
-	memset(&s, 0, sizeof(s));
-	s.r = r;
-	s.test = steady_test_of(opt->steady.test);
-	s.rep = result_keep(r, sizeof(*s.rep), NULL);
-	s.round = result_keep(r, sizeof(*s.round), NULL);
-	s.pre = result_keep(r, sizeof(*s.pre), NULL);
+	if (!s)
+		return fail(r, EXIT_RUN, "cannot allocate steady's rounds:");
+	memset(s, 0, sizeof(*s));
+	s->r = r;
+	s->test = steady_test_of(opt->steady.test);
+	s->rep = result_keep(r, sizeof(*s->rep), NULL);
+	s->round = result_keep(r, sizeof(*s->round), NULL);
+	s->pre = result_keep(r, sizeof(*s->pre), NULL);
 	if (r->fleet)
-		s.round_fleet = result_keep(r, sizeof(*s.round_fleet), NULL);
-	if (!s.rep || !s.round || !s.pre || !s.test || (r->fleet && !s.round_fleet))
+		s->round_fleet = result_keep(r, sizeof(*s->round_fleet), NULL);
+	if (!s->rep || !s->round || !s->pre || !s->test || (r->fleet && !s->round_fleet))
 		return fail(r, EXIT_RUN, "cannot allocate steady's rounds:");
-	s.rep->rounds = result_keep(r, STEADY_MAX_ROUNDS * sizeof(*s.rep->rounds), NULL);
-	if (!s.rep->rounds)
+	s->rep->rounds = result_keep(r, STEADY_MAX_ROUNDS * sizeof(*s->rep->rounds), NULL);
+	if (!s->rep->rounds)
 		return fail(r, EXIT_RUN, "cannot allocate steady's rounds:");
-	r->detail = s.rep;
-	r->dir = opt->steady.precondition ? IO_WRITE : s.test->dir;
-	s.rep->test = s.test->name;
-	s.rep->metric = resolve_metric(opt);
-	s.rep->lim = (struct steady_limits){ opt->steady.window, opt->steady.excursion_pct,
+	r->detail = s->rep;
+	r->dir = opt->steady.precondition ? IO_WRITE : s->test->dir;
+	s->rep->test = s->test->name;
+	s->rep->metric = resolve_metric(opt);
+	s->rep->lim = (struct steady_limits){ opt->steady.window, opt->steady.excursion_pct,
 					     opt->steady.slope_pct };
-	s.rep->round_s = opt->steady.round_s;
-	s.rep->max_rounds = opt->steady.max_rounds;
-	s.rep->hold = opt->steady.hold;
-	s.rep->pre.passes = opt->steady.precondition;
-	s.text = opt->format == OUT_TEXT && !opt->quiet;
-	s.round_opt = *opt;
-	s.round_opt.time_s = opt->steady.round_s;
-	s.round_opt.quiet = true; /* the round lines are steady's */
+	s->rep->round_s = opt->steady.round_s;
+	s->rep->max_rounds = opt->steady.max_rounds;
+	s->rep->hold = opt->steady.hold;
+	s->rep->pre.passes = opt->steady.precondition;
+	s->text = opt->format == OUT_TEXT && !opt->quiet;
+	s->round_opt = *opt;
+	s->round_opt.time_s = opt->steady.round_s;
+	s->round_opt.quiet = true; /* the round lines are steady's */
 	/* about ten intervals a round, as quick's steps: each round's series
 	 * (for --jsonl's common window, and the checks over time) */
 	if (!(opt->given & OPT_INTERVAL)) {
-		s.round_opt.accepts |= OPT_INTERVAL;
-		s.round_opt.interval_s = opt->steady.round_s / 10;
-		if (s.round_opt.interval_s < SAMPLING_INTERVAL_MIN)
-			s.round_opt.interval_s = SAMPLING_INTERVAL_MIN;
-		if (s.round_opt.interval_s > SAMPLING_INTERVAL_DEFAULT)
-			s.round_opt.interval_s = SAMPLING_INTERVAL_DEFAULT;
+		s->round_opt.accepts |= OPT_INTERVAL;
+		s->round_opt.interval_s = opt->steady.round_s / 10;
+		if (s->round_opt.interval_s < SAMPLING_INTERVAL_MIN)
+			s->round_opt.interval_s = SAMPLING_INTERVAL_MIN;
+		if (s->round_opt.interval_s > SAMPLING_INTERVAL_DEFAULT)
+			s->round_opt.interval_s = SAMPLING_INTERVAL_DEFAULT;
 	}
 	int code = check_limits(opt, r);
 	if (code == EXIT_OK)
-		code = prepare(&s, opt);
+		code = prepare(s, opt);
 	if (code == EXIT_OK)
-		say_worst_case(&s, opt);
+		say_worst_case(s, opt);
 	if (code == EXIT_OK && opt->steady.precondition)
-		code = precondition(&s);
+		code = precondition(s);
 	if (code == EXIT_OK)
-		code = rounds(&s);
+		code = rounds(s);
 	progress_clear();
-	target_close(&s.t);
+	target_close(&s->t);
 	target_cleanup();
-	return code == EXIT_OK ? verdict(&s) : code;
+	return code == EXIT_OK ? verdict(s) : code;
 }

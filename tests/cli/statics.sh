@@ -37,6 +37,8 @@ src/output/output_svg_matrix.o:labels  drawing scratch, rewritten by each pictur
 src/output/output_svg_quick.o:c        drawing scratch, rewritten by each picture
 src/output/output_svg_report.o:merged  drawing scratch, rewritten by each picture
 src/output/output_svg_sweep.o:charts   drawing scratch, rewritten by each picture
+src/output/output_svg_steady.o:x      drawing scratch, rewritten by each picture
+src/output/output_svg_steady.o:y      drawing scratch, rewritten by each picture
 '
 
 objects=$(ls src/*/*.o src/main.o 2>/dev/null)
