@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "clock.h"
 #include "finding.h"
 #include "fleet.h"
 #include "progress.h"
@@ -324,15 +325,13 @@ static int rounds(struct steady_run *s)
 		return code;
 	if (s->test->dir == IO_READ)
 		run_evict(&s->t, &s->round_opt, s->r);
-	double t = 0;
-	for (unsigned i = 0; i < st->max_rounds && !s->rep->attained && code == EXIT_OK; i++) {
-		code = one_round(s, t, false);
-		t += st->round_s;
-	}
-	for (unsigned i = 0; i < st->hold && s->rep->attained && !s->rep->left && code == EXIT_OK; i++) {
-		code = one_round(s, t, true);
-		t += st->round_s;
-	}
+	/* each round's start on the clock, from the first's: a round takes its
+	 * --round plus its set-up and drain */
+	uint64_t t0 = clock_ns();
+	for (unsigned i = 0; i < st->max_rounds && !s->rep->attained && code == EXIT_OK; i++)
+		code = one_round(s, (double)(clock_ns() - t0) / 1e9, false);
+	for (unsigned i = 0; i < st->hold && s->rep->attained && !s->rep->left && code == EXIT_OK; i++)
+		code = one_round(s, (double)(clock_ns() - t0) / 1e9, true);
 	return code;
 }
 

@@ -761,7 +761,7 @@ VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "sampl
             "littles_law_outstanding", "bdp_outstanding", "lat_ns_mean", "lat_ns_p99", "seed",
             "layout_s", "resident_before_pct", "resident_after_pct", "buffer", "majmin", "st_dev", "serial",
             "qd_hist", "cdm", "run_bytes", "requests_per_submit", "passes", "wrapped",
-            "value", "mean", "range_pct", "slope_pct", "off_pct"}  # steady's rounds and window
+            "value", "mean", "range_pct", "slope_pct", "off_pct", "t_start_s"}  # steady's rounds
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
 FLEET_MACHINE = {"host", "clock"}  # top-level keys of a --jsonl record
@@ -873,7 +873,7 @@ def mask_json(text, machine, keep_seed):
 
 # ---- CSV: header as it is, volatile columns masked
 CSV_VOLATILE = re.compile(r"^(bytes|seconds|bytes_per_sec|iops|ios|lat_\w+_ns|resident_before_pct|"
-                          r"littles_law_outstanding|files_per_sec|value|range_pct|slope_pct)$")
+                          r"littles_law_outstanding|files_per_sec|value|range_pct|slope_pct|t_start_s)$")
 
 def csv_warnings(cell):
     for d in DROP + EXTRA_DROP:  # remove whole warnings from the "; "-joined list
