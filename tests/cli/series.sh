@@ -320,12 +320,19 @@ t_sustained() {
 	else
 		echo "$mm wbps=4000000" >"$CG/io.max"
 	fi
-	got=$(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json seqwrite --sustained --force -b 64k \
-		-s 64M -t 30 --interval 0.2 "$3"' sh "$CG" "$DB" "$LOOP" 2>"$S/sustained.err" | python3 -c '
+	# the throttle's 100 ms slices against 0.2 s intervals of 12 writes, on a
+	# machine shared with other tests: a run it disturbed is run once more
+	local try
+	for try in 1 2; do
+		got=$(sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --json seqwrite --sustained --force -b 64k \
+			-s 64M -t 30 --interval 0.2 "$3"' sh "$CG" "$DB" "$LOOP" 2>"$S/sustained.err" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 f = [f for f in d["findings"] if f["key"] == "sustained"]
 print("%.1f" % d["result"]["seconds"], "%d %.0f" % (f[0]["steady"], f[0]["sustained_bytes_per_sec"]) if f else "none")')
+		[[ $got == *" 1 "* ]] && break
+		echo "# try $try: not steady ($got): again"
+	done
 	if [ -e "$CG/blkio.throttle.write_bps_device" ]; then
 		echo "$mm 0" >"$CG/blkio.throttle.write_bps_device"
 	else
