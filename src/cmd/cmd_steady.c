@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "clock.h"
+#include "detect.h"
 #include "finding.h"
 #include "fleet.h"
 #include "progress.h"
@@ -335,6 +336,47 @@ static int rounds(struct steady_run *s)
 	return code;
 }
 
+/* A cliff across rounds: the steady figure below DETECT_CLIFF_RATIO of the
+ * best round before its window (an SLC cache or burst credits spent in the
+ * first rounds; a round's own series sees the drop only when it falls
+ * inside it, enough intervals from its ends).  Rates only: a latency that
+ * fell is no cliff. */
+static void judge_round_cliff(struct steady_run *s)
+{
+	const struct steady_report *rep = s->rep;
+	if (!rep->attained || rep->metric == METRIC_LAT || rep->steady.first < 2)
+		return;
+	unsigned best = 0;
+	for (unsigned i = 1; i + 1 < rep->steady.first; i++)
+		best = rep->rounds[i].value > rep->rounds[best].value ? i : best;
+	double burst = rep->rounds[best].value, sustained = rep->steady.mean;
+	if (!(sustained < DETECT_CLIFF_RATIO * burst))
+		return;
+	unsigned at = best + 1; /* the first round below the line after the best */
+	while (at + 1 < rep->steady.first && rep->rounds[at].value >= DETECT_CLIFF_RATIO * burst)
+		at++;
+	uint64_t before = 0;
+	for (unsigned i = 0; i < at; i++)
+		before += rep->rounds[i].bytes;
+	char from[48], to[48], moved[32];
+	metric_text(from, sizeof(from), rep->metric, burst);
+	metric_text(to, sizeof(to), rep->metric, sustained);
+	fmt_bytes_si(moved, sizeof(moved), before);
+	bool write = s->test->dir == IO_WRITE;
+	warn(s->r, "throughput fell from %s (round %u) to %s after %s %s (round %u, t = %.1f s): %s; "
+	     "the sustained figure is %s", from, best + 1, to, moved, write ? "written" : "read",
+	     at + 1, rep->rounds[at].t_start_s,
+	     write ? "a write cache (SLC) or burst credits ran out"
+		   : "burst credits ran out, or a cache or throttle in front of the disk took over",
+	     to);
+	struct finding *f = finding_add(s->r, "cliff");
+	finding_figure(f, "round", at + 1, 0);
+	finding_figure(f, "at_s", rep->rounds[at].t_start_s, 3);
+	finding_figure(f, "at_bytes", (double)before, 0);
+	finding_figure(f, "burst_value", burst, 3);
+	finding_figure(f, "sustained_value", sustained, 3);
+}
+
 static int verdict(struct steady_run *s)
 {
 	const struct steady_report *rep = s->rep;
@@ -412,5 +454,7 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 	progress_clear();
 	target_close(&s->t);
 	target_cleanup();
+	if (code == EXIT_OK)
+		judge_round_cliff(s);
 	return code == EXIT_OK ? verdict(s) : code;
 }

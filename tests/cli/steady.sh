@@ -89,6 +89,27 @@ assert not s["attained"] and d["error"].startswith("left steady state at round %
 	expect "an unchanged rate through --hold: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/held.err")"
 }
 
+# A cliff across rounds: 1000 IOPS for two rounds, then 500 (a cache or
+# burst credits spent): steady at 500 from round 3, the cliff named there;
+# a rate steady from round 1 has none, nor a window judged steady before
+# the drop (limits wide open), which has no round before it.
+t_round_cliff() {
+	fake cliff cut:1000:0.6 randread "${ROUNDS[@]}" --max-rounds 8 "$S/data"
+	py "a rate halved after two rounds: steady after it, the cliff at round 3" '
+s = d["steady"]
+c = [f for f in d["findings"] if f["key"] == "cliff"]
+assert s["attained"] and s["window"]["first"] == 3 and abs(s["window"]["mean"] - 500) < 25, s["window"]
+assert len(c) == 1 and c[0]["round"] == 3 and abs(c[0]["burst_value"] - 1000) < 50, c
+assert abs(c[0]["at_bytes"] - sum(r["bytes"] for r in s["rounds"][:2])) < 1, c
+assert any(w.startswith("throughput fell from") and "(round 3," in w for w in d["warnings"]), d["warnings"]' "$S/cliff.json"
+	fake nocliff pace:1000 randread "${ROUNDS[@]}" --max-rounds 8 "$S/data"
+	py "a rate steady from round 1: no cliff" '
+assert not [f for f in d["findings"] if f["key"] == "cliff"], d["findings"]' "$S/nocliff.json"
+	fake dip cut:1000:0.6 randread "${ROUNDS[@]}" --max-rounds 8 --excursion 1000 --slope 1000 "$S/data"
+	py "steady before the drop (limits wide open): no window after it, no cliff" '
+assert d["steady"]["window"]["first"] == 1 and not [f for f in d["findings"] if f["key"] == "cliff"], d["findings"]' "$S/dip.json"
+}
+
 t_text_and_csv() {
 	FAKE_LAT=pace:1000 timeout 120 "$FAKE" steady randread "${ROUNDS[@]}" --max-rounds 6 "$S/data" >"$S/text" 2>"$S/text.err"
 	if grep -q '^round 1: .* IOPS, p50 .*; window: 2 more rounds$' "$S/text" &&
@@ -215,6 +236,7 @@ t_paced
 t_jsonl
 t_moving
 t_left
+t_round_cliff
 t_text_and_csv
 t_bad_input
 t_precondition

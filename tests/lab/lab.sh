@@ -8,7 +8,7 @@
 #   NVMe behind a PCIe root port, an NVMe zoned namespace, a 7200 rpm SATA
 #   HDD and a SATA SSD on AHCI, a SCSI HDD on virtio-scsi, USB mass storage
 #   on xHCI, a virtio volume capped by qemu's throttling at 150 IOPS, one with
-#   burst credits (1000 IOPS for 3 s, then 100: steady finds the drop); in the
+#   burst credits (1000 IOPS for about 2 s, then 100: steady finds the drop); in the
 #   guest null_blk (plain and zoned), dm-delay and dm-flakey.
 # The guest writes each command's output, framed, to its second serial port,
 # a file here; tests/lab/check.py holds it against the peers and what the
@@ -157,8 +157,8 @@ run_guest() {
 		$D,file="$img/capped.img",id=cap,throttling.iops-total=150
 		-device virtio-blk-pci,drive=cap,serial=vol-lab0150
 		# a volume with burst credits, as a cloud volume's or an SSD's SLC
-		# cache: 1000 IOPS for 3 s, then 100 (steady finds the figure after)
-		$D,file="$img/burst.img",id=burst,throttling.iops-total=100,throttling.iops-total-max=1000,throttling.iops-total-max-length=3
+		# cache: 1000 IOPS for about 2 s, then 100 (steady finds the figure after)
+		$D,file="$img/burst.img",id=burst,throttling.iops-total=100,throttling.iops-total-max=1000,throttling.iops-total-max-length=2
 		-device virtio-blk-pci,drive=burst,serial=vol-labburst)
 	touch "$work/results.log"
 	local rc=0 t0
