@@ -123,9 +123,10 @@ lines=('diskbench ' 'diskbench help ' 'diskbench completion ' 'diskbench -b 4k -
 	'diskbench randread --eng' 'diskbench --json -b 4k seqread --eng' 'diskbench -'
 	'diskbench seqwrite -b ' 'diskbench seqwrite --size=' 'diskbench seqread -b 4k --json ad'
 	'diskbench seqread adir/' 'diskbench seqread -- -' 'diskbench help seqread a'
-	'diskbench seqread /dev/nul' 'diskbench info /dev/nul')
+	'diskbench seqread /dev/nul' 'diskbench info /dev/nul' 'diskbench steady ' 'diskbench steady rand')
 for t in $TESTS; do
 	lines+=("diskbench ${t:0:2}" "diskbench $t -" "diskbench $t a")
+	[ "$t" = steady ] && lines+=("diskbench steady randread a")
 	for o in ${OPTS[$t]}; do
 		lines+=("diskbench $t ${o%?}")
 		case ${META["$t $o"]-} in *FILE* | *DIR* | *PATH*) lines+=("diskbench $t $o=a") ;; esac
@@ -152,6 +153,8 @@ done
 if [ -z "$bad" ]; then ok "bash: each test completes from its first two letters"; else not_ok "bash: each test completes from its first two letters" "$bad"; fi
 expect "bash: help <TAB> gives the tests" "$TESTS" "${R['diskbench help ']-}"
 expect "bash: completion <TAB> gives the shells" "bash zsh" "${R['diskbench completion ']-}"
+expect "bash: steady <TAB> gives the tests it runs" "randread randwrite seqread seqwrite" "${R['diskbench steady ']-}"
+expect "bash: steady rand<TAB>" "randread randwrite" "${R['diskbench steady rand']-}"
 expect "bash: options before the test: -b 4k --json seqr<TAB>" "seqread" "${R['diskbench -b 4k --json seqr']-}"
 
 # Each test's options, both ways: every one `help TEST` lists completes from
@@ -227,6 +230,8 @@ for t in $TESTS; do
 	files | matrix) want="adir" ;;
 	*) want="adir afile" ;;
 	esac
+	# steady's first word is the test it runs (below): its targets after that
+	[ "$t" = steady ] && t="steady randread"
 	expect "bash: $t a<TAB>: its targets" "$want" "${R["diskbench $t a"]-}"
 done
 expect "bash: a target after options: seqread -b 4k --json ad<TAB>" "adir" "${R['diskbench seqread -b 4k --json ad']-}"
@@ -273,7 +278,8 @@ else
 	fi
 	zcomp 'diskbench ' 'diskbench randread -' 'diskbench -b 4k --json randread --en' 'diskbench randread --engine=' \
 		'diskbench seqwrite --sync ' 'diskbench seqread --drop-caches=' 'diskbench sweep --run=' \
-		'diskbench seqwrite -b ' 'diskbench seqread a' 'diskbench info a' 'diskbench completion ' >"$S/zsh.out" 2>"$S/zsh.err"
+		'diskbench seqwrite -b ' 'diskbench seqread a' 'diskbench info a' 'diskbench completion ' \
+		'diskbench steady ' >"$S/zsh.out" 2>"$S/zsh.err"
 	rc=$?
 	if [ $rc = 2 ] && grep -q 'zpty' "$S/zsh.err"; then # no pseudo-terminal here (a chroot without /dev/pts)
 		skip "zsh: completing lines" "$(head -n 1 "$S/zsh.err")"
@@ -297,6 +303,7 @@ else
 		expect "zsh: seqread a<TAB>: a directory and a file" "adir afile" "${Z['diskbench seqread a']-}"
 		expect "zsh: info a<TAB>: any path" "adir afifo afile" "${Z['diskbench info a']-}"
 		expect "zsh: completion <TAB>" "bash zsh" "${Z['diskbench completion ']-}"
+		expect "zsh: steady <TAB>: the tests it runs" "randread randwrite seqread seqwrite" "${Z['diskbench steady ']-}"
 	fi
 fi
 
