@@ -50,6 +50,9 @@ struct steady_report {
 };
 
 const char *steady_metric_name(enum steady_metric m); /* "iops", "bw", "lat" */
+/* A figure of the metric as the text says it: "41.2k IOPS", "1.23 GB/s",
+ * "310 us mean latency". */
+void steady_metric_text(char *buf, size_t len, enum steady_metric m, double v);
 /* --jsonl: round n (its result, with its own fleet record and times) as a
  * line of its own, a record like a single test's with "command": "steady"
  * and "step": "round N", so that `diskbench report` merges each round

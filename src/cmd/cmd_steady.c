@@ -216,22 +216,11 @@ static double metric_value(enum steady_metric m, const struct steady_round *rd)
 	return m == METRIC_BW ? rd->bytes_per_sec : m == METRIC_LAT ? rd->lat_mean_ns : rd->iops;
 }
 
-static void metric_text(char *buf, size_t len, enum steady_metric m, double v)
-{
-	char n[32];
-	if (m == METRIC_BW)
-		fmt_rate_si(buf, len, v);
-	else if (m == METRIC_LAT)
-		fmt_ns(n, sizeof(n), v), snprintf(buf, len, "%s mean", n);
-	else
-		fmt_count(n, sizeof(n), v), snprintf(buf, len, "%s IOPS", n);
-}
-
 static void print_round(const struct steady_run *s, const struct steady_round *rd)
 {
 	const struct steady_report *rep = s->rep;
 	char fig[48], p50[24], p99[24];
-	metric_text(fig, sizeof(fig), rep->metric, rd->value);
+	steady_metric_text(fig, sizeof(fig), rep->metric, rd->value);
 	fmt_ns(p50, sizeof(p50), rd->lat_p50_ns);
 	fmt_ns(p99, sizeof(p99), rd->lat_p99_ns);
 	printf("round %u%s: %s, p50 %s, p99 %s", rd->n, rd->hold ? " (hold)" : "", fig, p50, p99);
@@ -359,8 +348,8 @@ static void judge_round_cliff(struct steady_run *s)
 	for (unsigned i = 0; i < at; i++)
 		before += rep->rounds[i].bytes;
 	char from[48], to[48], moved[32];
-	metric_text(from, sizeof(from), rep->metric, burst);
-	metric_text(to, sizeof(to), rep->metric, sustained);
+	steady_metric_text(from, sizeof(from), rep->metric, burst);
+	steady_metric_text(to, sizeof(to), rep->metric, sustained);
 	fmt_bytes_si(moved, sizeof(moved), before);
 	bool write = s->test->dir == IO_WRITE;
 	warn(s->r, "throughput fell from %s (round %u) to %s after %s %s (round %u, t = %.1f s): %s; "

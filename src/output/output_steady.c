@@ -16,7 +16,7 @@ const char *steady_metric_name(enum steady_metric m)
 	return m == METRIC_BW ? "bw" : m == METRIC_LAT ? "lat" : "iops";
 }
 
-static void figure_text(char *buf, size_t len, enum steady_metric m, double v)
+void steady_metric_text(char *buf, size_t len, enum steady_metric m, double v)
 {
 	char n[32];
 	if (m == METRIC_BW)
@@ -44,12 +44,12 @@ static void steady_text(FILE *f, const struct result *r, bool quiet, bool histog
 		return;
 	const struct steady_round *last = &rep->rounds[rep->nrounds - 1];
 	if (rep->attained) {
-		figure_text(fig, sizeof(fig), rep->metric, rep->steady.mean);
+		steady_metric_text(fig, sizeof(fig), rep->metric, rep->steady.mean);
 		fprintf(f, "steady %s: steady at round %u: %s (", rep->test, rep->steady.last, fig);
 		window_text(f, rep, &rep->steady);
 		fputc(')', f);
 		if (rep->left) {
-			figure_text(fig, sizeof(fig), rep->metric, rep->left_value);
+			steady_metric_text(fig, sizeof(fig), rep->metric, rep->left_value);
 			fprintf(f, "; left it at round %u: %s, %+.1f %% from its mean (band +/-%g %%)",
 				rep->left_round, fig, rep->left_off_pct, rep->lim.excursion_pct / 2);
 		} else if (rep->hold) {
