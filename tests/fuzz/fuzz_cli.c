@@ -44,17 +44,23 @@ static void check_levels(const unsigned *levels, unsigned n)
 static void check_accepted(const struct cli *c)
 {
 	const struct options *o = &c->opt;
-	PROMISE(o->target != NULL);
 	PROMISE(o->format == OUT_TEXT || o->format == OUT_JSON || o->format == OUT_CSV ||
 		o->format == OUT_JSONL);
 	if (c->help || c->version || c->completion) /* completion names no test */
 		return;
 	PROMISE(c->cmd != NULL);
-	PROMISE((o->given & ~c->cmd->options) == 0);
+	/* a TARGET (the current directory by default), except for a command
+	 * that reads files, which has none */
+	PROMISE(c->cmd->operands ? o->target == NULL : o->target != NULL);
+	/* what it accepts: its own options, and for steady its test's */
+	PROMISE((c->cmd->options & ~o->accepts) == 0 && (o->given & ~o->accepts) == 0);
+	PROMISE(c->cmd->takes_test ? c->test != NULL && o->steady.window >= 3 &&
+				     o->steady.max_rounds >= 1 && o->steady.round_s >= 0.1
+				   : c->test == NULL);
 	/* a command that reads files got at least one, and nothing else did */
 	PROMISE(c->cmd->operands ? o->ninputs >= 1 && o->inputs : o->ninputs == 0);
 	/* info has no block size, size or threads: they stay 0 */
-	opt_bits takes = c->cmd->options;
+	opt_bits takes = o->accepts;
 	PROMISE(o->bs <= 256ull << 20 && (!(takes & OPT_BS) || o->bs > 0));
 	PROMISE(o->size <= (uint64_t)INT64_MAX && (!(takes & OPT_SIZE) || o->size > 0));
 	PROMISE(o->threads <= OPT_MAX_THREADS && (!(takes & OPT_THREADS) || o->threads >= 1));
