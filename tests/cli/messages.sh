@@ -309,7 +309,11 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["target"] 
 	ok "a JSON unknown option: target null, not '.'" || not_ok "a JSON unknown option: target null, not '.'" "$(cat "$S/py")"
 
 # ---- a write test says up front, on a terminal, how much it may write -------
-if command -v script >/dev/null 2>&1; then
+if ! command -v script >/dev/null 2>&1; then
+	skip "a write test says how much it may write on a terminal" "no script(1) here"
+elif ! script -qec true /dev/null >/dev/null 2>&1 </dev/null; then
+	skip "a write test says how much it may write on a terminal" "script(1) cannot make a pseudo-terminal here (no /dev/pts?)"
+else
 	mkdir -p "$S/w"
 	script -qec "$(printf '%q ' "$DB" seqwrite -s 4M -t 0.3 "$S/w")" /dev/null >"$S/tty.out" 2>&1 </dev/null
 	if grep -q "^diskbench: seqwrite will write for 0.3 s, round and round its 4.0 MiB region as fast as the disk takes it: on a fast disk, many times 4.0 MiB (--once: once)" "$S/tty.out"; then
@@ -327,8 +331,6 @@ if command -v script >/dev/null 2>&1; then
 	absent "... and silent when stderr is not a terminal (scripts)" "will write"
 	run_db randread -s 4M -t 0.3 "$S/w"
 	absent "... and a read test says nothing of writes" "will write"
-else
-	skip "a write test says how much it may write on a terminal" "no script(1) here"
 fi
 
 tap_done
