@@ -10,6 +10,9 @@
  * figure added to it. */
 struct finding *finding_add(struct result *r, const char *key);
 void finding_figure(struct finding *f, const char *name, double value, int decimals);
+/* A part's finding (a step's, a round's) copied into the whole run's r,
+ * with its figures and one more, name = at, saying which part it came from. */
+void finding_carry(struct result *r, const struct finding *from, const char *name, double at);
 /* The figure called name in f, or fallback when f has none. */
 double finding_value(const struct finding *f, const char *name, double fallback);
 /* The finding called key in r, or NULL. */

@@ -42,6 +42,10 @@ bool run_residency_visible(const struct target *t, struct result *r);
  * spread over the region all read back as zeros (never written or
  * discarded: the device may answer without touching its media). */
 int run_check_data(struct target *t, const struct options *opt, struct result *r);
+/* An empty result for a part of whole's run (a quick step, a steady round):
+ * its test, options and direction, and whole's target, file and device. */
+void run_part_result(struct result *part, const struct result *whole, const char *test,
+		     const struct options *opt, enum io_dir dir);
 /* The one job builder: a job over [0, region) in the given direction and
  * pattern, from opt's block size, threads, limits, seed and sync mode.
  * Commands that run parts (sweep points, quick steps) pass a copy of opt

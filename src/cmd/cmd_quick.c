@@ -84,21 +84,11 @@ static void step_options(struct options *so, const struct options *opt, const st
 static void step_result(struct result *sr, const struct result *r, const struct quick_step *s,
 			const struct options *so, struct fleet_record *step_fleet)
 {
-	memset(sr, 0, sizeof(*sr));
-	sr->test = s->test;
-	sr->target = r->target;
-	sr->device = r->device; /* the checks over a step's series weigh its disks and limits */
-	sr->opt = so;
-	sr->dir = s->dir;
-	sr->region = r->region;
-	sr->resident_before_pct = -1;
-	sr->resident_after_pct = -1;
+	run_part_result(sr, r, s->test, so, s->dir);
 	/* each step its own times; --start-at waits before the first step only */
 	sr->fleet = step_fleet;
 	if (step_fleet)
 		fleet_step_begin(step_fleet, r->fleet);
-	sr->file_state = r->file_state;
-	snprintf(sr->file, sizeof(sr->file), "%s", r->file);
 }
 
 /* A warning an earlier step gave word for word (a cgroup limit applies to
@@ -160,13 +150,8 @@ static int run_step(struct target *t, const struct quick_step *s, struct quick_r
 			warn(r, "%s: %s", label, sr->warnings[i]);
 	/* every finding also in the top-level list a script reads, with the
 	 * index of its step in tests[] */
-	for (unsigned i = 0; i < sr->nfindings; i++) {
-		const struct finding *sf = &sr->findings[i];
-		struct finding *f = finding_add(r, sf->key);
-		for (unsigned k = 0; f && k < sf->nfigures; k++)
-			finding_figure(f, sf->figures[k].name, sf->figures[k].value, sf->figures[k].decimals);
-		finding_figure(f, "step", n, 0);
-	}
+	for (unsigned i = 0; i < sr->nfindings; i++)
+		finding_carry(r, &sr->findings[i], "step", n);
 	if (code != EXIT_OK) {
 		r->interrupted = sr->interrupted;
 		return fail(r, code, "%s: %s", label, sr->error);

@@ -70,22 +70,13 @@ static enum steady_metric resolve_metric(const struct options *opt)
 	return opt->bs >= METRIC_BW_FROM ? METRIC_BW : METRIC_IOPS;
 }
 
-/* A phase's result, empty, naming the test and what the target is. */
+/* A phase's result, empty, as a part of the run's; its run record the
+ * run's (each phase observes its own run in it, one after the other). */
 static void phase_result(struct result *pr, const struct result *r, const char *test,
 			 const struct options *po, enum io_dir dir)
 {
-	memset(pr, 0, sizeof(*pr));
-	pr->test = test;
-	pr->target = r->target;
-	pr->device = r->device;
-	pr->opt = po;
-	pr->dir = dir;
-	pr->region = r->region;
-	pr->resident_before_pct = -1;
-	pr->resident_after_pct = -1;
-	pr->file_state = r->file_state;
+	run_part_result(pr, r, test, po, dir);
 	pr->record = r->record;
-	snprintf(pr->file, sizeof(pr->file), "%s", r->file);
 }
 
 /* Whether two warnings say the same but for their figures ("flushes
@@ -118,15 +109,8 @@ static void carry(struct result *r, const struct result *pr, const char *where, 
 		if (!said)
 			warn(r, "%s: %s", where, pr->warnings[i]);
 	}
-	for (unsigned i = 0; i < pr->nfindings; i++) {
-		const struct finding *sf = &pr->findings[i];
-		struct finding *f = finding_add(r, sf->key);
-		for (unsigned k = 0; f && k < sf->nfigures; k++)
-			finding_figure(f, sf->figures[k].name, sf->figures[k].value,
-				       sf->figures[k].decimals);
-		if (f)
-			finding_figure(f, "round", n, 0); /* 0: the preconditioning */
-	}
+	for (unsigned i = 0; i < pr->nfindings; i++) /* round 0: the preconditioning */
+		finding_carry(r, &pr->findings[i], "round", n);
 }
 
 static int prepare(struct steady_run *s, const struct options *opt)

@@ -12,6 +12,15 @@ struct finding *finding_add(struct result *r, const char *key)
 	return f;
 }
 
+void finding_carry(struct result *r, const struct finding *from, const char *name, double at)
+{
+	struct finding *f = finding_add(r, from->key);
+	for (unsigned k = 0; f && k < from->nfigures; k++)
+		finding_figure(f, from->figures[k].name, from->figures[k].value,
+			       from->figures[k].decimals);
+	finding_figure(f, name, at, 0);
+}
+
 void finding_figure(struct finding *f, const char *name, double value, int decimals)
 {
 	if (!f || f->nfigures >= FINDING_FIGURES)

@@ -227,6 +227,22 @@ void run_evict(const struct target *t, const struct options *opt, struct result 
 		     opt->drop == DROP_NONE ? " (--drop-caches=none)" : "");
 }
 
+void run_part_result(struct result *part, const struct result *whole, const char *test,
+		     const struct options *opt, enum io_dir dir)
+{
+	memset(part, 0, sizeof(*part));
+	part->test = test;
+	part->target = whole->target;
+	part->device = whole->device; /* the checks over a part's series weigh its disks */
+	part->opt = opt;
+	part->dir = dir;
+	part->region = whole->region;
+	part->resident_before_pct = -1;
+	part->resident_after_pct = -1;
+	part->file_state = whole->file_state;
+	snprintf(part->file, sizeof(part->file), "%s", whole->file);
+}
+
 void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pattern,
 		      const struct options *opt, uint64_t region)
 {
