@@ -23,8 +23,11 @@
 #   that cgroup calls the loop device capped, naming the limit, not a class.
 # - seqwrite --sustained on the loop device with its writes limited to
 #   4 MB/s by the cgroup: the rate is steady after ten 0.2 s intervals, so
-#   the run ends long before the 64 MiB (16 s) are written, and the finding
-#   says steady with a rate near the limit.  Needs root, as the cliff does.
+#   the run ends before the 64 MiB (16.8 s at the limit) are written, and the
+#   finding says steady with a rate near the limit.  A machine busy with
+#   other tests delays steadiness by seconds (CI saw 12.6 s), so the bound is
+#   15 s: still short of the whole region, which a run that never ended
+#   early would take.  Needs root, as the cliff does.
 # - Flush honesty: a write test with --force on a loop device over a file in
 #   tmpfs (/dev/shm; a "write back" cache whose flushes do nothing) finds
 #   flush_fast (within five tries: the machine may be busy); a read of it
@@ -338,7 +341,7 @@ print("%.1f" % d["result"]["seconds"], "%d %.0f" % (f[0]["steady"], f[0]["sustai
 	else
 		echo "$mm wbps=max" >"$CG/io.max"
 	fi
-	if awk -v g="$got" 'BEGIN { split(g, a, " "); exit !(a[1] < 10 && a[2] == 1 && a[3] > 3.2e6 && a[3] < 4.8e6) }'; then
+	if awk -v g="$got" 'BEGIN { split(g, a, " "); exit !(a[1] < 15 && a[2] == 1 && a[3] > 3.2e6 && a[3] < 4.8e6) }'; then
 		ok "$name (seconds, steady, rate: $got)"
 	else
 		not_ok "$name" "got: $got" "$(cat "$S/sustained.err")"
