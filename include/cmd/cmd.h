@@ -69,6 +69,7 @@ void cmd_defaults(const struct command *cmd, struct options *opt);
 bool cmd_runs_test(const struct command *cmd, const struct command *test);
 void cmd_defaults_with(const struct command *cmd, const struct command *test, struct options *opt);
 int cmd_run_steady(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_sla(const struct command *cmd, const struct options *opt, struct result *r);
 /* Prints r in opt's format with cmd's renderers (NULL cmd: the single-test
  * ones); text only when code is EXIT_OK. */
 void cmd_render(const struct command *cmd, const struct options *opt, const struct result *r,

@@ -28,6 +28,8 @@ struct engine_io {
 	uint16_t retries;   /* -EAGAIN in a row, so a stuck request cannot spin forever */
 	bool write;
 	uint64_t t_submit;  /* the loop's clock at submission */
+	uint64_t t_due;     /* open loop (--rate): when it was due to start, which its
+			     * response time counts from (the loop's clock) */
 	int64_t result;     /* once reaped: len; fewer bytes at end of file; or -errno */
 };
 
@@ -62,6 +64,12 @@ struct engine_ops {
 	 * calls it after each submit when a batch limit is asked (--batch), so
 	 * that N requests cost one system call, as in fio.  0 or -errno. */
 	int (*flush)(struct engine *e);
+	/* NULL, or reap with min 1 that gives up after timeout_ns with nothing
+	 * complete (returning 0): the open loop (--rate) waits so for a
+	 * completion or its next arrival, whichever comes first.  NULL: an
+	 * engine whose requests complete inside submit (sync). */
+	int (*reap_wait)(struct engine *e, struct engine_io *done[], unsigned max,
+			 uint64_t timeout_ns);
 };
 
 extern const struct engine_ops engine_sync, engine_aio, engine_uring;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arrivals.h"
 #include "stats.h"
 
 struct devinfo;
@@ -75,6 +76,9 @@ typedef uint64_t opt_bits;
 #define OPT_BUFFERS OPT_BIT(27) /* --buffers=huge|pages; --batch goes with OPT_QD */
 #define OPT_ONCE OPT_BIT(28)    /* --once: one pass over the region, not -t seconds */
 #define OPT_STEADY OPT_BIT(29)  /* steady's --round, --max-rounds, --window, ... (issue 29) */
+/* open-loop load (issue 30) */
+#define OPT_RATE OPT_BIT(30)    /* --rate, --arrivals */
+#define OPT_SLA OPT_BIT(31)     /* sla's --latency, --step-time */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -97,6 +101,7 @@ struct steady_options {
 enum buffer_mode { BUF_HUGE, BUF_PAGES };
 
 #define OPT_MAX_LEVELS 32
+#define OPEN_LOOP_QD 128 /* --rate's requests in flight per thread at most, unless --qd */
 #define OPT_MAX_THREADS 1024 /* -j and sweep levels */
 #define OPT_MAX_TARGETS 64   /* TARGET... of the tests that take several (multi) */
 #define OPT_MAX_FILES (1u << 20) /* files -n */
@@ -173,6 +178,14 @@ struct options {
 	unsigned batch;           /* --batch: requests per submit call at most; 0: no limit */
 	bool once;                /* --once: one pass over the region ends the run */
 	struct steady_options steady;
+	/* open-loop load (issue 30) */
+	double rate;              /* --rate: I/Os a second on a schedule; 0: closed loop */
+	enum arrivals_kind arrivals; /* --arrivals */
+	struct sla_options {
+		double latency_ns;    /* --latency LAT[,pNN]: the target; 0: not given */
+		double pct;           /* its percentile (99 unless pNN) */
+		double step_s;        /* --step-time */
+	} sla;
 };
 
 #define MAX_WARNINGS 16
@@ -284,6 +297,17 @@ struct result {
 	double buffer_segments; /* mean physically contiguous runs per request buffer; < 0: unknown */
 	const char *ended;      /* "time", "one pass", "steady", "interrupted", "error"; NULL: none */
 	double passes;          /* bytes moved over the region's bytes (every target's) */
+	/* open loop (--rate, issue 30): lat is then each I/O's response time,
+	 * from when it was due; service_lat from its submission */
+	struct result_open_loop {
+		bool on;
+		double rate_asked;      /* I/Os a second */
+		uint64_t late_ios;      /* started more than one mean gap after due */
+		uint64_t unserved;      /* due inside the window, never started */
+		uint64_t max_lag_ns;    /* the longest wait past due to start */
+		unsigned cap;           /* requests in flight at most: qd x threads */
+	} open_loop;
+	struct stats service_lat;
 };
 
 #endif

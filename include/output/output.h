@@ -22,6 +22,16 @@ double result_requests_per_submit(const struct result *r);
 /* "seqread: 1073741824 bytes (…) in 0.934 s = …, … IOPS [bs=1 MiB, O_DIRECT]" */
 void out_text_result_line(FILE *f, const struct result *r);
 void out_text_latency_line(FILE *f, const struct stats *lat);
+/* The same line under another name ("response time", "service time"). */
+void out_text_latency_named(FILE *f, const char *label, const struct stats *lat);
+/* output_open.c (issue 30): an open-loop run's lines, what was asked and
+ * served and both latencies; JSON result.open_loop and service_lat_*
+ * (nothing for a closed-loop run). */
+void out_text_open_loop(FILE *f, const struct result *r);
+void out_json_open_loop(struct json *j, const struct result *r);
+/* "served 1,012 of the 2,000 IOPS asked; the rest waited (max lag 4.1 s)"
+ * or "2,000 IOPS asked, 2,000 served": what an open-loop figure means. */
+void out_open_loop_served(char *buf, size_t len, const struct result *r);
 /* "cache: cold, 0.0 % resident before the run, 100.0 % after (evicted: file)",
  * if measured (output_cache.c) */
 void out_text_cache_line(FILE *f, const struct result *r);
@@ -70,6 +80,9 @@ void out_json_cache(struct json *j, const struct result *r);
 /* "lat_ns": {min, mean, max, stdev, p50, p90, p99, p99_9} and
  * "lat_hist": [{le_ns, count}], for every document that carries latency. */
 void out_json_lat(struct json *j, const struct stats_summary *s);
+void out_json_lat_named(struct json *j, const char *key, const struct stats_summary *s);
+void out_json_lat_hist_named(struct json *j, const char *key,
+			     const uint64_t counts[STATS_LOG2_BUCKETS]);
 void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS]);
 /* "lat_buckets": {"scheme": "log-linear-7", "pairs": [[index, count], ...]}:
  * every non-empty bucket of lat by stats_bucket_index(), in increasing

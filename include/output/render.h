@@ -31,5 +31,6 @@ extern const struct renderers render_report;
 extern const struct renderers render_matrix;
 extern const struct renderers render_files;
 extern const struct renderers render_steady;
+extern const struct renderers render_sla;
 
 #endif

@@ -99,6 +99,10 @@ int plat_random(void *buf, size_t n);
 
 /* kernel.io_uring_disabled: 0 (or no such sysctl), 1 (only its group), 2. */
 int plat_io_uring_disabled(void);
+/* The calling thread's timers wake when asked, not up to 50 us later (the
+ * kernel's default timer slack): the open loop's pacing.  Where the system
+ * cannot, nothing changes. */
+void plat_precise_timers(void);
 
 /* A disk's health (issue 25), asked on an open descriptor of the whole
  * disk; 0, or -1 with errno (EACCES/EPERM without the privilege, EIO when

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "arrivals.h"
 #include "diskbench.h"
 #include "engine.h"
 #include "rng.h"
@@ -73,6 +74,13 @@ struct bench_job {
 	 * than huge pages (one scatter-gather segment per request) */
 	unsigned batch;
 	bool page_buffers;
+	/* open loop (issue 30): rate > 0 issues I/Os on a schedule of that many
+	 * a second in all (each thread rate / threads, from its own stream of
+	 * arrivals), qd in flight per thread at most; a due I/O with no free
+	 * slot waits, and its wait counts in its response time.  0: closed loop,
+	 * a new I/O as each one completes. */
+	double rate;
+	enum arrivals_kind arrivals;
 };
 
 /* What ended a run, so that a short one is never taken for a full one. */
@@ -115,6 +123,13 @@ struct bench_outcome {
 	enum bench_end ended;
 	bool eof;               /* the failure is the end of the file, at failed_offset,
 				 * inside the region */
+	/* open loop (job->rate > 0): lat, lat_read and lat_write are response
+	 * times, from when each I/O was due; lat_service from its submission */
+	struct stats lat_service;
+	uint64_t late_ios;      /* counted I/Os submitted more than one mean gap after due */
+	uint64_t max_lag_ns;    /* the longest an I/O waited past its due time to start
+				 * (one never started by the end: until the end) */
+	uint64_t unserved;      /* I/Os due inside the window that never started */
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */

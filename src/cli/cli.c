@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_int.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,18 +20,6 @@ struct given {
 	const struct optdef *def;
 	const char *value;
 };
-
-static int usage_error(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int usage_error(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return EXIT_USAGE;
-}
 
 /* "unknown option '--histo'", and what was meant when a guess is good. */
 static int unknown_option(const char *arg, size_t n, char *why, size_t len)
@@ -182,6 +171,40 @@ static int parse_noise_floor(const char *v, struct options *o, const char **reas
 	return 0;
 }
 
+/* --rate: I/Os a second, k or M for thousands or millions ("2.5k"); more
+ * than 0, at most 100M (ten nanoseconds apart). */
+static int parse_rate(const char *v, double *out, const char **reason)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	if (end == v || errno || !(x == x)) {
+		*reason = "not a number of I/Os a second (1000, 2.5k, 1M)";
+		return -1;
+	}
+	if (*end == 'k' || *end == 'K')
+		x *= 1e3, end++;
+	else if (*end == 'M')
+		x *= 1e6, end++;
+	if (*end) {
+		*reason = "not a number of I/Os a second (1000, 2.5k, 1M)";
+		return -1;
+	}
+	if (!(x > 0) || x > 100e6) {
+		*reason = x > 100e6 ? "at most 100M" : "must be greater than 0 (without --rate the "
+						       "test is closed-loop)";
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+/* sla --latency LAT[,pNN]: a duration and its percentile (default p99). */
+static int parse_latency_target(const char *v, struct sla_options *sla, const char **reason)
+{
+	return sweep_parse_max_latency(v, &sla->latency_ns, &sla->pct, reason);
+}
+
 /* files --file-size: a SIZE, or 0 (empty files, bonnie++'s default). */
 static int parse_file_size(const char *v, uint64_t *out, const char **reason)
 {
@@ -267,6 +290,19 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			return usage_error(why, len, "--buffers '%s': use huge or pages", v);
 		return EXIT_OK;
 	case ID_SEED: rc = parse_uint(v, 0, UINT64_MAX, &o->seed, &reason); break;
+	case ID_RATE: rc = parse_rate(v, &o->rate, &reason); break;
+	case ID_ARRIVALS:
+		if (arrivals_parse(v, &o->arrivals) != 0)
+			return usage_error(why, len, "--arrivals '%s': use poisson or fixed", v);
+		return EXIT_OK;
+	case ID_LATENCY: rc = parse_latency_target(v, &o->sla, &reason); break;
+	case ID_STEP_TIME:
+		rc = parse_seconds(v, &o->sla.step_s, &reason);
+		if (rc == 0 && o->sla.step_s < 0.1) {
+			reason = "at least 0.1 s";
+			rc = -1;
+		}
+		break;
 	case ID_SYNC:
 		if (sync_mode_parse(v, &o->sync) != 0)
 			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);
@@ -467,72 +503,6 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 	return EXIT_OK;
 }
 
-/* Several targets get one thread each at least (multi.h): the buffers are
- * counted for that many. */
-static unsigned effective_threads(const struct options *o)
-{
-	return o->threads > o->ntargets ? o->threads : o->ntargets;
-}
-
-/* The top sweep level, the default one scaled with the targets as the
- * sweep command does (sweep_scale_levels). */
-static unsigned top_level(const unsigned *levels, unsigned n, unsigned fallback, unsigned ntargets)
-{
-	if (n)
-		return levels[n - 1];
-	uint64_t top = (uint64_t)fallback * (ntargets ? ntargets : 1);
-	return top > OPT_MAX_THREADS ? OPT_MAX_THREADS : (unsigned)top;
-}
-
-static int check_limits(const struct options *o, char *why, size_t len)
-{
-	char limit[32];
-	const uint64_t max_bs = 256ull << 20, max_buffers = 4ull << 30;
-	if (o->bs > max_bs) {
-		fmt_size_exact(limit, sizeof(limit), max_bs);
-		return usage_error(why, len, "block size is larger than %s", limit);
-	}
-	if (o->qd > 1 && strcmp(o->engine, "sync") == 0)
-		return usage_error(why, len, "--qd %u needs an asynchronous engine (--engine=uring or "
-				   "aio); the sync engine keeps one request in flight per thread", o->qd);
-	if (o->bs * effective_threads(o) * o->qd > max_buffers)
-		return usage_error(why, len, "block size x threads x qd needs more than 4 GiB of "
-				   "buffers");
-	if (o->series_rows && o->format != OUT_CSV)
-		return usage_error(why, len, "--series goes with --csv (JSON always has result.series)");
-	if ((o->host_label || o->run_id) && o->format != OUT_JSONL)
-		return usage_error(why, len, "--%s goes with --jsonl (only its records carry it)",
-				   o->host_label ? "host-label" : "run-id");
-	const struct sweep_options *sw = &o->sweep;
-	if (sw->large_bs > max_bs) {
-		fmt_size_exact(limit, sizeof(limit), max_bs);
-		return usage_error(why, len, "--large-bs is larger than %s", limit);
-	}
-	unsigned top = top_level(sw->levels, sw->nlevels, 64, o->ntargets);
-	unsigned top_large = top_level(sw->large_levels, sw->nlarge_levels, 8, o->ntargets);
-	if (o->bs * top > max_buffers || sw->large_bs * top_large > max_buffers ||
-	    (sw->run == RUN_DSS && sw->large_bs * top > max_buffers))
-		return usage_error(why, len, "block size x levels needs more than 4 GiB of buffers");
-	return EXIT_OK;
-}
-
-/* --svg FILE replaces a file, or writes to a character device or a pipe
- * (/dev/stdout); never to a block device or a directory, refused before
- * the run rather than after it. */
-static int check_svg_path(const struct options *o, char *why, size_t len)
-{
-	struct stat st;
-	if (!o->svg_path || stat(o->svg_path, &st) != 0)
-		return EXIT_OK;
-	if (S_ISBLK(st.st_mode))
-		return usage_error(why, len, "--svg '%s' is a block device: a picture goes to a file",
-				   o->svg_path);
-	if (S_ISDIR(st.st_mode))
-		return usage_error(why, len, "--svg '%s' is a directory: name the file to write",
-				   o->svg_path);
-	return EXIT_OK;
-}
-
 /* The output format, known even when parsing fails, so that a script that
  * asked for JSON gets its error as a JSON document too. */
 static enum out_format sniff_format(int argc, char **argv)
@@ -620,10 +590,14 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 					   "randread, seqread, seqwrite)", c->cmd->name, c->cmd->name);
 		else if (threshold && !c->opt.baseline)
 			code = usage_error(why, len, "--threshold and --noise-floor go with --baseline");
-		else if (c->cmd)
-			code = check_limits(&c->opt, why, len);
+		else if (c->cmd) {
+			cli_settle_open_loop(&c->opt);
+			code = cli_check_open_loop(&c->opt, why, len);
+		}
+		if (code == EXIT_OK && c->cmd)
+			code = cli_check_limits(&c->opt, why, len);
 		if (code == EXIT_OK)
-			code = check_svg_path(&c->opt, why, len);
+			code = cli_check_svg_path(&c->opt, why, len);
 	}
 out:
 	if (code != EXIT_OK)

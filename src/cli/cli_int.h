@@ -26,6 +26,7 @@ enum opt_id {
 	ID_ALLOW_MISSING, /* report (issue 21) */
 	ID_ROUND, ID_MAX_ROUNDS, ID_WINDOW, ID_EXCURSION, ID_SLOPE, ID_METRIC, ID_PRECONDITION,
 	ID_HOLD, /* steady (issue 29) */
+	ID_RATE, ID_ARRIVALS, ID_LATENCY, ID_STEP_TIME, /* open loop, sla (issue 30) */
 };
 
 struct optdef {
@@ -53,5 +54,16 @@ bool suggest_option(const char *name, size_t n, char *out, size_t len);
 const char *suggest_test(const char *name);
 /* diskbench's way to say fio's option name[0..n) (without "--"), or NULL. */
 const char *fio_equivalent(const char *name, size_t n);
+
+/* The message into why; returns EXIT_USAGE. */
+int usage_error(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* cli_check.c: what is checked once every option is read.  EXIT_OK or
+ * EXIT_USAGE with the reason in why. */
+int cli_check_limits(const struct options *o, char *why, size_t len);
+int cli_check_svg_path(const struct options *o, char *why, size_t len);
+int cli_check_open_loop(const struct options *o, char *why, size_t len);
+/* --rate (or sla) without --qd: the in-flight cap it gets. */
+void cli_settle_open_loop(struct options *o);
 
 #endif

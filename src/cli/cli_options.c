@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_int.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -125,6 +126,15 @@ const struct optdef optdefs[] = {
 	  "steady: first write the region PASSES times (default 2), 128 KiB sequential, 32 in flight" },
 	{ "hold", 0, "N", OPT_STEADY, ID_HOLD,
 	  "steady: N more rounds after steady state; one outside its band: left, exit 6" },
+	/* open-loop load (issue 30) */
+	{ "rate", 0, "IOPS", OPT_RATE, ID_RATE,
+	  "open loop: start I/Os on a schedule of IOPS a second (k, M); latency from when each was due" },
+	{ "arrivals", 0, "KIND", OPT_RATE, ID_ARRIVALS,
+	  "open loop's gaps: poisson (random, the default; --seed) or fixed" },
+	{ "latency", 0, "LAT[,pNN]", OPT_SLA, ID_LATENCY,
+	  "sla: the response-time target, at p99 unless pNN (2ms, 500us,p99.9)" },
+	{ "step-time", 0, "SECONDS", OPT_SLA, ID_STEP_TIME,
+	  "sla: seconds each step runs (default 5)" },
 	{ "once", 0, NULL, OPT_ONCE, ID_ONCE,
 	  "end after one pass over the region (-s), not at -t (fio without time_based)" },
 };
@@ -167,6 +177,7 @@ const char *cli_option_value(const char *name, size_t k)
 	case ID_RUN: return sweep_run_name((enum sweep_run)k);
 	case ID_ENGINE: return k == 0 ? "auto" : engine_name_at(k - 1);
 	case ID_BUFFERS: return buffer_mode_name((enum buffer_mode)k);
+	case ID_ARRIVALS: return k < 2 ? arrivals_name((enum arrivals_kind)k) : NULL;
 	default: return NULL;
 	}
 }
@@ -269,4 +280,13 @@ bool suggest_option(const char *name, size_t n, char *out, size_t len)
 	if (d)
 		snprintf(out, len, "--%s", d->name);
 	return d != NULL;
+}
+
+int usage_error(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
 }

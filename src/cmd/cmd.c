@@ -23,11 +23,11 @@
 const struct command commands[] = {
 	{ .name = "seqwrite", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential writes that reach the device (O_DIRECT, O_DSYNC)",
-	  .options = OPTS_WRITE | OPT_SUSTAINED | OPT_SVG, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
+	  .options = OPT_RATE | OPTS_WRITE | OPT_SUSTAINED | OPT_SVG, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1, .sync = SYNC_DSYNC },
 	{ .name = "seqread", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential O_DIRECT reads of data in no cache",
-	  .options = OPTS_READ | OPT_SVG, .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
+	  .options = OPT_RATE | OPTS_READ | OPT_SVG, .dir = IO_READ, .pattern = PAT_SEQ, .direct = true,
 	  .bs = MiB, .size = GiB, .time_s = 10, .threads = 1 },
 	{ .name = "buffered", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential reads through the page cache, cache evicted first (hdparm -t)",
@@ -42,11 +42,11 @@ const struct command commands[] = {
 	  .bs = 2 * MiB, .size = 2 * MiB, .time_s = 2, .threads = 1 },
 	{ .name = "randread", .run = cmd_run_io, .several_targets = true,
 	  .summary = "random O_DIRECT reads: IOPS and latency",
-	  .options = OPTS_READ | OPT_SEED | OPT_SVG, .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
+	  .options = OPT_RATE | OPTS_READ | OPT_SEED | OPT_SVG, .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1 },
 	{ .name = "randwrite", .run = cmd_run_io, .several_targets = true,
 	  .summary = "random O_DIRECT writes: IOPS and latency",
-	  .options = OPTS_WRITE | OPT_SEED | OPT_SVG, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
+	  .options = OPT_RATE | OPTS_WRITE | OPT_SEED | OPT_SVG, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
 	{ .name = "info", .run = cmd_run_info,
 	  .summary = "device identity from sysfs: filesystem, device stack, disks and their links",
@@ -83,6 +83,9 @@ const struct command commands[] = {
 	  .summary = "a test in rounds until SNIA PTS steady state: the sustained figure, proven",
 	  .options = OPT_STEADY | OPT_SVG, .dir = IO_WRITE, .direct = true,
 	  .render = &render_steady },
+	{ .name = "sla", .run = cmd_run_sla, .takes_test = true,
+	  .summary = "the most IOPS a test serves inside a response-time target (open loop)",
+	  .options = OPT_SLA, .dir = IO_READ, .direct = true, .render = &render_sla },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
 	  .options = OPT_REPORT | OPT_SVG, .operands = "FILE...|-", .render = &render_report,
@@ -132,9 +135,17 @@ bool cmd_runs_test(const struct command *cmd, const struct command *test)
 void cmd_defaults_with(const struct command *cmd, const struct command *test, struct options *opt)
 {
 	cmd_defaults(test, opt);
-	/* its rounds are its time; a row per interval is a single run's */
+	/* its rounds (steps) are its time, and sla chooses the rates; a row per
+	 * interval is a single run's */
 	opt->accepts = cmd->options | (test->options & ~(opt_bits)(OPT_TIME | OPT_ONCE |
-								    OPT_SUSTAINED | OPT_SERIES));
+								    OPT_SUSTAINED | OPT_SERIES |
+								    OPT_RATE));
+	if (cmd->options & OPT_SLA) {
+		opt->steady.test = test->name; /* the test a command runs, steady's or sla's */
+		opt->sla = (struct sla_options){ .pct = 99, .step_s = 5 };
+		opt->time_s = opt->sla.step_s;
+		return;
+	}
 	opt->steady = (struct steady_options){ .test = test->name, .round_s = 60, .max_rounds = 25,
 					       .window = 5, .excursion_pct = 20, .slope_pct = 10 };
 	opt->time_s = opt->steady.round_s;

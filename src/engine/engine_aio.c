@@ -8,6 +8,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <time.h>
 #include <linux/aio_abi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +29,19 @@ struct engine {
 	unsigned in_kernel;
 };
 
-static long aio_getevents(aio_context_t ctx, long min, long max, struct io_event *ev)
+static long aio_getevents_for(aio_context_t ctx, long min, long max, struct io_event *ev,
+			      struct timespec *timeout)
 {
 #ifdef __NR_io_getevents
-	return syscall(__NR_io_getevents, ctx, min, max, ev, NULL);
+	return syscall(__NR_io_getevents, ctx, min, max, ev, timeout);
 #else
-	return syscall(__NR_io_pgetevents, ctx, min, max, ev, NULL, NULL);
+	return syscall(__NR_io_pgetevents, ctx, min, max, ev, timeout, NULL);
 #endif
+}
+
+static long aio_getevents(aio_context_t ctx, long min, long max, struct io_event *ev)
+{
+	return aio_getevents_for(ctx, min, max, ev, NULL);
 }
 
 static const char *aio_hint(int err)
@@ -198,9 +205,28 @@ static int aio_reap(struct engine *e, struct engine_io *done[], unsigned min, un
 	}
 }
 
+static int aio_reap_wait(struct engine *e, struct engine_io *done[], unsigned max,
+			 uint64_t timeout_ns)
+{
+	int got = aio_reap(e, done, 0, max); /* submits what is pending, takes what was refused */
+	unsigned room = max - (unsigned)(got > 0 ? got : 0);
+	if (got != 0 || e->in_kernel == 0 || timeout_ns == 0)
+		return got;
+	struct timespec ts = { (time_t)(timeout_ns / 1000000000u), (long)(timeout_ns % 1000000000u) };
+	long n = aio_getevents_for(e->ctx, 1, room < e->in_kernel ? room : e->in_kernel, e->events,
+				   &ts);
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	return (int)aio_sort(e, (unsigned)n, done);
+}
+
 static void aio_close(struct engine *e)
 {
 	aio_free(e); /* io_destroy waits for what is in flight */
 }
 
-const struct engine_ops engine_aio = ENGINE_OPS(aio, "aio", "libaio", ENGINE_MAX_QD);
+const struct engine_ops engine_aio = {
+	.name = "aio", .label = "libaio", .max_qd = ENGINE_MAX_QD,
+	.probe = aio_probe, .open = aio_open, .submit = aio_submit,
+	.reap = aio_reap, .close = aio_close, .reap_wait = aio_reap_wait,
+};

@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "platform.h"
@@ -98,6 +99,12 @@ struct io_uring_params {
 #ifndef IORING_SETUP_SUBMIT_ALL
 #define IORING_SETUP_SUBMIT_ALL (1U << 7)
 #endif
+#ifndef IORING_ENTER_EXT_ARG
+#define IORING_ENTER_EXT_ARG (1U << 3)
+#endif
+#ifndef IORING_FEAT_EXT_ARG
+#define IORING_FEAT_EXT_ARG (1U << 8)
+#endif
 #ifndef IORING_SETUP_COOP_TASKRUN
 #define IORING_SETUP_COOP_TASKRUN (1U << 8)
 #endif
@@ -137,6 +144,18 @@ struct ring_probe {
 	} ops[64];
 };
 
+/* io_uring_enter's argument with IORING_ENTER_EXT_ARG (5.11): a timeout. */
+struct ring_getevents_arg {
+	uint64_t sigmask;
+	uint32_t sigmask_sz, min_wait_usec;
+	uint64_t ts;
+};
+
+struct ring_timespec {
+	int64_t tv_sec;
+	long long tv_nsec;
+};
+
 struct ring_fd_update {
 	uint32_t offset, resv;
 	uint64_t data;
@@ -160,6 +179,7 @@ struct engine {
 	int file;              /* the file's descriptor, or 0 when registered */
 	uint8_t sqe_flags;     /* IOSQE_FIXED_FILE then */
 	bool fixed_bufs;
+	bool ext_arg;          /* io_uring_enter takes a timeout (5.11) */
 	unsigned *sq_tail, sq_mask, sq_local_tail;
 	unsigned *cq_head, *cq_tail, cq_mask;
 	struct io_uring_sqe *sqes;
@@ -357,6 +377,7 @@ static struct engine *uring_open(int fd, unsigned qd, void *const bufs[], size_t
 		return NULL;
 	}
 	e->enter_fd = e->ring_fd;
+	e->ext_arg = (p.features & IORING_FEAT_EXT_ARG) != 0;
 	register_extras(e, fd, bufs, buf_len);
 	return e;
 }
@@ -474,8 +495,39 @@ static int uring_flush(struct engine *e)
 	return 0;
 }
 
+/* Sleeps for the timeout or the first completion, in the kernel where it
+ * takes a timeout with the wait (5.11); before that in steps of 20 us.
+ * -errno if the ring failed. */
+static int ring_wait(struct engine *e, uint64_t timeout_ns)
+{
+	if (!e->ext_arg) {
+		uint64_t step = timeout_ns < 20000u ? timeout_ns : 20000u;
+		struct timespec ts = { 0, (long)step };
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	struct ring_timespec ts = { (int64_t)(timeout_ns / 1000000000u),
+				    (long long)(timeout_ns % 1000000000u) };
+	struct ring_getevents_arg arg = { .ts = (uint64_t)(uintptr_t)&ts };
+	int ret = (int)syscall(__NR_io_uring_enter, e->enter_fd, 0, 1,
+			       IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG | e->enter_flags, &arg,
+			       sizeof(arg));
+	return ret < 0 && errno != ETIME && errno != EINTR ? -errno : 0;
+}
+
+static int uring_reap_wait(struct engine *e, struct engine_io *done[], unsigned max,
+			   uint64_t timeout_ns)
+{
+	int got = uring_reap(e, done, 0, max); /* submits what is queued, takes what is done */
+	if (got != 0 || e->in_kernel == 0 || timeout_ns == 0)
+		return got;
+	int rc = ring_wait(e, timeout_ns);
+	return rc < 0 ? rc : uring_reap(e, done, 0, max);
+}
+
 const struct engine_ops engine_uring = {
 	.name = "uring", .label = "io_uring", .max_qd = ENGINE_MAX_QD,
 	.probe = uring_probe, .open = uring_open, .submit = uring_submit,
 	.reap = uring_reap, .close = uring_close, .flush = uring_flush,
+	.reap_wait = uring_reap_wait,
 };

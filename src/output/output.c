@@ -64,7 +64,10 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 	char bs[32], region[32];
 	fmt_size_exact(bs, sizeof(bs), o->bs);
 	int n = snprintf(buf, len, "bs=%s", bs);
-	if (o->qd > 1)
+	if (r->open_loop.on)
+		n += snprintf(buf + n, len - (size_t)n, ", open loop at %.0f IOPS, %u in flight at most",
+			      r->open_loop.rate_asked, r->open_loop.cap);
+	else if (o->qd > 1)
 		n += snprintf(buf + n, len - (size_t)n, ", qd %u \u00d7 %u thread%s = %u in flight",
 			      o->qd, o->threads, o->threads == 1 ? "" : "s", o->qd * o->threads);
 	else if (o->threads > 1)
@@ -133,23 +136,7 @@ void out_text_targets(FILE *f, const struct result *r)
 		text_target_line(f, &r->targets[k]);
 }
 
-void out_text_latency_line(FILE *f, const struct stats *lat)
-{
-	struct stats_summary s;
-	char v[8][24];
-	stats_summarize(lat, &s);
-	fmt_ns(v[0], sizeof(v[0]), (double)s.min);
-	fmt_ns(v[1], sizeof(v[1]), s.mean);
-	fmt_ns(v[2], sizeof(v[2]), (double)s.p50);
-	fmt_ns(v[3], sizeof(v[3]), (double)s.p90);
-	fmt_ns(v[4], sizeof(v[4]), (double)s.p99);
-	fmt_ns(v[5], sizeof(v[5]), (double)s.p99_9);
-	fmt_ns(v[6], sizeof(v[6]), (double)s.max);
-	fmt_ns(v[7], sizeof(v[7]), s.stdev);
-	fprintf(f, "latency: min %s, mean %s, p50 %s, p90 %s, p99 %s, p99.9 %s, max %s "
-		"(stdev %s, %llu I/Os)\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
-		(unsigned long long)s.count);
-}
+
 
 void out_histogram_counts(FILE *f, const uint64_t counts[STATS_LOG2_BUCKETS], uint64_t total)
 {
@@ -192,7 +179,9 @@ void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 	out_text_targets(f, r);
 	if (quiet)
 		return;
-	if (r->lat.count > 0)
+	if (r->open_loop.on)
+		out_text_open_loop(f, r);
+	else if (r->lat.count > 0)
 		out_text_latency_line(f, &r->lat);
 	out_text_series(f, r);
 	health_text(f, r->health, true);
@@ -258,35 +247,9 @@ void out_json_factors(struct json *j, const struct result *r)
 	json_key(j, "wrapped"), json_bool(j, r->passes > 1.0);
 }
 
-void out_json_lat(struct json *j, const struct stats_summary *s)
-{
-	json_key(j, "lat_ns");
-	json_object_begin(j);
-	json_key(j, "min"), json_uint(j, s->min);
-	json_key(j, "mean"), json_double(j, s->mean, 1);
-	json_key(j, "max"), json_uint(j, s->max);
-	json_key(j, "stdev"), json_double(j, s->stdev, 1);
-	json_key(j, "p50"), json_uint(j, s->p50);
-	json_key(j, "p90"), json_uint(j, s->p90);
-	json_key(j, "p99"), json_uint(j, s->p99);
-	json_key(j, "p99_9"), json_uint(j, s->p99_9);
-	json_object_end(j);
-}
 
-void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS])
-{
-	json_key(j, "lat_hist");
-	json_array_begin(j);
-	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
-		if (counts[k] == 0)
-			continue;
-		json_object_begin(j);
-		json_key(j, "le_ns"), json_uint(j, k + 1 < 64 ? (1ull << (k + 1)) - 1 : UINT64_MAX);
-		json_key(j, "count"), json_uint(j, counts[k]);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
+
+
 
 /* The scheme's name tells a reader how to turn an index back into a
  * latency: stats_bucket_low() with STATS_SUB_BITS = 7. */
@@ -337,6 +300,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "bytes_per_sec"), json_double(j, result_rate(r), 1);
 	json_key(j, "iops"), json_double(j, result_iops(r), 2);
 	json_latency(j, &r->lat);
+	out_json_open_loop(j, r);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
 	out_json_factors(j, r);

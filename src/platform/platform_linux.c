@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -526,4 +527,9 @@ int plat_loop_backing_id(const char *devpath, unsigned *maj, unsigned *min, uint
 	*min = (unsigned)((info.lo_device & 0xff) | ((info.lo_device >> 12) & 0xfff00));
 	*ino = info.lo_inode;
 	return 0;
+}
+
+void plat_precise_timers(void)
+{
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }

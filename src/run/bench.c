@@ -95,6 +95,10 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 					       ? -1 : out->buffer_segments + w->segments / n;
 		out->submit_calls += w->submit_calls;
 		out->submitted += w->submitted;
+		stats_merge(&out->lat_service, &w->service);
+		out->late_ios += w->late_ios;
+		out->unserved += w->unserved;
+		out->max_lag_ns = w->max_lag_ns > out->max_lag_ns ? w->max_lag_ns : out->max_lag_ns;
 		stats_merge(&out->lat_read, &w->lat[0]);
 		stats_merge(&out->lat_write, &w->lat[1]);
 		for (unsigned b = 0; b < BENCH_QD_BUCKETS; b++)
@@ -162,6 +166,7 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	stats_init(&out->lat);
 	stats_init(&out->lat_read);
 	stats_init(&out->lat_write);
+	stats_init(&out->lat_service);
 	out->engine_name = ops->name;
 	bool no_targets = job->ntargets > 1 && (!job->fds || !job->regions);
 	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets) {
@@ -193,6 +198,8 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 			stats_init(&w->lat[0]);
 		if (job->dir == IO_WRITE || job->write_pct > 0)
 			stats_init(&w->lat[1]);
+		if (job->rate > 0)
+			stats_init(&w->service);
 		atomic_init(&w->progress, 0);
 		atomic_init(&w->progress_ios, 0);
 		for (unsigned b = 0; b < STATS_COARSE_N; b++)

@@ -51,6 +51,10 @@ struct worker {
 	double segments;                 /* plat_buffer_segments of its slab */
 	uint64_t submit_calls, submitted; /* counted requests, the calls that started them */
 	bool eof;                        /* the failure is the file's end */
+	/* open loop (job->rate > 0) */
+	struct stats service;            /* submission to completion */
+	uint64_t late_ios, max_lag_ns, unserved;
+	double gap_ns;                   /* the mean gap between its arrivals */
 	enum bench_end ended;
 };
 

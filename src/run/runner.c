@@ -261,6 +261,8 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->qd = opt->qd ? opt->qd : 1;
 	job->batch = opt->batch;
 	job->page_buffers = opt->buffers == BUF_PAGES;
+	job->rate = opt->rate;
+	job->arrivals = opt->arrivals;
 }
 
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
@@ -344,6 +346,10 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->submitted = out->submitted;
 	r->buffer_segments = out->buffer_segments;
 	r->ended = end_name(out->ended);
+	r->service_lat = out->lat_service;
+	r->open_loop.late_ios = out->late_ios;
+	r->open_loop.unserved = out->unserved;
+	r->open_loop.max_lag_ns = out->max_lag_ns;
 }
 
 /* The end of the file inside the region: where the file ends now (a read
@@ -512,6 +518,8 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		job->fd = t->fd;
 	watch_cache(t, job, r);
 	r->warmup_ios = job->warmup_ios;
+	r->open_loop = (struct result_open_loop){ .on = job->rate > 0, .rate_asked = job->rate,
+						  .cap = job->qd * job->threads };
 	int rc = run_bench(job, out, sampler, r);
 	progress_clear();
 	fill_result(out, r);

@@ -123,10 +123,11 @@ lines=('diskbench ' 'diskbench help ' 'diskbench completion ' 'diskbench -b 4k -
 	'diskbench randread --eng' 'diskbench --json -b 4k seqread --eng' 'diskbench -'
 	'diskbench seqwrite -b ' 'diskbench seqwrite --size=' 'diskbench seqread -b 4k --json ad'
 	'diskbench seqread adir/' 'diskbench seqread -- -' 'diskbench help seqread a'
-	'diskbench seqread /dev/nul' 'diskbench info /dev/nul' 'diskbench steady ' 'diskbench steady rand')
+	'diskbench seqread /dev/nul' 'diskbench info /dev/nul' 'diskbench steady ' 'diskbench steady rand'
+	'diskbench sla ')
 for t in $TESTS; do
 	lines+=("diskbench ${t:0:2}" "diskbench $t -" "diskbench $t a")
-	[ "$t" = steady ] && lines+=("diskbench steady randread a")
+	case $t in steady | sla) lines+=("diskbench $t randread a") ;; esac
 	for o in ${OPTS[$t]}; do
 		lines+=("diskbench $t ${o%?}")
 		case ${META["$t $o"]-} in *FILE* | *DIR* | *PATH*) lines+=("diskbench $t $o=a") ;; esac
@@ -155,6 +156,7 @@ expect "bash: help <TAB> gives the tests" "$TESTS" "${R['diskbench help ']-}"
 expect "bash: completion <TAB> gives the shells" "bash zsh" "${R['diskbench completion ']-}"
 expect "bash: steady <TAB> gives the tests it runs" "randread randwrite seqread seqwrite" "${R['diskbench steady ']-}"
 expect "bash: steady rand<TAB>" "randread randwrite" "${R['diskbench steady rand']-}"
+expect "bash: sla <TAB> gives the tests it runs" "randread randwrite seqread seqwrite" "${R['diskbench sla ']-}"
 expect "bash: options before the test: -b 4k --json seqr<TAB>" "seqread" "${R['diskbench -b 4k --json seqr']-}"
 
 # Each test's options, both ways: every one `help TEST` lists completes from
@@ -231,7 +233,7 @@ for t in $TESTS; do
 	*) want="adir afile" ;;
 	esac
 	# steady's first word is the test it runs (below): its targets after that
-	[ "$t" = steady ] && t="steady randread"
+	case $t in steady | sla) t="$t randread" ;; esac
 	expect "bash: $t a<TAB>: its targets" "$want" "${R["diskbench $t a"]-}"
 done
 expect "bash: a target after options: seqread -b 4k --json ad<TAB>" "adir" "${R['diskbench seqread -b 4k --json ad']-}"

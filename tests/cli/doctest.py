@@ -445,7 +445,8 @@ def part4():
              "matrix": "--csv matrix --file-sizes=4M --block-sizes=1M --ops=read --budget=5 " + T,
              "report": "--csv report %s/h.jsonl" % S,
              "steady": "--csv steady randread --round 0.2 --window 3 --max-rounds 3 --excursion 1000 "
-                       "--slope 1000 -s 4M " + T}
+                       "--slope 1000 -s 4M " + T,
+             "sla": "--csv sla randread --latency 10s --step-time 0.2 -s 4M " + T}
     headers = {}
     man_lines = set(MAN.splitlines())
     for kind, args in kinds.items():

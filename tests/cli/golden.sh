@@ -284,6 +284,19 @@ cases_commands() {
 	g steady.bad.no-test raw steady "$D"
 	g steady.bad.window raw steady randread --window 1 "$D"
 	g steady.bad.time raw steady randread -t 5 "$D"
+	# open loop (issue 30): a rate any disk keeps up with; sla with targets
+	# every run meets at once (10 s) or never (1 ns), so the steps are fixed
+	g openloop.dir.text text randread --rate 200 --arrivals fixed -t 0.2 -s 4M "$D"
+	g openloop.dir.json json+m --json randread --rate 200 --arrivals fixed -t 0.2 -s 4M "$D"
+	local SL=(--step-time 0.2 -s 4M)
+	g sla.dir.text text sla randread "${SL[@]}" --latency 10s "$D"
+	g sla.dir.unmet text sla randread "${SL[@]}" --latency 1ns "$D"
+	g sla.dir.json json+m --json sla randread "${SL[@]}" --latency 10s,p99.9 "$D"
+	g sla.dir.csv csv --csv sla randread "${SL[@]}" --latency 1ns "$D"
+	g sla.bad.no-latency raw sla randread "$D"
+	g sla.bad.rate raw sla randread --latency 1ms --rate 100 "$D"
+	g openloop.bad.rate raw randread --rate 0 "$D"
+	g openloop.bad.arrivals raw randread --rate 100 --arrivals bogus "$D"
 }
 
 # as an unprivileged user: a file it cannot read, a directory it cannot write
@@ -572,7 +585,7 @@ DROP = [re.compile(p) for p in (
     r"this process is limited to [^;]* by its cgroup: [^;]*",
     r"throughput held flat at [^;]*: a rate cap [^;]*",
     r"(?:[^;]*: )?flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
-    r"a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
+    r"(?:(?:step|round) \d+: )?a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
     r"throughput fell while [^;]* (?:heated from|was at) [^;]*; cool it, or quote the sustained figure",
     r"[^;]* moved [^;]* during the run, diskbench [^;]*: other I/O on the disk [^;]*",
     r"--start-at: the system clock is not synchronised [^;]*; synchronise it with chrony, ntpd or "
@@ -588,6 +601,9 @@ DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady", "cgroup_lim
 # numbers inside a message that come from timing, free space or the disk
 MSG = [(re.compile(p), r) for p, r in (
     (r"the run took only [0-9.]+ s \([0-9]+ I/Os\)", "the run took only N s (N I/Os)"),
+    # sla's unmet target: the rates and the time measured
+    (r"even [0-9.]+ IOPS \(1/64 of the [0-9.]+ IOPS ceiling\) had a (\S+) response time of [0-9.]+ \S+ >",
+     r"even N IOPS (1/64 of the N IOPS ceiling) had a \1 response time of N >"),
     (r"over the region, in [0-9.]+ s of -t", "over the region, in N s of -t"),
     (r"[0-9.]+ % of the data was still in the page cache", "N % of the data was still in the page cache"),
     (r"only [0-9.]+ % of the region stayed", "only N % of the region stayed"),
@@ -692,8 +708,15 @@ def mask_text(text, machine):
         elif TARGET_LINE.match(line):
             m = TARGET_LINE.match(line)
             out.append("  %s (%s): %s" % (m.group(1), m.group(2), figures(m.group(3))))
-        elif line.startswith(("latency: ", "cache: ")):
+        elif line.startswith(("latency: ", "cache: ", "response time (", "service time (")):
             out.append(figures(line))
+        elif line.startswith("open loop: "):
+            # how many started late follows the machine's wake-ups
+            out.append(figures(re.sub(r"; \d+ I/Os started more than a mean gap late \(max lag [^)]*\)", "", line)))
+        elif re.match(r"^(probe: |step \d+: |confirm \d+: |sla \w+: )", line):
+            # sla's steps: their figures masked, which steps they are kept
+            keep = r"((?:step|confirm) \d+:|1/64)"
+            out.append("".join(x if re.fullmatch(keep, x) else figures(x) for x in re.split(keep, line)))
         elif re.match(r"^device: \S+ [0-9]+ % busy", line):
             # the disks under the target: absent where sysfs is (a chroot), so not pinned
             continue
@@ -761,7 +784,10 @@ VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "sampl
             "littles_law_outstanding", "bdp_outstanding", "lat_ns_mean", "lat_ns_p99", "seed",
             "layout_s", "resident_before_pct", "resident_after_pct", "buffer", "majmin", "st_dev", "serial",
             "qd_hist", "cdm", "run_bytes", "requests_per_submit", "passes", "wrapped",
-            "value", "mean", "range_pct", "slope_pct", "off_pct", "t_start_s"}  # steady's rounds
+            "value", "mean", "range_pct", "slope_pct", "off_pct", "t_start_s",  # steady's rounds
+            "rate_served", "late_ios", "unserved_ios", "max_lag_ns", "service_lat_ns",  # open loop
+            "ceiling_iops", "found_iops", "asked_iops", "served_iops", "response_ns",  # sla
+            "service_p99_ns"}
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
 FLEET_MACHINE = {"host", "clock"}  # top-level keys of a --jsonl record
@@ -811,7 +837,7 @@ def walk(v, key, machine, keep_seed, parent=None):
         return masked(v)
     if key in ENGINE_KEYS and v in ("uring", "aio"):
         return "<engine>"
-    if key == "lat_hist" and isinstance(v, list):  # bucket count follows the figures
+    if key in ("lat_hist", "service_lat_hist") and isinstance(v, list):  # bucket count follows the figures
         return [{"le_ns": N, "count": N}] if v else []
     if key == "lat_buckets" and isinstance(v, dict):  # the scheme is pinned, the pairs measured
         return {k: ([[N, N]] if x else []) if k == "pairs" else x for k, x in v.items()}
@@ -873,7 +899,8 @@ def mask_json(text, machine, keep_seed):
 
 # ---- CSV: header as it is, volatile columns masked
 CSV_VOLATILE = re.compile(r"^(bytes|seconds|bytes_per_sec|iops|ios|lat_\w+_ns|resident_before_pct|"
-                          r"littles_law_outstanding|files_per_sec|value|range_pct|slope_pct|t_start_s)$")
+                          r"littles_law_outstanding|files_per_sec|value|range_pct|slope_pct|t_start_s|"
+                          r"asked_iops|served_iops|late_ios|unserved_ios|response_\w+_ns|service_p99_ns)$")
 
 def csv_warnings(cell):
     for d in DROP + EXTRA_DROP:  # remove whole warnings from the "; "-joined list

@@ -54,9 +54,16 @@ static void check_accepted(const struct cli *c)
 	PROMISE(c->cmd->operands ? o->target == NULL : o->target != NULL);
 	/* what it accepts: its own options, and for steady its test's */
 	PROMISE((c->cmd->options & ~o->accepts) == 0 && (o->given & ~o->accepts) == 0);
-	PROMISE(c->cmd->takes_test ? c->test != NULL && o->steady.window >= 3 &&
-				     o->steady.max_rounds >= 1 && o->steady.round_s >= 0.1
-				   : c->test == NULL);
+	PROMISE(c->cmd->takes_test ? c->test != NULL : c->test == NULL);
+	if (c->cmd->options & OPT_STEADY)
+		PROMISE(o->steady.window >= 3 && o->steady.max_rounds >= 1 && o->steady.round_s >= 0.1);
+	/* sla has a target, steps of 0.1 s or more, and room in flight */
+	if (c->cmd->options & OPT_SLA)
+		PROMISE(isfinite(o->sla.latency_ns) && o->sla.latency_ns > 0 && o->sla.step_s >= 0.1 &&
+			o->sla.pct >= 0 && o->sla.pct <= 100 && o->qd >= 1 && o->rate == 0);
+	/* an open-loop rate is a finite positive number, never with --sustained */
+	PROMISE(o->rate == 0 || (isfinite(o->rate) && o->rate > 0 && o->rate <= 100e6 &&
+				 !o->sustained && o->qd >= 1));
 	/* a command that reads files got at least one, and nothing else did */
 	PROMISE(c->cmd->operands ? o->ninputs >= 1 && o->inputs : o->ninputs == 0);
 	/* info has no block size, size or threads: they stay 0 */

@@ -405,7 +405,9 @@ static void test_every_command(void **state)
 		/* a command that reads files needs one: stdin */
 		/* a command that runs a test needs one (randwrite's defaults then) */
 		const char *word = commands[i].operands ? "-" : commands[i].takes_test ? "randwrite" : NULL;
-		struct cli c = ok(commands[i].name, word, NULL);
+		/* and sla its target, --latency */
+		const char *target = commands[i].options & OPT_SLA ? "--latency=2ms" : NULL;
+		struct cli c = ok(commands[i].name, word, target, NULL);
 		assert_ptr_equal(c.cmd, &commands[i]);
 		assert_ptr_equal(cmd_find(commands[i].name), &commands[i]);
 		assert_int_equal(c.opt.bs, commands[i].takes_test ? c.test->bs : commands[i].bs);

@@ -1,0 +1,278 @@
+/* sla (issue 30): the most IOPS the named test serves with its response
+ * time (from when each I/O was due, open loop) at or under --latency.
+ * A closed-loop probe at the cap's depth finds the ceiling; open-loop steps
+ * of --step-time then try the ceiling and bisect below it to within 5 %
+ * (halving from the ceiling while nothing passes, down to 1/64 of it);
+ * a confirm run repeats the rate found.  Nothing passes: exit 6. */
+#define _POSIX_C_SOURCE 200809L
+#include "cmd.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "progress.h"
+#include "runner.h"
+#include "sla_report.h"
+#include "stats.h"
+#include "target.h"
+#include "units.h"
+#include "util.h"
+
+#define SLA_RESOLUTION 0.05  /* bisection ends when the bracket is this narrow */
+#define SLA_LOWEST 64        /* the lowest rate tried: the ceiling / this */
+#define SLA_BISECT_STEPS 10
+#define SLA_WARMUP_MAX_S 0.5 /* each step's warm-up: a quarter of it, at most this */
+
+struct sla_test {
+	const char *name;
+	enum io_dir dir;
+	enum io_pattern pattern;
+};
+
+static const struct sla_test *sla_test_of(const char *name)
+{
+	static const struct sla_test tests[] = {
+		{ "randread", IO_READ, PAT_RAND }, { "randwrite", IO_WRITE, PAT_RAND },
+		{ "seqread", IO_READ, PAT_SEQ }, { "seqwrite", IO_WRITE, PAT_SEQ },
+	};
+	for (size_t i = 0; name && i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (strcmp(tests[i].name, name) == 0)
+			return &tests[i];
+	return NULL;
+}
+
+struct sla_run {
+	struct sla_report *rep;
+	const struct sla_test *test;
+	struct options step_opt;
+	struct result *step; /* each step measured into it, in turn */
+	struct result *r;
+	struct target t;
+	bool text;
+};
+
+static int prepare(struct sla_run *s, const struct options *opt)
+{
+	struct result *r = s->r;
+	bool writes = s->test->dir == IO_WRITE;
+	int code = run_prepare(&s->t, opt, r);
+	if (code == EXIT_OK)
+		code = run_plan_region(&s->t, opt, writes, r);
+	if (code == EXIT_OK)
+		code = run_check_direct(&s->t, opt, r);
+	if (code == EXIT_OK && !writes)
+		code = run_check_data(&s->t, opt, r);
+	bool needs_data = !writes || s->test->pattern == PAT_RAND;
+	if (code == EXIT_OK && s->t.created)
+		code = needs_data ? run_layout(&s->t, opt, 0, r, NULL)
+				  : target_check_space(&s->t, r->region, r);
+	return code;
+}
+
+static void say_worst_case(const struct sla_run *s, const struct options *opt)
+{
+	if (opt->quiet)
+		return;
+	const struct sla_report *rep = s->rep;
+	unsigned steps = SLA_BISECT_STEPS + 2;
+	double worst = steps * (rep->step_s + rep->warmup_s);
+	fprintf(stderr, "diskbench: sla %s: at most %u steps x (%g s + a %g s warm-up) = %.3g %s\n",
+		s->test->name, steps, rep->step_s, rep->warmup_s, worst < 120 ? worst : worst / 60,
+		worst < 120 ? "s" : "min");
+}
+
+/* A step's figures from its result; pass when the judged response time is
+ * within the target. */
+static void keep_step(struct sla_run *s, enum sla_step_kind kind, double asked)
+{
+	struct sla_report *rep = s->rep;
+	const struct result *sr = s->step;
+	struct sla_step *st = &rep->steps[rep->nsteps];
+	struct stats_summary sum;
+	stats_summarize(&sr->lat, &sum);
+	*st = (struct sla_step){ .n = rep->nsteps, .kind = kind, .asked = asked,
+				 .seconds = sr->seconds, .ios = sr->ios,
+				 .late_ios = sr->open_loop.late_ios,
+				 .unserved = sr->open_loop.unserved,
+				 .max_lag_ns = sr->open_loop.max_lag_ns, .mean_ns = sum.mean,
+				 .p50_ns = (double)sum.p50, .p99_ns = (double)sum.p99,
+				 .p99_9_ns = (double)sum.p99_9 };
+	st->served = sr->seconds > 0 ? (double)sr->ios / sr->seconds : 0;
+	st->judged_ns = rep->pct > 0 ? (double)stats_percentile(&sr->lat, rep->pct) : sum.mean;
+	st->service_p99_ns = kind == SLA_PROBE ? st->p99_ns
+					       : (double)stats_percentile(&sr->service_lat, 99);
+	st->pass = sr->ios > 0 && st->judged_ns <= rep->latency_ns;
+	rep->nsteps++;
+}
+
+/* One step: closed loop (the probe) when asked is 0, else open loop at
+ * asked IOPS; each with a seed of its own, so that steps do not repeat one
+ * another's offsets. */
+static int one_step(struct sla_run *s, enum sla_step_kind kind, double asked)
+{
+	struct bench_job job;
+	struct options *so = &s->step_opt;
+	unsigned n = s->rep->nsteps;
+	run_part_result(s->step, s->r, s->test->name, so, s->test->dir);
+	s->step->record = s->r->record;
+	so->rate = asked;
+	so->seed = s->r->opt->seed + n;
+	if (kind == SLA_PROBE)
+		progress_label(s->r->opt, "sla: probe");
+	else
+		progress_label(s->r->opt, "sla: step %u, %.0f IOPS", n, asked);
+	run_describe_job(&job, s->test->dir, s->test->pattern, so, s->r->region);
+	run_job_by_time(&job);
+	job.warmup_s = s->rep->warmup_s; /* the queue fills before the window opens */
+	job.warmup_ios = 0;
+	int code = run_measure(&s->t, &job, so, s->step);
+	/* a short step's "too short" says -s; a step's length is --step-time, and
+	 * its I/O count is in its line */
+	for (unsigned i = 0; i < s->step->nwarnings; i++)
+		if (strncmp(s->step->warnings[i], "the run took only", 17) != 0)
+			warn(s->r, "step %u: %s", n, s->step->warnings[i]);
+	if (code != EXIT_OK) {
+		s->r->interrupted = s->step->interrupted;
+		return fail(s->r, code, "%s %u: %s", kind == SLA_PROBE ? "probe" : "step", n,
+			    s->step->error);
+	}
+	keep_step(s, kind, asked);
+	s->r->engine = s->step->engine; /* the same for every step */
+	s->r->engine_label = s->step->engine_label;
+	progress_clear();
+	if (s->text)
+		sla_step_text(stdout, s->rep, &s->rep->steps[s->rep->nsteps - 1]);
+	return EXIT_OK;
+}
+
+/* The bisection: the ceiling first; while nothing has passed, halve down
+ * to the ceiling / SLA_LOWEST; then the middle of the bracket, a pass
+ * counting for what it served (never more than asked), until the bracket
+ * is within SLA_RESOLUTION of its top. */
+static int search(struct sla_run *s)
+{
+	struct sla_report *rep = s->rep;
+	double ceiling = rep->ceiling_iops, lowest = ceiling / SLA_LOWEST;
+	double passed = 0, failed = ceiling, rate = ceiling;
+	for (unsigned i = 0; i < SLA_BISECT_STEPS; i++) {
+		int code = one_step(s, SLA_STEP, rate);
+		if (code != EXIT_OK)
+			return code;
+		const struct sla_step *st = &rep->steps[rep->nsteps - 1];
+		if (st->pass) {
+			double counts = st->served < rate ? st->served : rate;
+			passed = counts > passed ? counts : passed;
+		} else {
+			failed = rate < failed ? rate : failed;
+		}
+		if (st->pass && rate >= ceiling)
+			break; /* the ceiling itself is inside the target */
+		if (passed > 0 && failed - passed <= SLA_RESOLUTION * failed)
+			break;
+		if (passed == 0 && rate <= lowest)
+			break;
+		rate = passed > 0 ? (passed + failed) / 2 : rate / 2 > lowest ? rate / 2 : lowest;
+	}
+	rep->found = passed > 0;
+	rep->found_iops = passed;
+	return EXIT_OK;
+}
+
+static int confirm(struct sla_run *s)
+{
+	struct sla_report *rep = s->rep;
+	int code = one_step(s, SLA_CONFIRM, rep->found_iops);
+	if (code != EXIT_OK)
+		return code;
+	const struct sla_step *st = &rep->steps[rep->nsteps - 1];
+	rep->confirmed = st->pass;
+	if (!st->pass) {
+		char judged[24], target[24], pct[16];
+		fmt_ns(judged, sizeof(judged), st->judged_ns);
+		fmt_ns(target, sizeof(target), rep->latency_ns);
+		sla_pct_name(pct, sizeof(pct), rep->pct);
+		warn(s->r, "the confirm run at %.0f IOPS missed the target (%s %s > %s): the rate is at "
+		     "the edge of what the device holds; a longer --step-time measures it more surely",
+		     rep->found_iops, pct, judged, target);
+	}
+	return EXIT_OK;
+}
+
+static int measure(struct sla_run *s)
+{
+	int flags = s->test->dir == IO_READ ? O_RDONLY : O_WRONLY;
+	if (s->test->dir == IO_WRITE && s->step_opt.sync == SYNC_DSYNC)
+		flags |= O_DSYNC;
+	int code = target_open(&s->t, flags, s->step_opt.direct, s->r);
+	if (code != EXIT_OK)
+		return code;
+	if (s->test->dir == IO_READ)
+		run_evict(&s->t, &s->step_opt, s->r);
+	code = one_step(s, SLA_PROBE, 0);
+	if (code != EXIT_OK)
+		return code;
+	s->rep->ceiling_iops = s->rep->steps[0].served;
+	if (s->rep->ceiling_iops <= 0)
+		return fail(s->r, EXIT_RUN, "the probe completed no I/O in %g s", s->rep->step_s);
+	code = search(s);
+	if (code == EXIT_OK && s->rep->found)
+		code = confirm(s);
+	return code;
+}
+
+static int verdict(struct sla_run *s)
+{
+	const struct sla_report *rep = s->rep;
+	if (rep->found)
+		return EXIT_OK;
+	const struct sla_step *last = &rep->steps[rep->nsteps - 1];
+	char judged[24], target[24], pct[16];
+	fmt_ns(judged, sizeof(judged), last->judged_ns);
+	fmt_ns(target, sizeof(target), rep->latency_ns);
+	sla_pct_name(pct, sizeof(pct), rep->pct);
+	return fail(s->r, EXIT_UNMET, "target not met: even %.1f IOPS (1/%u of the %.0f IOPS "
+		    "ceiling) had a %s response time of %s > %s", last->asked, SLA_LOWEST,
+		    rep->ceiling_iops, pct, judged, target);
+}
+
+int cmd_run_sla(const struct command *cmd, const struct options *opt, struct result *r)
+{
+	struct sla_run *s = result_keep(r, sizeof(*s), NULL);
+	(void)cmd;
+	if (!s)
+		return fail(r, EXIT_RUN, "cannot allocate sla's steps:");
+	memset(s, 0, sizeof(*s));
+	s->r = r;
+	s->test = sla_test_of(opt->steady.test);
+	s->rep = result_keep(r, sizeof(*s->rep), NULL);
+	s->step = result_keep(r, sizeof(*s->step), NULL);
+	if (!s->rep || !s->step || !s->test)
+		return fail(r, EXIT_RUN, "cannot allocate sla's steps:");
+	memset(s->rep, 0, sizeof(*s->rep));
+	r->detail = s->rep;
+	r->dir = s->test->dir;
+	struct sla_report *rep = s->rep;
+	rep->test = s->test->name;
+	rep->latency_ns = opt->sla.latency_ns;
+	rep->pct = opt->sla.pct;
+	rep->step_s = opt->sla.step_s;
+	rep->warmup_s = opt->sla.step_s / 4 < SLA_WARMUP_MAX_S ? opt->sla.step_s / 4
+							       : SLA_WARMUP_MAX_S;
+	rep->in_flight = opt->qd * opt->threads;
+	s->text = opt->format == OUT_TEXT && !opt->quiet;
+	s->step_opt = *opt;
+	s->step_opt.time_s = opt->sla.step_s;
+	s->step_opt.quiet = true; /* the step lines are sla's */
+	s->step_opt.given |= OPT_QD; /* the output names the cap, chosen or not */
+	int code = prepare(s, opt);
+	if (code == EXIT_OK)
+		say_worst_case(s, opt);
+	if (code == EXIT_OK)
+		code = measure(s);
+	progress_clear();
+	target_close(&s->t);
+	target_cleanup();
+	return code == EXIT_OK ? verdict(s) : code;
+}

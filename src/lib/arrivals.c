@@ -1,0 +1,47 @@
+/* Open-loop arrival schedules (arrivals.h). */
+#include "arrivals.h"
+
+#include <math.h>
+#include <string.h>
+
+void arrivals_init(struct arrivals *a, enum arrivals_kind kind, double rate_per_s, uint64_t t0,
+		   uint64_t seed, uint64_t stream)
+{
+	memset(a, 0, sizeof(*a));
+	a->kind = kind;
+	a->gap_ns = 1e9 / rate_per_s;
+	a->t0 = t0;
+	rng_seed(&a->rng, seed, 0xa7700000u + stream);
+}
+
+/* Uniform in (0, 1]: 53 random bits, never 0, so its logarithm is finite. */
+static double unit_open(struct rng *r)
+{
+	return (double)((rng_next(r) >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+uint64_t arrivals_next(struct arrivals *a)
+{
+	if (a->kind == ARRIVALS_FIXED)
+		return a->t0 + (uint64_t)((double)a->k++ * a->gap_ns);
+	/* an exponential gap of mean gap_ns: -ln(U) x mean */
+	a->at_ns += -log(unit_open(&a->rng)) * a->gap_ns;
+	a->k++;
+	return a->t0 + (uint64_t)a->at_ns;
+}
+
+const char *arrivals_name(enum arrivals_kind kind)
+{
+	return kind == ARRIVALS_FIXED ? "fixed" : "poisson";
+}
+
+int arrivals_parse(const char *name, enum arrivals_kind *kind)
+{
+	if (strcmp(name, "poisson") == 0)
+		*kind = ARRIVALS_POISSON;
+	else if (strcmp(name, "fixed") == 0)
+		*kind = ARRIVALS_FIXED;
+	else
+		return -1;
+	return 0;
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Open-loop load (issue 30): --rate and sla, against servers whose capacity
+# the test sets, never read back from the output under test:
+# - the fake build (tests/cli/fake_env.c), sync engine, one in flight:
+#   svc:100 spins 100 us a read, a server of fixed service time.  Fixed
+#   arrivals at 5000/s (a gap of 200 us) never queue: the response time's
+#   p50 is the service time's.  Poisson arrivals are M/D/1, whose mean wait
+#   is rho x D / (2 (1 - rho)): mean response 150 us at 5000/s, 300 us at
+#   8000/s, so the second is about twice the first (checked within 1.4-3x,
+#   a busy machine's wake-ups add to both) and the first above 1.2 x D.
+#   pace:1000 serves 1000 reads a second: --rate 2000 serves about 1000, the
+#   rest wait (unserved, late), response p99 >= 10 x service p99, while a
+#   closed-loop run of it shows a p99 within 3 x its service; sla with a
+#   20 ms p99 target finds 600-1050 IOPS, with 10 us none (exit 6).
+# - the schedule's count: fixed arrivals at 2000/s for 1 s on a file due
+#   2000 I/Os (+-1), served or not.
+# - a loop device under a cgroup-v1 blkio throttle of 400 read IOPS (root):
+#   --rate 200 served within 2 %, its response p99 within 2 x the service
+#   p99; --rate 800 at 4 in flight for 3 s served 340-460, late I/Os, response p99
+#   >= 10 x service p99 (the backlog grows to 1.5 s; the service p99 stays
+#   within a 100 ms throttle slice; at 128 in flight the throttle's queue holds the
+#   wait, inside the service time); sla with a 100 ms p99 target finds 0.7-1.15 x 400 (the throttle's
+#   slices let a first burst through, above 1.05 now and then).
+# - bad input, exit 2 with the reason.
+set -u
+
+if [ $# -lt 2 ]; then
+	echo "usage: bash tests/cli/openloop.sh PATH/TO/diskbench PATH/TO/diskbench-fake" >&2
+	exit 2
+fi
+DB=$(realpath -- "$1") || exit 2
+FAKE=$(realpath -- "$2") || exit 2
+S=$(mktemp -d -p /var/tmp diskbench-openloop.XXXXXX) || exit 2
+LOOP="" CG="" IMG=""
+cleanup() {
+	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	[ -n "$IMG" ] && rm -f -- "$IMG"
+	rm -rf -- "$S"
+}
+trap cleanup EXIT
+trap 'cleanup; trap - EXIT; exit 130' INT TERM
+
+. "$(dirname "$0")/tap.sh"
+TAP_NAME=openloop
+
+dd if=/dev/urandom of="$S/data" bs=1M count=16 status=none
+
+# fake NAME LAT ARGS...: the fake build with FAKE_LAT=LAT, JSON in $S/NAME.json
+fake() {
+	local name=$1 lat=$2
+	shift 2
+	FAKE_LAT=$lat timeout 120 "$FAKE" --json "$@" >"$S/$name.json" 2>"$S/$name.err"
+	rc=$?
+}
+ONE=(--engine=sync --no-drop-caches -s 16M)
+
+t_bad_input() {
+	check "--rate 0: exit 2" 2 randread --rate 0 "$S/data"
+	grep -q "rate '0': must be greater than 0" "$S/err" && ok "... saying why" || not_ok "... saying why" "$(cat "$S/err")"
+	check "--rate abc: exit 2" 2 randread --rate abc "$S/data"
+	check "--rate 5x: exit 2" 2 randread --rate 5x "$S/data"
+	check "--arrivals bogus: exit 2" 2 randread --rate 100 --arrivals bogus "$S/data"
+	grep -q "use poisson or fixed" "$S/err" && ok "... naming the kinds" || not_ok "... naming the kinds" "$(cat "$S/err")"
+	check "--arrivals without --rate: exit 2" 2 randread --arrivals fixed "$S/data"
+	check "--rate with --sustained: exit 2" 2 seqwrite --rate 100 --sustained "$S/new"
+	check "--rate on buffered: exit 2" 2 buffered --rate 100 "$S/data"
+	check "sla without --latency: exit 2" 2 sla randread "$S/data"
+	grep -q "sla needs a target: --latency" "$S/err" && ok "... saying what it needs" || not_ok "... saying what it needs" "$(cat "$S/err")"
+	check "sla --rate: exit 2 (sla chooses the rates)" 2 sla randread --latency 1ms --rate 100 "$S/data"
+	check "sla --step-time 0.05: exit 2" 2 sla randread --latency 1ms --step-time 0.05 "$S/data"
+	check "sla of a test it does not run (buffered): exit 2" 2 sla buffered --latency 1ms "$S/data"
+	[ ! -e "$S/new" ] && ok "... nothing created" || not_ok "... nothing created" "$S/new exists"
+}
+
+t_schedule() {
+	check "randread --rate 2000 --arrivals fixed -t 1: exit 0" 0 --json randread --rate 2000 --arrivals fixed -t 1 -s 16M "$S/data"
+	py "fixed arrivals: 2000 due in 1 s (+-1), served or not; rate, arrivals and cap named" '
+r = d["result"]; o = r["open_loop"]
+assert abs(r["ios"] + o["unserved_ios"] - 2000) <= 1, (r["ios"], o)
+assert o["rate_asked"] == 2000 and o["arrivals"] == "fixed" and o["lat_from"] == "due", o
+assert o["in_flight_max"] == 128 and d["params"]["qd"] == 128, o
+assert abs(r["seconds"] - 1) < 0.01, r["seconds"]
+assert r["service_lat_ns"]["p50"] <= r["lat_ns"]["p50"] and r["service_lat_hist"], r
+assert o["unserved_ios"] > 0 or abs(r["iops"] - 2000) <= 2, (r["iops"], o)'
+	check "randread without --rate: closed loop, no open_loop key" 0 --json randread -t 0.3 -s 16M "$S/data"
+	py "... closed loop: no open_loop, no service_lat_ns" '
+r = d["result"]
+assert "open_loop" not in r and "service_lat_ns" not in r, sorted(r)'
+	check "text: the open-loop line and both latencies" 0 randread --rate 500 -t 0.3 --qd 4 -s 16M "$S/data"
+	py "... text: asked, served, arrivals, cap, response and service lines" '
+assert "open loop at 500 IOPS, 4 in flight at most" in out, out
+assert "poisson arrivals, at most 4 in flight)" in out and "--rate" not in out.split("open loop:")[1].split(")")[0], out
+assert "response time (from when each I/O was due): min" in out and "service time (from its submission): min" in out, out'
+}
+
+t_mdl() {
+	local got try
+	for try in 1 2 3; do
+		fake fixed svc:100 randread "${ONE[@]}" --rate 5000 --arrivals fixed -t 1 "$S/data"
+		fake p5 svc:100 randread "${ONE[@]}" --rate 5000 -t 2 "$S/data"
+		fake p8 svc:100 randread "${ONE[@]}" --rate 8000 -t 2 "$S/data"
+		got=$(python3 -c '
+import json, sys
+f, a, b = (json.load(open(sys.argv[i]))["result"] for i in (1, 2, 3))
+print("%.0f %.0f %.0f %.0f %.0f" % (f["lat_ns"]["p50"], f["service_lat_ns"]["p50"], a["lat_ns"]["mean"], b["lat_ns"]["mean"], a["service_lat_ns"]["mean"]))' "$S/fixed.json" "$S/p5.json" "$S/p8.json" 2>&1)
+		awk -v g="$got" 'BEGIN { split(g, v, " "); exit !(v[1] < 1.25 * v[2] && v[3] > 1.2 * v[5] && v[4] > 1.4 * v[3] && v[4] < 3 * v[3]) }' && break
+		echo "# try $try: $got"
+	done
+	awk -v g="$got" 'BEGIN { split(g, v, " "); exit !(v[1] < 1.25 * v[2] && v[3] > 1.2 * v[5] && v[4] > 1.4 * v[3] && v[4] < 3 * v[3]) }' &&
+		ok "M/D/1 on a 100 us server: fixed arrivals do not queue, Poisson ones do, twice as long at 8000/s as at 5000/s (p50 fixed, service; mean 5k, 8k, service: $got ns)" ||
+		not_ok "M/D/1 on a 100 us server" "p50 fixed, service p50, mean 5k, mean 8k, service mean: $got"
+}
+
+t_overload() {
+	fake over pace:1000 randread "${ONE[@]}" --rate 2000 -t 1 "$S/data"
+	expect "pace:1000 asked 2000: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/over.err")"
+	py "... about 1000 served, the rest waited: unserved and late I/Os, response p99 >= 10 x service p99" '
+r = d["result"]; o = r["open_loop"]
+assert 800 < r["iops"] < 1100, r["iops"]
+assert o["unserved_ios"] > 500 and o["late_ios"] > 500 and o["max_lag_ns"] > 2e8, o
+assert r["lat_ns"]["p99"] >= 10 * r["service_lat_ns"]["p99"], (r["lat_ns"], r["service_lat_ns"])' "$S/over.json"
+	fake closed pace:1000 randread "${ONE[@]}" -t 1 "$S/data"
+	py "... a closed loop on it shows none of it: p99 within 3 x the mean" '
+r = d["result"]
+assert r["lat_ns"]["p99"] < 3 * r["lat_ns"]["mean"] and 800 < r["iops"] < 1100, r["lat_ns"]' "$S/closed.json"
+}
+
+t_sla_fake() {
+	fake sla pace:1000 sla randread "${ONE[@]}" --latency 20ms --step-time 0.3
+	expect "sla on pace:1000, p99 <= 20 ms: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/sla.err")"
+	py "... found 600-1050 IOPS below a ceiling of 900-1100; every step in JSON" '
+s = d["sla"]
+assert 900 < s["ceiling_iops"] < 1100 and 600 <= s["found_iops"] <= 1050, s
+assert s["latency_ns"] == 20e6 and s["percentile"] == 99 and s["step_s"] == 0.3, s
+st = s["steps"]
+assert st[0]["kind"] == "probe" and st[0]["asked_iops"] is None and st[-1]["kind"] == "confirm", st
+assert all(x["pass"] == (x["response_ns"]["p99"] <= 20e6) for x in st[1:]), st
+assert abs(st[-1]["asked_iops"] - s["found_iops"]) < 0.01, st[-1]
+assert 3 <= len(st) <= 12 and d.get("error") is None, st' "$S/sla.json"
+	grep -q "at most 12 steps x (0.3 s + a 0.075 s warm-up) = 4.5 s" "$S/sla.err" &&
+		ok "... the worst case said first" || not_ok "... the worst case said first" "$(head -c 400 "$S/sla.err")"
+	fake slamiss pace:1000 sla randread "${ONE[@]}" --latency 10us --step-time 0.2
+	expect "sla on pace:1000, p99 <= 10 us: exit 6" "$([ "$rc" = 6 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/slamiss.err")"
+	py "... not found, the lowest step failed, the error with its figures" '
+s = d["sla"]
+assert s["found_iops"] is None and not s["confirmed"], s
+assert not any(x["pass"] for x in s["steps"][1:]), s["steps"]
+assert abs(s["steps"][-1]["asked_iops"] - s["ceiling_iops"] / 64) < 1, s["steps"][-1]
+assert d["error"].startswith("target not met: even "), d["error"]' "$S/slamiss.json"
+	FAKE_LAT=pace:1000 "$FAKE" sla randread "${ONE[@]}" --latency 20ms --step-time 0.2 >"$S/sla.txt" 2>/dev/null
+	py "... text: the probe, each step, the verdict" '
+lines = out.splitlines()
+assert lines[0].startswith("probe: ") and "closed loop at 1 in flight" in lines[0], lines
+assert any(l.startswith("step 1: asked ") for l in lines) and lines[-2].startswith("confirm "), lines
+assert lines[-1].startswith("sla randread: ") and "with p99 response time <= 20.0 ms" in lines[-1], lines' "$S/sla.txt"
+}
+
+t_throttled() {
+	local why="" blkio=/sys/fs/cgroup/blkio majmin
+	[ "$(id -u)" = 0 ] || why="not root"
+	[ -n "$why" ] || [ -e "$blkio/blkio.throttle.read_iops_device" ] || why="no cgroup v1 blkio throttle"
+	if [ -z "$why" ]; then
+		IMG="$S/loop.img"
+		[ -d /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 {print $4}')" -gt 65536 ] &&
+			IMG=$(mktemp -p /dev/shm diskbench-openloop.XXXXXX)
+		head -c 32M /dev/urandom >"$IMG"
+		LOOP=$(losetup -f --show "$IMG" 2>/dev/null) || { LOOP=""; why="losetup failed"; }
+	fi
+	if [ -z "$why" ]; then
+		CG="$blkio/diskbench-openloop-$$"
+		mkdir "$CG" 2>/dev/null || { CG=""; why="cannot make a blkio cgroup"; }
+	fi
+	if [ -n "$why" ]; then
+		skip "open loop under a blkio throttle" "$why"
+		return
+	fi
+	majmin=$(lsblk -dno MAJ:MIN "$LOOP" | tr -d ' ')
+	echo "$majmin 400" >"$CG/blkio.throttle.read_iops_device"
+	inside() { sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" timeout 120 "$DB" --json "$@"; }
+	inside randread --rate 200 --arrivals fixed -t 2 -s 16M "$LOOP" >"$S/half.json" 2>"$S/err"
+	py "throttled to 400 IOPS, --rate 200: served within 2 %, response p99 within 2 x service p99" '
+r = d["result"]
+assert abs(r["iops"] - 200) <= 4 and r["open_loop"]["unserved_ios"] == 0, (r["iops"], r["open_loop"])
+assert r["lat_ns"]["p99"] <= 2 * r["service_lat_ns"]["p99"] + 1e6, (r["lat_ns"], r["service_lat_ns"])' "$S/half.json"
+	# 4 in flight: with 128 the throttle's own queue holds the wait, inside
+	# the service time, as a deep device queue would
+	inside randread --rate 800 --qd 4 -t 3 -s 16M "$LOOP" >"$S/double.json" 2>"$S/err"
+	py "... --rate 800 at 4 in flight: about 400 served, late I/Os, response p99 >= 10 x service p99" '
+r = d["result"]; o = r["open_loop"]
+assert 340 <= r["iops"] <= 460 and o["late_ios"] > 0 and o["unserved_ios"] > 0, (r["iops"], o)
+assert r["lat_ns"]["p99"] >= 10 * r["service_lat_ns"]["p99"], (r["lat_ns"], r["service_lat_ns"])' "$S/double.json"
+	inside sla randread --latency 100ms --step-time 0.5 -s 16M "$LOOP" >"$S/slathr.json" 2>"$S/err"
+	py "... sla, p99 <= 100 ms: found 0.7-1.15 x 400" '
+s = d["sla"]
+assert 280 <= s["found_iops"] <= 460, [(x["kind"], x["asked_iops"], x["served_iops"], x["response_ns"]["p99"]) for x in s["steps"]]' "$S/slathr.json"
+	echo "$majmin 0" >"$CG/blkio.throttle.read_iops_device"
+}
+
+t_bad_input
+t_schedule
+t_mdl
+t_overload
+t_sla_fake
+t_throttled
+tap_done
