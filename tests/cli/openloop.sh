@@ -4,13 +4,16 @@
 # - the fake build (tests/cli/fake_env.c), sync engine, one in flight:
 #   svc:100 spins 100 us a read, a server of fixed service time.  Fixed
 #   arrivals at 5000/s (a gap of 200 us) never queue: the response time's
-#   p50 is the service time's.  Poisson arrivals are M/D/1, whose mean wait
-#   is rho x D / (2 (1 - rho)): mean response 150 us at 5000/s, 300 us at
-#   8000/s, so the second is about twice the first (checked within 1.4-3x,
-#   a busy machine's wake-ups add to both) and the first above 1.2 x D.
+#   p50 is the service time's.  Poisson arrivals are M/D/1: an arrival
+#   waits when the server is busy (a share rho of them), so at 5000/s (rho
+#   0.5) the median response is D itself and at 8000/s (rho 0.8) 2.27 D (a
+#   simulation of M/D/1; the mean, 1.5 D and 3 D, moves with every late
+#   wake-up of a busy machine, the median does not): checked as the second
+#   median 1.6-5 x the first (the loop's own time adds to D and so to rho),
+#   the first within 1.5 x the service median.
 #   pace:1000 serves 1000 reads a second: --rate 2000 serves about 1000, the
 #   rest wait (unserved, late), response p99 >= 10 x service p99, while a
-#   closed-loop run of it shows a p99 within 3 x its service; sla with a
+#   closed-loop run of it shows a p99 under a tenth of that; sla with a
 #   20 ms p99 target finds 600-1050 IOPS, with 10 us none (exit 6).
 # - the schedule's count: fixed arrivals at 2000/s for 1 s on a file due
 #   2000 I/Os (+-1), served or not.
@@ -19,8 +22,9 @@
 #   p99; --rate 800 at 4 in flight for 3 s served 340-460, late I/Os, response p99
 #   >= 10 x service p99 (the backlog grows to 1.5 s; the service p99 stays
 #   within a 100 ms throttle slice; at 128 in flight the throttle's queue holds the
-#   wait, inside the service time); sla with a 100 ms p99 target finds 0.7-1.15 x 400 (the throttle's
-#   slices let a first burst through, above 1.05 now and then).
+#   wait, inside the service time); sla with a 100 ms p99 target and 1 s
+#   steps finds 0.7-1.1 x 400 (seen: 0.95-0.99; with 0.5 s steps the
+#   throttle's slices let a burst through, and steps served up to 1.2 x).
 # - bad input, exit 2 with the reason.
 set -u
 
@@ -94,6 +98,11 @@ assert "poisson arrivals, at most 4 in flight)" in out and "--rate" not in out.s
 assert "response time (from when each I/O was due): min" in out and "service time (from its submission): min" in out, out'
 }
 
+# the figures of t_mdl: p50 fixed, its service p50, p50 at 5k, at 8k, service p50
+mdl_holds() {
+	awk -v g="$1" 'BEGIN { split(g, v, " "); exit !(v[1] < 1.25 * v[2] && v[3] < 1.5 * v[5] && v[4] > 1.6 * v[3] && v[4] < 5 * v[3]) }'
+}
+
 t_mdl() {
 	local got try
 	for try in 1 2 3; do
@@ -103,13 +112,13 @@ t_mdl() {
 		got=$(python3 -c '
 import json, sys
 f, a, b = (json.load(open(sys.argv[i]))["result"] for i in (1, 2, 3))
-print("%.0f %.0f %.0f %.0f %.0f" % (f["lat_ns"]["p50"], f["service_lat_ns"]["p50"], a["lat_ns"]["mean"], b["lat_ns"]["mean"], a["service_lat_ns"]["mean"]))' "$S/fixed.json" "$S/p5.json" "$S/p8.json" 2>&1)
-		awk -v g="$got" 'BEGIN { split(g, v, " "); exit !(v[1] < 1.25 * v[2] && v[3] > 1.2 * v[5] && v[4] > 1.4 * v[3] && v[4] < 3 * v[3]) }' && break
+print("%.0f %.0f %.0f %.0f %.0f" % (f["lat_ns"]["p50"], f["service_lat_ns"]["p50"], a["lat_ns"]["p50"], b["lat_ns"]["p50"], a["service_lat_ns"]["p50"]))' "$S/fixed.json" "$S/p5.json" "$S/p8.json" 2>&1)
+		mdl_holds "$got" && break
 		echo "# try $try: $got"
 	done
-	awk -v g="$got" 'BEGIN { split(g, v, " "); exit !(v[1] < 1.25 * v[2] && v[3] > 1.2 * v[5] && v[4] > 1.4 * v[3] && v[4] < 3 * v[3]) }' &&
-		ok "M/D/1 on a 100 us server: fixed arrivals do not queue, Poisson ones do, twice as long at 8000/s as at 5000/s (p50 fixed, service; mean 5k, 8k, service: $got ns)" ||
-		not_ok "M/D/1 on a 100 us server" "p50 fixed, service p50, mean 5k, mean 8k, service mean: $got"
+	mdl_holds "$got" &&
+		ok "M/D/1 on a 100 us server: fixed arrivals do not queue, Poisson ones do, the median 1.6-5x longer at 8000/s than at 5000/s (p50 fixed, its service; p50 5k, 8k, service: $got ns)" ||
+		not_ok "M/D/1 on a 100 us server" "p50 fixed, its service p50, p50 5k, p50 8k, service p50: $got"
 }
 
 t_overload() {
@@ -121,9 +130,10 @@ assert 800 < r["iops"] < 1100, r["iops"]
 assert o["unserved_ios"] > 500 and o["late_ios"] > 500 and o["max_lag_ns"] > 2e8, o
 assert r["lat_ns"]["p99"] >= 10 * r["service_lat_ns"]["p99"], (r["lat_ns"], r["service_lat_ns"])' "$S/over.json"
 	fake closed pace:1000 randread "${ONE[@]}" -t 1 "$S/data"
-	py "... a closed loop on it shows none of it: p99 within 3 x the mean" '
+	py "... a closed loop on it shows none of it: its p99 under a tenth of the open loop's" '
 r = d["result"]
-assert r["lat_ns"]["p99"] < 3 * r["lat_ns"]["mean"] and 800 < r["iops"] < 1100, r["lat_ns"]' "$S/closed.json"
+o = json.load(open(os.environ["TAP_OUT"].replace("closed", "over")))["result"]
+assert r["lat_ns"]["p99"] * 10 < o["lat_ns"]["p99"] and 800 < r["iops"] < 1100, (r["lat_ns"], o["lat_ns"])' "$S/closed.json"
 }
 
 t_sla_fake() {
@@ -190,10 +200,10 @@ assert r["lat_ns"]["p99"] <= 2 * r["service_lat_ns"]["p99"] + 1e6, (r["lat_ns"],
 r = d["result"]; o = r["open_loop"]
 assert 340 <= r["iops"] <= 460 and o["late_ios"] > 0 and o["unserved_ios"] > 0, (r["iops"], o)
 assert r["lat_ns"]["p99"] >= 10 * r["service_lat_ns"]["p99"], (r["lat_ns"], r["service_lat_ns"])' "$S/double.json"
-	inside sla randread --latency 100ms --step-time 0.5 -s 16M "$LOOP" >"$S/slathr.json" 2>"$S/err"
-	py "... sla, p99 <= 100 ms: found 0.7-1.15 x 400" '
+	inside sla randread --latency 100ms --step-time 1 -s 16M "$LOOP" >"$S/slathr.json" 2>"$S/err"
+	py "... sla, p99 <= 100 ms: found 0.7-1.1 x 400" '
 s = d["sla"]
-assert 280 <= s["found_iops"] <= 460, [(x["kind"], x["asked_iops"], x["served_iops"], x["response_ns"]["p99"]) for x in s["steps"]]' "$S/slathr.json"
+assert 280 <= s["found_iops"] <= 440, [(x["kind"], x["asked_iops"], x["served_iops"], x["response_ns"]["p99"]) for x in s["steps"]]' "$S/slathr.json"
 	echo "$majmin 0" >"$CG/blkio.throttle.read_iops_device"
 }
 
