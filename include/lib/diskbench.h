@@ -116,6 +116,7 @@ struct sweep_options {
 	double point_s, budget_s;
 	double max_latency_ns, max_latency_pct;                /* ns 0: not asked */
 	unsigned write_pct;
+	unsigned curve[OPT_MAX_LEVELS], ncurve; /* --curve: % of the max IOPS, open loop */
 };
 
 /* matrix (issue 15): the grid as given; a count of 0 means the defaults. */

@@ -46,6 +46,16 @@ struct sweep_plan {
 
 struct engine_ops;
 
+/* --curve (vdbench's curve, issue 30): an open-loop point at pct % of the
+ * small series' max IOPS, at that point's in-flight cap. */
+struct sweep_curve_point {
+	unsigned pct;
+	double asked;              /* IOPS */
+	uint64_t ios, late_ios, unserved;
+	double seconds;
+	struct stats_summary response, service;
+};
+
 /* A whole sweep: one or two series and the plan that shaped them. */
 struct sweep_result {
 	struct sweep_series series[2];
@@ -57,6 +67,10 @@ struct sweep_result {
 	unsigned dropped[2];                    /* levels dropped per series by the budget */
 	unsigned max_qd;                        /* per thread, of the engine that runs it */
 	const struct engine_ops *engine;        /* that engine (engine.h) */
+	struct sweep_curve_point curve[SWEEP_MAX_LEVELS];
+	unsigned ncurve;                        /* measured */
+	double curve_max_iops;                  /* the max the percentages are of */
+	unsigned curve_outstanding;             /* the in-flight cap: the max's level */
 };
 
 double sweep_iops(const struct sweep_point *p);

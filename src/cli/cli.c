@@ -374,6 +374,10 @@ static int apply_sweep_value(struct sweep_options *sw, const struct optdef *d, c
 		if (sweep_parse_levels(v, OPT_MAX_THREADS, sw->levels, &sw->nlevels, &reason) != 0)
 			goto bad;
 		break;
+	case ID_CURVE:
+		if (sweep_parse_levels(v, 100, sw->curve, &sw->ncurve, &reason) != 0)
+			goto bad;
+		break;
 	case ID_LARGE_LEVELS:
 		if (sweep_parse_levels(v, OPT_MAX_THREADS, sw->large_levels, &sw->nlarge_levels,
 				       &reason) != 0)

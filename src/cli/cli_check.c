@@ -45,6 +45,9 @@ int cli_check_open_loop(const struct options *o, char *why, size_t len)
 	if (o->rate && o->sustained)
 		return usage_error(why, len, "--rate and --sustained exclude each other: an open-loop "
 				   "run's rate is the one asked");
+	if (o->sweep.ncurve && o->sweep.run == RUN_DSS)
+		return usage_error(why, len, "--curve is of the small random series' IOPS, which "
+				   "--run=dss does not measure");
 	if ((o->accepts & OPT_SLA) && !o->sla.latency_ns)
 		return usage_error(why, len, "sla needs a target: --latency LAT[,pNN], e.g. "
 				   "--latency 2ms (p99)");

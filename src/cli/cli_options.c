@@ -54,6 +54,8 @@ const struct optdef optdefs[] = {
 	  "cap on the whole sweep's measuring time (default 60); points shrink or top levels go" },
 	{ "max-latency", 0, "LAT[,P]", OPT_SWEEP, ID_MAX_LATENCY,
 	  "also report the most IOPS with latency P (default p99) <= LAT, e.g. 1ms,p99" },
+	{ "curve", 0, "LIST", OPT_SWEEP, ID_CURVE,
+	  "open-loop points at these % of the max IOPS, after the sweep (10,50,70,80,90,100)" },
 	{ "write", 0, "PCT", OPT_WRITE_MIX, ID_WRITE, "make PCT % of the I/Os writes (own file, or --force)" },
 	{ "interval", 0, "SECONDS", OPT_INTERVAL, ID_INTERVAL,
 	  "throughput is sampled every SECONDS (0.1 to 60, default 1) for the series and its checks" },

@@ -83,9 +83,14 @@ static int plan_sweep(struct sweep_result *sw, const struct options *opt, struct
 	for (unsigned i = 0; i < sw->nseries; i++)
 		n[sw->series[i].large] = sw->series[i].nlevels;
 	sw->budget_s = o->budget_s;
-	if (sweep_plan_budget(o->budget_s, o->point_s, ramp, n[0], n[1], &sw->plan) != 0)
-		return fail(r, EXIT_USAGE, "--budget %g s cannot hold one point per series "
-			    "(at least %g s each)", o->budget_s, (o->point_s < 1 ? o->point_s : 1) + ramp);
+	/* --curve's points are small points of the budget too, after the levels */
+	unsigned curve = n[0] ? o->ncurve : 0;
+	if (sweep_plan_budget(o->budget_s, o->point_s, ramp, n[0] + curve, n[1], &sw->plan) != 0 ||
+	    (n[0] && sw->plan.nsmall <= curve))
+		return fail(r, EXIT_USAGE, "--budget %g s cannot hold one point per series%s "
+			    "(at least %g s each)", o->budget_s, curve ? " and the curve's points" : "",
+			    (o->point_s < 1 ? o->point_s : 1) + ramp);
+	sw->plan.nsmall -= curve;
 	for (unsigned i = 0; i < sw->nseries; i++) {
 		struct sweep_series *s = &sw->series[i];
 		unsigned keep = s->large ? sw->plan.nlarge : sw->plan.nsmall;
@@ -217,6 +222,72 @@ static int run_series(struct multi *m, struct sweep_result *sw, struct sweep_ser
 	return EXIT_OK;
 }
 
+/* One point of --curve: open loop at pct % of the small series' max IOPS,
+ * with that point's threads and queue as the cap, warmed up as a point is. */
+static int measure_curve_into(struct bench_outcome *out, struct multi *m, struct sweep_result *sw,
+			      const struct sweep_point *max, unsigned pct,
+			      const struct options *opt, struct result *r)
+{
+	struct bench_job job;
+	struct options point = *opt;
+	const struct sweep_series *s = &sw->series[0];
+	point.bs = s->bs;
+	point.threads = max->threads;
+	point.qd = max->qd;
+	point.time_s = sw->plan.point_s;
+	point.seed = opt->seed + 1000 + pct;
+	point.rate = sw->curve_max_iops * pct / 100;
+	run_describe_job(&job, IO_READ, PAT_RAND, &point, r->region - r->region % s->bs);
+	run_job_by_time(&job);
+	job.fd = m->t[0].fd;
+	multi_job(m, &job);
+	job.warmup_s = sw->plan.ramp_s;
+	job.write_pct = sw->write_pct;
+	job.engine = sw->engine;
+	progress_label(opt, "sweep: curve, %u %% of the max IOPS", pct);
+	if (!opt->direct)
+		evict_targets(m, r);
+	int rc = run_bench(&job, out, NULL, r);
+	if (rc != 0)
+		return fail(r, EXIT_RUN, "curve at %u %%: %s: %s", pct, out->failed_op,
+			    out->failed_why[0] ? out->failed_why : strerror(out->error));
+	if (out->stopped) {
+		r->interrupted = true;
+		return fail(r, EXIT_SIGINT, "during the sweep's curve");
+	}
+	struct sweep_curve_point *c = &sw->curve[sw->ncurve++];
+	*c = (struct sweep_curve_point){ .pct = pct, .asked = point.rate, .ios = out->ios,
+					 .late_ios = out->late_ios, .unserved = out->unserved,
+					 .seconds = out->seconds };
+	stats_summarize(&out->lat, &c->response);
+	stats_summarize(&out->lat_service, &c->service);
+	r->bytes += out->bytes;
+	r->ios += out->ios;
+	r->seconds += out->seconds;
+	return EXIT_OK;
+}
+
+/* --curve: vdbench's curve, open loop, once the small series found its max. */
+static int run_curve(struct multi *m, struct sweep_result *sw, const struct options *opt,
+		     struct result *r)
+{
+	const struct sweep_series *s = &sw->series[0];
+	int best = s->large ? -1 : sweep_max_iops(s);
+	if (opt->sweep.ncurve == 0 || best < 0)
+		return EXIT_OK;
+	const struct sweep_point *max = &s->points[best];
+	sw->curve_max_iops = sweep_iops(max);
+	sw->curve_outstanding = max->level;
+	struct bench_outcome *out = calloc(1, sizeof(*out));
+	if (!out)
+		return fail(r, EXIT_RUN, "cannot allocate the result of a point:");
+	int code = EXIT_OK;
+	for (unsigned i = 0; i < opt->sweep.ncurve && code == EXIT_OK; i++)
+		code = measure_curve_into(out, m, sw, max, opt->sweep.curve[i], opt, r);
+	free(out);
+	return code;
+}
+
 /* Both block sizes must suit O_DIRECT, and the file must hold a large block. */
 static int check_sizes(struct target *t, const struct sweep_result *sw, const struct options *opt,
 		       struct result *r)
@@ -315,6 +386,8 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 		run_health_before(r);
 		for (unsigned i = 0; i < sw->nseries && code == EXIT_OK; i++)
 			code = run_series(m, sw, &sw->series[i], &m->opt, r);
+		if (code == EXIT_OK)
+			code = run_curve(m, sw, &m->opt, r);
 		progress_clear();
 		run_health_after_moved(r, NULL, writes, "each point's ramp-up is not counted, so "
 				       "the bytes the sweep moved are not known");

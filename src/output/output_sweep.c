@@ -106,6 +106,30 @@ static void text_summary_large(FILE *f, const struct sweep_series *s)
 		s->points[best].level == 1 ? "" : "s");
 }
 
+/* --curve: each open-loop point's asked and served rate and response time
+ * (from when each I/O was due), beside its service time. */
+static void text_curve(FILE *f, const struct sweep_result *sw)
+{
+	char max[16];
+	fmt_count(max, sizeof(max), sw->curve_max_iops);
+	fprintf(f, "curve: open loop at %% of the max IOPS (%s @ %u outstanding, the cap), response "
+		"from when each I/O was due\n", max, sw->curve_outstanding);
+	fprintf(f, "%6s %10s %10s %10s %10s %10s %12s %9s\n", "%", "asked", "served", "p50", "p99",
+		"p99.9", "service p99", "unserved");
+	for (unsigned i = 0; i < sw->ncurve; i++) {
+		const struct sweep_curve_point *c = &sw->curve[i];
+		char asked[16], served[16], lat[4][24];
+		fmt_count(asked, sizeof(asked), c->asked);
+		fmt_count(served, sizeof(served), c->seconds > 0 ? (double)c->ios / c->seconds : 0);
+		fmt_ns(lat[0], sizeof(lat[0]), (double)c->response.p50);
+		fmt_ns(lat[1], sizeof(lat[1]), (double)c->response.p99);
+		fmt_ns(lat[2], sizeof(lat[2]), (double)c->response.p99_9);
+		fmt_ns(lat[3], sizeof(lat[3]), (double)c->service.p99);
+		fprintf(f, "%6u %10s %10s %10s %10s %10s %12s %9llu\n", c->pct, asked, served, lat[0],
+			lat[1], lat[2], lat[3], (unsigned long long)c->unserved);
+	}
+}
+
 static void text_point_histogram(FILE *f, const struct sweep_point *p)
 {
 	fprintf(f, "  at %u:\n", p->level);
@@ -129,6 +153,8 @@ static void sweep_text(FILE *f, const struct result *r, bool quiet, bool histogr
 			text_summary_large(f, s);
 		else
 			text_summary_small(f, sw, s);
+		if (!s->large && sw->ncurve)
+			text_curve(f, sw);
 		if (histogram && !quiet)
 			for (unsigned k = 0; k < s->npoints; k++)
 				text_point_histogram(f, &s->points[k]);
@@ -232,6 +258,37 @@ static void json_summary(struct json *j, const struct sweep_result *sw, const st
 	}
 }
 
+static void json_curve(struct json *j, const struct sweep_result *sw)
+{
+	json_key(j, "curve");
+	if (sw->ncurve == 0) {
+		json_null(j);
+		return;
+	}
+	json_object_begin(j);
+	json_key(j, "max_iops"), json_double(j, sw->curve_max_iops, 2);
+	json_key(j, "outstanding"), json_uint(j, sw->curve_outstanding);
+	json_key(j, "points");
+	json_array_begin(j);
+	for (unsigned i = 0; i < sw->ncurve; i++) {
+		const struct sweep_curve_point *c = &sw->curve[i];
+		json_object_begin(j);
+		json_key(j, "pct"), json_uint(j, c->pct);
+		json_key(j, "rate_asked"), json_double(j, c->asked, 2);
+		json_key(j, "rate_served"),
+			json_double(j, c->seconds > 0 ? (double)c->ios / c->seconds : 0, 2);
+		json_key(j, "seconds"), json_double(j, c->seconds, 6);
+		json_key(j, "ios"), json_uint(j, c->ios);
+		json_key(j, "late_ios"), json_uint(j, c->late_ios);
+		json_key(j, "unserved_ios"), json_uint(j, c->unserved);
+		out_json_lat(j, &c->response);
+		out_json_lat_named(j, "service_lat_ns", &c->service);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 static void sweep_result_json(struct json *j, const struct result *r)
 {
 	const struct sweep_result *sw = sweep_of(r);
@@ -263,7 +320,29 @@ static void sweep_result_json(struct json *j, const struct result *r)
 		json_object_end(j);
 	}
 	json_array_end(j);
+	json_curve(j, sw);
 	json_object_end(j);
+}
+
+/* --curve's points: workload "curve_PCT", the in-flight cap as outstanding,
+ * the response time in the latency columns */
+static void csv_curve(FILE *f, const struct result *r, const struct sweep_result *sw)
+{
+	for (unsigned i = 0; i < sw->ncurve; i++) {
+		const struct sweep_curve_point *c = &sw->curve[i];
+		const struct stats_summary *l = &c->response;
+		uint64_t bs = sw->series[0].bs;
+		out_csv_field(f, r->test);
+		fputc(',', f);
+		out_csv_field(f, r->target);
+		double iops = c->seconds > 0 ? (double)c->ios / c->seconds : 0;
+		fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,curve_%u,%u,%llu,%llu,%.1f,%llu,%llu,%llu,\n",
+			(unsigned long long)bs, (unsigned long long)(c->ios * bs), c->seconds,
+			iops * (double)bs, iops, (unsigned long long)l->p50, (unsigned long long)l->p99,
+			c->pct, sw->curve_outstanding, (unsigned long long)c->ios,
+			(unsigned long long)l->min, l->mean, (unsigned long long)l->p90,
+			(unsigned long long)l->p99_9, (unsigned long long)l->max);
+	}
 }
 
 static void sweep_csv(FILE *f, const struct result *r)
@@ -292,6 +371,7 @@ static void sweep_csv(FILE *f, const struct result *r)
 				(unsigned long long)p->lat.max, sweep_littles_outstanding(p));
 		}
 	}
+	csv_curve(f, r, sw);
 }
 
 /* params carry no single time limit or thread count: each point has its own */

@@ -259,6 +259,8 @@ cases_bad() {
 	g sweep.bad.point-time raw sweep --point-time -1 "$D"
 	g sweep.bad.max-latency raw sweep --max-latency 1parsec "$D"
 	g sweep.bad.run raw sweep --run bogus "$D"
+	g sweep.bad.curve raw sweep --curve 50,10 "$D"
+	g sweep.bad.curve-dss raw sweep --run dss --curve 50 "$D"
 	g info.missing raw info "$M"
 	g info.missing.json json --json info "$M"
 	g info.missing.csv csv --csv info "$M"

@@ -25,6 +25,8 @@
 #   wait, inside the service time); sla with a 100 ms p99 target and 1 s
 #   steps finds 0.7-1.1 x 400 (seen: 0.95-0.99; with 0.5 s steps the
 #   throttle's slices let a burst through, and steps served up to 1.2 x).
+# - sweep --curve 50,90 on pace:1000 (the sync engine): the max near 1000,
+#   each point asking its share of it and served within 15 %.
 # - bad input, exit 2 with the reason.
 set -u
 
@@ -207,8 +209,29 @@ assert 280 <= s["found_iops"] <= 440, [(x["kind"], x["asked_iops"], x["served_io
 	echo "$majmin 0" >"$CG/blkio.throttle.read_iops_device"
 }
 
+t_curve() {
+	fake curve pace:1000 sweep --engine=sync --no-drop-caches --run oltp --levels 1,2 --point-time 0.3 --curve 50,90 "$S/data"
+	expect "sweep --curve 50,90 on pace:1000: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/curve.err")"
+	py "... the max near the fake's 1000, each point asked its % of it and served about that" '
+c = d["result"]["curve"]
+assert 900 < c["max_iops"] < 1100 and c["outstanding"] in (1, 2), c
+assert [p["pct"] for p in c["points"]] == [50, 90], c["points"]
+for p in c["points"]:
+    assert abs(p["rate_asked"] - c["max_iops"] * p["pct"] / 100) < 0.01, p
+    assert abs(p["rate_served"] - p["rate_asked"]) < 0.15 * p["rate_asked"], p
+    assert p["service_lat_ns"]["p50"] <= p["lat_ns"]["p50"], p' "$S/curve.json"
+	check "sweep --curve 0: exit 2" 2 sweep --curve 0 "$S/data"
+	check "sweep --curve 50,10: exit 2" 2 sweep --curve 50,10 "$S/data"
+	check "sweep --curve 101: exit 2" 2 sweep --curve 101 "$S/data"
+	check "sweep --run dss --curve 50: exit 2" 2 sweep --run dss --curve 50 "$S/data"
+	grep -q "which --run=dss does not measure" "$S/err" && ok "... saying why" || not_ok "... saying why" "$(cat "$S/err")"
+	check "sweep without --curve: curve null" 0 --json sweep --run oltp --levels 1 --point-time 0.2 -s 4M "$S/data"
+	py "... no curve key filled" 'assert d["result"]["curve"] is None, d["result"]["curve"]'
+}
+
 t_bad_input
 t_schedule
+t_curve
 t_mdl
 t_overload
 t_sla_fake
