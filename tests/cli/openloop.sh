@@ -18,8 +18,9 @@
 # - the schedule's count: fixed arrivals at 2000/s for 1 s on a file due
 #   2000 I/Os (+-1), served or not.
 # - a loop device under a cgroup-v1 blkio throttle of 400 read IOPS (root):
-#   --rate 200 served within 2 %, its response p99 within 2 x the service
-#   p99; --rate 800 at 4 in flight for 3 s served 340-460, late I/Os, response p99
+#   --rate 200 served within 2 %, its response p50 near the service p50 and
+#   its p99 under 20 ms (nothing queues; a busy machine's late wake-ups
+#   reach the p99 by a few ms, CI saw 3 ms against 0.2 ms); --rate 800 at 4 in flight for 3 s served 340-460, late I/Os, response p99
 #   >= 10 x service p99 (the backlog grows to 1.5 s; the service p99 stays
 #   within a 100 ms throttle slice; at 128 in flight the throttle's queue holds the
 #   wait, inside the service time); sla with a 100 ms p99 target and 1 s
@@ -191,10 +192,11 @@ t_throttled() {
 	echo "$majmin 400" >"$CG/blkio.throttle.read_iops_device"
 	inside() { sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" timeout 120 "$DB" --json "$@"; }
 	inside randread --rate 200 --arrivals fixed -t 2 -s 16M "$LOOP" >"$S/half.json" 2>"$S/err"
-	py "throttled to 400 IOPS, --rate 200: served within 2 %, response p99 within 2 x service p99" '
+	py "throttled to 400 IOPS, --rate 200: served within 2 %, response p50 near the service p50, p99 under 20 ms" '
 r = d["result"]
 assert abs(r["iops"] - 200) <= 4 and r["open_loop"]["unserved_ios"] == 0, (r["iops"], r["open_loop"])
-assert r["lat_ns"]["p99"] <= 2 * r["service_lat_ns"]["p99"] + 1e6, (r["lat_ns"], r["service_lat_ns"])' "$S/half.json"
+assert r["lat_ns"]["p50"] <= 1.5 * r["service_lat_ns"]["p50"] + 1e5, (r["lat_ns"], r["service_lat_ns"])
+assert r["lat_ns"]["p99"] < 20e6, (r["lat_ns"], r["service_lat_ns"])' "$S/half.json"
 	# 4 in flight: with 128 the throttle's own queue holds the wait, inside
 	# the service time, as a deep device queue would
 	inside randread --rate 800 --qd 4 -t 3 -s 16M "$LOOP" >"$S/double.json" 2>"$S/err"

@@ -337,6 +337,34 @@ def check_delay(t, runs):
     t.check(p50_base < DELAY_NS / 4, "dm-delay: the nullb below answers well under the delay")
 
 
+def waited_over(result, ns):
+    """How many I/Os of a result's latency histogram took at least ns
+    (the buckets whose lower bound, half their inclusive top, is >= ns)."""
+    return sum(b["count"] for b in result.get("lat_hist") or [] if (b["le_ns"] + 1) // 2 >= ns)
+
+
+def check_open_loop(t, runs, accel):
+    """Open loop (issue 30): M/D/1 on null_blk, and a 200 ms stall that every
+    I/O due meanwhile waits out, where a closed loop shows one."""
+    a, b = result_of(doc(runs, "md1.5k")), result_of(doc(runs, "md1.8k"))
+    if t.check(a.get("open_loop") and b.get("open_loop"), "M/D/1: open-loop runs at 5k and 8k on nullb2"):
+        ma, mb = a["lat_ns"]["mean"], b["lat_ns"]["mean"]
+        if accel == "kvm":
+            # Pollaczek-Khinchine: D + rho D / (2 (1 - rho)), D = 100 us
+            t.check(abs(ma - 150e3) <= 15e3 and abs(mb - 300e3) <= 30e3,
+                    f"M/D/1: mean response {ma / 1e3:.0f} us at 5k (150), {mb / 1e3:.0f} us at 8k (300), within 10 %")
+        else:
+            # emulated CPUs add their own time to every request: the order only
+            t.check(mb > ma >= 100e3, f"M/D/1 ({accel}): mean response {ma / 1e3:.0f} us at 5k < {mb / 1e3:.0f} us at 8k, both over D = 100 us")
+    o, c = result_of(doc(runs, "stall.open")), result_of(doc(runs, "stall.closed"))
+    if t.check(o.get("open_loop") and c.get("lat_hist"), "stall: open and closed runs through a suspended dm device"):
+        # 2000 a second due during 200 ms: 400 wait, uniformly up to 200 ms,
+        # so about 260 beyond 67 ms (more when suspend itself takes time)
+        wo, wc = waited_over(o, 1 << 26), waited_over(c, 1 << 26)
+        t.check(wo >= 100, f"stall: {wo} I/Os of the open loop waited 67 ms or more (about 260 for 200 ms at 2000/s)")
+        t.check(wc <= 2, f"stall: the closed loop shows {wc} (its one request in flight)")
+
+
 def check_flakey(t, runs, roles):
     name = "dm_flakey.randread"
     if not t.check(name in runs, "dm-flakey: randread ran"):
@@ -561,6 +589,8 @@ def main():
     guarded(t, "burst", check_burst, runs)
     guarded(t, "dm-delay", check_delay, runs)
     guarded(t, "dm-flakey", check_flakey, runs, roles)
+    accel = next((n.split("accel=")[1].split()[0] for n in notes if "accel=" in n), "")
+    guarded(t, "open loop", check_open_loop, runs, accel)
     for role in ("zns", "null_zoned"):
         guarded(t, role, check_zoned, runs, role)
     guarded(t, "stack", check_stack, runs)

@@ -50,10 +50,20 @@ nullb() {
 }
 nullb nullb0 plain || emit "@@@ note null_blk plain failed"
 nullb nullb1 zoned || emit "@@@ note null_blk zoned failed"
+# M/D/1 (issue 30): one request at a time, each completed by a timer 100 us
+# after it started; no memory behind it (reads return at once, as zeros)
+d=/sys/kernel/config/nullb/nullb2
+if mkdir "$d" && echo 64 >"$d/size" && echo 2 >"$d/queue_mode" && echo 2 >"$d/irqmode" &&
+	echo 100000 >"$d/completion_nsec" && echo 1 >"$d/hw_queue_depth" && echo 1 >"$d/submit_queues" &&
+	echo 1 >"$d/power"; then
+	emit "@@@ role null_md1 nullb2"
+else
+	emit "@@@ note null_blk M/D/1 failed"
+fi
 
-# the disks qemu attached: 8 of them, plus the two nullb
+# the disks qemu attached: 8 of them, plus the three nullb
 for i in $(seq 1 300); do
-	[ "$(ls /sys/block | grep -cvE '^(loop|ram)')" -ge 10 ] && break
+	[ "$(ls /sys/block | grep -cvE '^(loop|ram)')" -ge 11 ] && break
 	sleep 0.1
 done
 emit "@@@ note block devices: $(ls /sys/block | grep -vE '^(loop|ram)' | tr '\n' ' ')"
@@ -64,6 +74,7 @@ role_of() {
 	case $b in
 	nvme*) [ "$(attr "$b" queue/zoned)" = none ] && echo nvme || echo zns ;;
 	vd*) [ "$(attr "$b" serial)" = vol-labburst ] && echo burst || echo capped ;;
+	nullb2) ;; # the M/D/1 server: open loop alone (below)
 	nullb*) [ "$(attr "$b" queue/zoned)" = none ] && echo null || echo null_zoned ;;
 	sd*)
 		case "$(attr "$b" device/vendor)/$(attr "$b" queue/rotational)" in
@@ -180,6 +191,29 @@ if dmsetup --noudevsync create labdelay --table "0 $sz delay /dev/$nb 0 20"; the
 	dmsetup --noudevsync remove labdelay
 else
 	emit "@@@ note dmsetup create labdelay failed"
+fi
+
+# Open loop (issue 30).  M/D/1 on nullb2: Poisson arrivals at 5000 and 8000
+# a second on a 100 us server, mean response 150 and 300 us.
+if [ -e /dev/nullb2 ]; then
+	run md1.5k diskbench --json randread --rate 5000 -t 2 -s 16M /dev/nullb2
+	run md1.8k diskbench --json randread --rate 8000 -t 2 -s 16M /dev/nullb2
+fi
+# A stall: dm-linear over the plain nullb, suspended for 200 ms one second
+# into a 3 s run at 2000 IOPS open loop (the I/Os due meanwhile all wait),
+# and again under a closed loop of one in flight (one I/O waits).
+if dmsetup --noudevsync create labstall --table "0 $sz linear /dev/$nb 0"; then
+	dm=$(dm_of labstall)
+	stall() { sleep 1; dmsetup --noudevsync suspend labstall; sleep 0.2; dmsetup --noudevsync resume labstall; }
+	stall &
+	run stall.open diskbench --json randread --rate 2000 -t 3 -s 16M /dev/$dm
+	wait
+	stall &
+	run stall.closed diskbench --json randread -t 3 -s 16M /dev/$dm
+	wait
+	dmsetup --noudevsync remove labstall
+else
+	emit "@@@ note dmsetup create labstall failed"
 fi
 
 # dm-flakey over a dm-delay of 1 ms (so that the run outlasts the up
