@@ -1,7 +1,8 @@
 /* The sweep's picture: per series, its figure against the level (IOPS, or
  * MB/s for large I/O) with p99 and mean latency on a log axis, a point per
  * level measured, max IOPS (or MB/s), min latency and the knee marked, and
- * Orion's summary as the caption. */
+ * Orion's summary as the caption; with --curve, a last chart of the served
+ * IOPS and the response time's p50 and p99 against the IOPS asked. */
 #include <string.h>
 
 #include "output_svg.h"
@@ -113,9 +114,44 @@ static bool sweep_chart(struct sweep_chart *c, const struct sweep_result *sw,
 	return true;
 }
 
+/* --curve's chart: served IOPS and response p50 and p99 (from when each I/O
+ * was due) against the IOPS asked, open loop. */
+static bool curve_chart(struct sweep_chart *c, const struct sweep_result *sw)
+{
+	if (sw->ncurve == 0)
+		return false;
+	memset(c, 0, sizeof(*c));
+	for (unsigned i = 0; i < sw->ncurve; i++) {
+		const struct sweep_curve_point *p = &sw->curve[i];
+		c->level[i] = p->asked;
+		c->figure[i] = p->seconds > 0 ? (double)p->ios / p->seconds : 0;
+		c->p99[i] = (double)p->response.p99;
+		c->mean[i] = (double)p->response.p50;
+	}
+	unsigned n = sw->ncurve;
+	c->series[0] = (struct chart_series){ "served IOPS", c->level, c->figure, n, 0, false, 0, true };
+	c->series[1] = (struct chart_series){ "p99 response", c->level, c->p99, n, 1, false, 0, true };
+	c->series[2] = (struct chart_series){ "p50 response", c->level, c->mean, n, 1, false, 0, true };
+	char max[24];
+	svg_format(max, sizeof(max), SVG_COUNT, sw->curve_max_iops);
+	snprintf(c->title, sizeof(c->title), "curve: open loop at %% of the max IOPS (%s), at most %u "
+		 "in flight", max, sw->curve_outstanding);
+	snprintf(c->caption, sizeof(c->caption), "response times count from when each I/O was "
+		 "due, so a device behind its schedule shows every I/O that waited");
+	c->xy = (struct chart_xy){
+		.title = c->title,
+		.x = { SVG_LINEAR, SVG_COUNT, "IOPS asked (open loop)", 0, 0, c->level, n },
+		.y = { { SVG_LINEAR, SVG_COUNT, "IOPS served", 0, 0, NULL, 0 },
+		       { SVG_LOG, SVG_NS, "response time (log scale)", 0, 0, NULL, 0 } },
+		.series = c->series, .nseries = NSERIES, .caption = c->caption,
+	};
+	return true;
+}
+
 void out_svg_sweep(FILE *f, const struct result *r)
 {
-	static struct sweep_chart charts[2];
+	/* the charts' arrays are large for the stack; one picture at a time */
+	static struct sweep_chart charts[3];
 	const struct sweep_result *sw = r->detail;
 	struct svg s;
 	char title[4300], desc[2400];
@@ -124,6 +160,8 @@ void out_svg_sweep(FILE *f, const struct result *r)
 	for (unsigned i = 0; i < sw->nseries && i < 2; i++)
 		if (sweep_chart(&charts[n], sw, &sw->series[i]))
 			body += chart_xy_height(&charts[n++].xy, OUT_SVG_WIDTH);
+	if (curve_chart(&charts[n], sw))
+		body += chart_xy_height(&charts[n++].xy, OUT_SVG_WIDTH);
 	char subject[4200];
 	snprintf(title, sizeof(title), "sweep of %s: %s%s%s",
 		 out_svg_subject(r, subject, sizeof(subject)),

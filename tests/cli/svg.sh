@@ -71,6 +71,7 @@ make_pictures() {
 	picture randwrite single randwrite -s 16M -t 0.8 --interval 0.1 "$D"
 	picture seqwrite single seqwrite -b 64k -s 32M -t 0.8 --interval 0.1 "$D"
 	picture sweep sweep sweep -s 16M --levels 1,2,4 --large-levels 1,2 --point-time 0.2 "$D/data"
+	picture sweep-curve sweep sweep -s 16M --run oltp --levels 1,2,4 --point-time 0.2 --curve 50,90 "$D/data"
 	picture quick quick quick -s 16M -t 2 "$D"
 	picture steady steady steady randread --round 0.2 --window 3 --max-rounds 4 --excursion 1000 \
 		--slope 1000 -s 8M "$D"

@@ -107,9 +107,30 @@ def check_single(root, doc):
             bad("finding %s at %s, marked at %s" % (f["key"], f[timed[f["key"]]], m.get(f["key"])))
 
 
+def check_curve(chart, curve):
+    """--curve's chart: each series a point per curve point, at its IOPS asked."""
+    asked = [p["rate_asked"] for p in curve["points"]]
+    names = []
+    for g in chart.iter(NS + "g"):
+        if "series" not in classes(g):
+            continue
+        names.append(g.get("data-series"))
+        xs = [float(c.get("data-x")) for c in find_class(g, "circle", "point")]
+        if len(xs) != len(asked) or any(abs(x - a) > 0.01 * a + 0.01 for x, a in zip(xs, asked)):
+            bad("curve, %s: points at %s, asked %s" % (g.get("data-series"), xs, asked))
+    if names != ["served IOPS", "p99 response", "p50 response"]:
+        bad("curve: series %s" % names)
+
+
 def check_sweep(root, doc):
     charts = [g for g in root.iter(NS + "g") if "xy" in classes(g)]
     series = doc["result"]["series"]
+    curve = doc["result"].get("curve")
+    if curve:
+        if not charts:
+            bad("no chart for the curve")
+            return
+        check_curve(charts.pop(), curve)
     if len(charts) != len(series):
         bad("%d charts for %d series" % (len(charts), len(series)))
         return
