@@ -149,7 +149,8 @@ sanitize:
 	$(MAKE) check CFLAGS="-O1 -g" SAN="$(SANFLAGS)"
 	$(MAKE) clean
 
-# valgrind on seqwrite, seqread and randread with each engine: no leak, no error.
+# valgrind on seqwrite, seqread and randread with each engine, an open-loop
+# randread with each and one sla: no leak, no error.
 memcheck: diskbench
 	@d=$$(mktemp -d /var/tmp/diskbench-memcheck.XXXXXX) && trap 'rm -rf "$$d"' EXIT && \
 	for e in sync aio uring; do for t in seqwrite seqread randread; do \
@@ -157,7 +158,15 @@ memcheck: diskbench
 		valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
 			--error-exitcode=99 ./diskbench $$t --engine=$$e \
 			--qd $$([ $$e = sync ] && echo 1 || echo 4) -s 16M -t 1 -q "$$d" || exit 1; \
-	done; done && echo "memcheck: no leak, no error, with each engine"
+	done; \
+	echo "memcheck: randread --rate 500 --engine=$$e (open loop)"; \
+	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+		--error-exitcode=99 ./diskbench randread --rate 500 --engine=$$e \
+		-s 16M -t 1 -q "$$d" || exit 1; \
+	done && echo "memcheck: sla randread (probe, step, confirm)" && \
+	valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all \
+		--error-exitcode=99 ./diskbench sla randread --latency 10s --step-time 0.2 \
+		-s 16M -q "$$d" >/dev/null && echo "memcheck: no leak, no error, with each engine"
 
 # ---- environments ----------------------------------------------------------
 # make check-envs (root; no network): `make check` in a chroot composed from

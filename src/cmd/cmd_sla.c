@@ -130,13 +130,17 @@ static int one_step(struct sla_run *s, enum sla_step_kind kind, double asked)
 	int code = run_measure(&s->t, &job, so, s->step);
 	/* a short step's "too short" says -s; a step's length is --step-time, and
 	 * its I/O count is in its line */
+	char where[24];
+	if (kind == SLA_PROBE)
+		snprintf(where, sizeof(where), "probe");
+	else
+		snprintf(where, sizeof(where), "%s %u", kind == SLA_CONFIRM ? "confirm" : "step", n);
 	for (unsigned i = 0; i < s->step->nwarnings; i++)
 		if (strncmp(s->step->warnings[i], "the run took only", 17) != 0)
-			warn(s->r, "step %u: %s", n, s->step->warnings[i]);
+			warn(s->r, "%s: %s", where, s->step->warnings[i]);
 	if (code != EXIT_OK) {
 		s->r->interrupted = s->step->interrupted;
-		return fail(s->r, code, "%s %u: %s", kind == SLA_PROBE ? "probe" : "step", n,
-			    s->step->error);
+		return fail(s->r, code, "%s: %s", where, s->step->error);
 	}
 	keep_step(s, kind, asked);
 	s->r->engine = s->step->engine; /* the same for every step */

@@ -587,7 +587,7 @@ DROP = [re.compile(p) for p in (
     r"this process is limited to [^;]* by its cgroup: [^;]*",
     r"throughput held flat at [^;]*: a rate cap [^;]*",
     r"(?:[^;]*: )?flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
-    r"(?:(?:step|round) \d+: )?a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
+    r"(?:(?:step|round|confirm) \d+: |probe: )?a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
     r"throughput fell while [^;]* (?:heated from|was at) [^;]*; cool it, or quote the sustained figure",
     r"[^;]* moved [^;]* during the run, diskbench [^;]*: other I/O on the disk [^;]*",
     r"--start-at: the system clock is not synchronised [^;]*; synchronise it with chrony, ntpd or "
