@@ -15,6 +15,10 @@ struct json;
 /* Derived figures, shared by all formats. */
 double result_rate(const struct result *r);
 double result_iops(const struct result *r);
+/* The process's user + system CPU time over the window, per counted I/O, in
+ * ns (issue 32); < 0 when the window's CPU time is unknown or nothing was
+ * counted. */
+double result_cpu_ns_per_io(const struct result *r);
 /* Requests per submit call, measured (the mean); 0 when nothing was submitted. */
 double result_requests_per_submit(const struct result *r);
 

@@ -216,12 +216,24 @@ static void judge_cpu(const struct options *opt, struct result *r)
 	double share = r->cpu_busiest < 1.0 ? r->cpu_busiest : 1.0;
 	if (share < FINDINGS_CPU_BOUND)
 		return;
-	warn(r, "a submitting thread was busy on the CPU for %.0f %% of the run: the figure is "
-	     "limited by this CPU, not the device%s%s", share * 100,
+	/* the process's CPU per I/O (JSON cpu.ns_per_io), where the window's is known */
+	bool known = r->cpu_usr_pct >= 0 && r->cpu_sys_pct >= 0 && r->ios > 0;
+	double per_io = known ? (r->cpu_usr_pct + r->cpu_sys_pct) / 100 * r->seconds * 1e9 /
+					(double)r->ios : 0;
+	char cost[48] = "";
+	if (known) {
+		char ns[24];
+		fmt_ns(ns, sizeof(ns), per_io);
+		snprintf(cost, sizeof(cost), " (%s of CPU per I/O)", ns);
+	}
+	warn(r, "a submitting thread was busy on the CPU for %.0f %% of the run%s: the figure is "
+	     "limited by this CPU, not the device%s%s", share * 100, cost,
 	     opt_hint(opt, OPT_THREADS, "; more threads (-j)"),
 	     opt_hint(opt, OPT_QD, " or a deeper queue (--qd) may go further"));
 	struct finding *f = finding_add(r, "cpu_bound");
 	finding_figure(f, "busiest_thread_share", share, 3);
+	if (known)
+		finding_figure(f, "cpu_ns_per_io", per_io, 1);
 }
 
 /* ---- the disks' own counters -------------------------------------------- */

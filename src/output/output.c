@@ -24,6 +24,13 @@ static bool is_write(const struct result *r)
 	return r->dir == IO_WRITE;
 }
 
+double result_cpu_ns_per_io(const struct result *r)
+{
+	if (r->cpu_usr_pct < 0 || r->cpu_sys_pct < 0 || r->ios == 0 || r->seconds <= 0)
+		return -1;
+	return (r->cpu_usr_pct + r->cpu_sys_pct) / 100 * r->seconds * 1e9 / (double)r->ios;
+}
+
 double result_requests_per_submit(const struct result *r)
 {
 	return r->submit_calls ? (double)r->submitted / (double)r->submit_calls : 0.0;

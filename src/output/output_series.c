@@ -145,8 +145,9 @@ static void json_device_io(struct json *j, const struct result *r)
 }
 
 /* What the CPU had to do with the figure: the busiest worker's share, the
- * process's user and system time over the window (fio's usr and sys), and
- * the frequency governor (null where the kernel has no cpufreq). */
+ * process's user and system time over the window (fio's usr and sys) and
+ * per I/O, and the frequency governor (null where the kernel has no
+ * cpufreq). */
 static void json_cpu(struct json *j, const struct result *r)
 {
 	json_key(j, "cpu");
@@ -156,6 +157,9 @@ static void json_cpu(struct json *j, const struct result *r)
 	r->cpu_usr_pct >= 0 ? json_double(j, r->cpu_usr_pct, 1) : json_null(j);
 	json_key(j, "sys_pct");
 	r->cpu_sys_pct >= 0 ? json_double(j, r->cpu_sys_pct, 1) : json_null(j);
+	json_key(j, "ns_per_io");
+	double per_io = result_cpu_ns_per_io(r);
+	per_io >= 0 ? json_double(j, per_io, 1) : json_null(j);
 	json_key(j, "governor");
 	if (r->cpu_governor[0])
 		json_string(j, r->cpu_governor);
