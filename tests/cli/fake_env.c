@@ -11,9 +11,10 @@
  *   FAKE_LAT=cliff:S        100 us reads for S seconds, then 400 us
  *   FAKE_LAT=swing:S        100 us and 300 us by turns, S seconds each
  *   FAKE_LAT=spin           each read spins on the CPU for 50 us
- *   FAKE_LAT=svc:US         each read spins on the CPU for US us: a server
- *                           of fixed service time (M/D/1 under Poisson
- *                           arrivals at one in flight)
+ *   FAKE_LAT=svc:US         each read spins on the CPU for US us
+ *   FAKE_LAT=sleep:US       each read sleeps US us: a server of fixed
+ *                           service time that needs no CPU (M/D/1 under
+ *                           Poisson arrivals at one in flight)
  *   FAKE_LAT=steps:IOPS:S   pace:IOPS, a quarter faster every S seconds
  *   FAKE_LAT=cut:IOPS:S     pace:IOPS for S seconds, then half of it
  *   (reads of a FAKE_LAT run are not done: only their time is spent)
@@ -152,6 +153,8 @@ ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
 		take_slot((unsigned)(v * (1 + 0.25 * (double)(uint64_t)((double)since_first() / 1e9 / s))));
 	else if (sscanf(lat, "cut:%u:%lf", &v, &s) == 2 && v > 1)
 		take_slot((double)since_first() / 1e9 < s ? v : v / 2);
+	else if (sscanf(lat, "sleep:%u", &v) == 1 && v > 0)
+		nap_until(now_ns() + v * 1000ull);
 	else if (sscanf(lat, "svc:%u", &v) == 1 && v > 0)
 		for (uint64_t end = now_ns() + v * 1000ull; now_ns() < end;)
 			;
