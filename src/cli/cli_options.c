@@ -245,6 +245,8 @@ static const struct {
 	{ "fsync", "--sync=dsync, each write durable (--sync=fsync: one fsync at the end)" },
 	{ "end_fsync", "--sync=fsync" },
 	{ "fsync_on_close", "--sync=fsync" },
+	{ "rate_iops", "--rate, open loop: latency counts from when each I/O was due" },
+	{ "rate_process", "--arrivals poisson or fixed, with --rate" },
 };
 
 const char *fio_equivalent(const char *name, size_t n)
