@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mix.h"
 #include "stats.h"
 
 struct devinfo;
@@ -75,6 +76,7 @@ typedef uint64_t opt_bits;
 #define OPT_BUFFERS OPT_BIT(27) /* --buffers=huge|pages; --batch goes with OPT_QD */
 #define OPT_ONCE OPT_BIT(28)    /* --once: one pass over the region, not -t seconds */
 #define OPT_STEADY OPT_BIT(29)  /* steady's --round, --max-rounds, --window, ... (issue 29) */
+#define OPT_MIX OPT_BIT(30)     /* --mix r70,w30: rw, randrw (issue 31) */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -173,6 +175,7 @@ struct options {
 	unsigned batch;           /* --batch: requests per submit call at most; 0: no limit */
 	bool once;                /* --once: one pass over the region ends the run */
 	struct steady_options steady;
+	struct mix mix;           /* --mix, or the test's own (trims: t100); unset: none */
 };
 
 #define MAX_WARNINGS 16
@@ -203,6 +206,16 @@ struct result_target {
 	double seconds;         /* its threads' span: first start to last end */
 	const struct stats *lat; /* every I/O on it; NULL before a run */
 	double resident_before_pct; /* < 0: not measured */
+};
+
+/* A run of a mix (rw, randrw, trim, randtrim): each operation's figures,
+ * indexed by enum mix_op. */
+struct result_ops {
+	struct mix mix; /* the shares asked */
+	struct result_op {
+		uint64_t ios, bytes;
+		struct stats lat;
+	} op[MIX_OPS];
 };
 
 /* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
@@ -284,6 +297,9 @@ struct result {
 	double buffer_segments; /* mean physically contiguous runs per request buffer; < 0: unknown */
 	const char *ended;      /* "time", "one pass", "steady", "interrupted", "error"; NULL: none */
 	double passes;          /* bytes moved over the region's bytes (every target's) */
+	const struct result_ops *ops; /* a mix's figures by operation; NULL: not a mix */
+	const char *trim_engine; /* how the trims reached the kernel ("uring_fallocate",
+				  * "ioctl_blkdiscard", ...); NULL: none ran */
 };
 
 #endif

@@ -26,6 +26,7 @@ enum opt_id {
 	ID_ALLOW_MISSING, /* report (issue 21) */
 	ID_ROUND, ID_MAX_ROUNDS, ID_WINDOW, ID_EXCURSION, ID_SLOPE, ID_METRIC, ID_PRECONDITION,
 	ID_HOLD, /* steady (issue 29) */
+	ID_MIX, /* issue 31 */
 };
 
 struct optdef {

@@ -54,6 +54,8 @@ const struct optdef optdefs[] = {
 	{ "max-latency", 0, "LAT[,P]", OPT_SWEEP, ID_MAX_LATENCY,
 	  "also report the most IOPS with latency P (default p99) <= LAT, e.g. 1ms,p99" },
 	{ "write", 0, "PCT", OPT_WRITE_MIX, ID_WRITE, "make PCT % of the I/Os writes (own file, or --force)" },
+	{ "mix", 0, "LIST", OPT_MIX, ID_MIX,
+	  "shares of the I/Os in %: r read, w write, t trim, e.g. r70,w30 (default), r60,w30,t10" },
 	{ "interval", 0, "SECONDS", OPT_INTERVAL, ID_INTERVAL,
 	  "throughput is sampled every SECONDS (0.1 to 60, default 1) for the series and its checks" },
 	{ "series", 0, NULL, OPT_SERIES, ID_SERIES,

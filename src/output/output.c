@@ -21,7 +21,7 @@ double result_iops(const struct result *r)
 
 static bool is_write(const struct result *r)
 {
-	return r->dir == IO_WRITE;
+	return r->dir == IO_WRITE && (!r->ops || mix_has(&r->ops->mix, MIX_WRITE));
 }
 
 double result_requests_per_submit(const struct result *r)
@@ -64,6 +64,10 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 	char bs[32], region[32];
 	fmt_size_exact(bs, sizeof(bs), o->bs);
 	int n = snprintf(buf, len, "bs=%s", bs);
+	if (r->ops && r->ops->mix.pct[MIX_TRIM] < 100) { /* a trim test's name says it */
+		n += snprintf(buf + n, len - (size_t)n, ", mix ");
+		n += mix_format(&r->ops->mix, buf + n, len - (size_t)n);
+	}
 	if (o->qd > 1)
 		n += snprintf(buf + n, len - (size_t)n, ", qd %u \u00d7 %u thread%s = %u in flight",
 			      o->qd, o->threads, o->threads == 1 ? "" : "s", o->qd * o->threads);
@@ -189,6 +193,7 @@ void out_histogram(FILE *f, const struct stats *lat)
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	out_text_result_line(f, r);
+	out_text_ops(f, r);
 	out_text_targets(f, r);
 	if (quiet)
 		return;
@@ -232,6 +237,11 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 	json_key(j, "batch");
 	o->batch ? json_uint(j, o->batch) : json_null(j);
 	json_key(j, "once"), json_bool(j, o->once);
+	if (mix_set(&o->mix)) { /* rw, randrw, trim, randtrim */
+		char mix[32];
+		mix_format(&o->mix, mix, sizeof(mix));
+		json_key(j, "mix"), json_string(j, mix);
+	}
 	json_object_end(j);
 }
 
@@ -256,60 +266,6 @@ void out_json_factors(struct json *j, const struct result *r)
 	json_key(j, "ended"), json_string(j, r->ended);
 	json_key(j, "passes"), json_double(j, r->passes, 3);
 	json_key(j, "wrapped"), json_bool(j, r->passes > 1.0);
-}
-
-void out_json_lat(struct json *j, const struct stats_summary *s)
-{
-	json_key(j, "lat_ns");
-	json_object_begin(j);
-	json_key(j, "min"), json_uint(j, s->min);
-	json_key(j, "mean"), json_double(j, s->mean, 1);
-	json_key(j, "max"), json_uint(j, s->max);
-	json_key(j, "stdev"), json_double(j, s->stdev, 1);
-	json_key(j, "p50"), json_uint(j, s->p50);
-	json_key(j, "p90"), json_uint(j, s->p90);
-	json_key(j, "p99"), json_uint(j, s->p99);
-	json_key(j, "p99_9"), json_uint(j, s->p99_9);
-	json_object_end(j);
-}
-
-void out_json_lat_hist(struct json *j, const uint64_t counts[STATS_LOG2_BUCKETS])
-{
-	json_key(j, "lat_hist");
-	json_array_begin(j);
-	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
-		if (counts[k] == 0)
-			continue;
-		json_object_begin(j);
-		json_key(j, "le_ns"), json_uint(j, k + 1 < 64 ? (1ull << (k + 1)) - 1 : UINT64_MAX);
-		json_key(j, "count"), json_uint(j, counts[k]);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
-/* The scheme's name tells a reader how to turn an index back into a
- * latency: stats_bucket_low() with STATS_SUB_BITS = 7. */
-#define LAT_BUCKETS_SCHEME "log-linear-7"
-_Static_assert(STATS_SUB_BITS == 7, "lat_buckets names its scheme");
-
-void out_json_lat_buckets(struct json *j, const struct stats *lat)
-{
-	json_key(j, "lat_buckets");
-	json_object_begin(j);
-	json_key(j, "scheme"), json_string(j, LAT_BUCKETS_SCHEME);
-	json_key(j, "pairs");
-	json_array_begin(j);
-	for (unsigned i = 0; i < STATS_NBUCKETS; i++) {
-		if (lat->bucket[i] == 0)
-			continue;
-		json_array_begin(j);
-		json_uint(j, i);
-		json_uint(j, lat->bucket[i]);
-		json_array_end(j);
-	}
-	json_array_end(j);
-	json_object_end(j);
 }
 
 static void json_latency(struct json *j, const struct stats *lat)
@@ -337,6 +293,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "bytes_per_sec"), json_double(j, result_rate(r), 1);
 	json_key(j, "iops"), json_double(j, result_iops(r), 2);
 	json_latency(j, &r->lat);
+	out_json_ops(j, r);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
 	out_json_factors(j, r);

@@ -58,6 +58,10 @@ static void text_device_io(FILE *f, const struct result *r)
 		fprintf(f, "%s %s %.0f %% busy, %s%s%s", shown++ ? ";" : "", io->leaf[i].name,
 			devio_util_pct(io, i), a, b[0] ? ", " : "", b);
 	}
+	if (r->ops) { /* a mix: what it moved is on its operations' lines */
+		fputc('\n', f);
+		return;
+	}
 	fmt_bytes_iec(own, sizeof(own), r->bytes);
 	fprintf(f, "; this run %s %s", write ? "wrote" : "read", own);
 	uint64_t others = findings_other_io(devio_read_bytes(io), devio_write_bytes(io),
