@@ -56,7 +56,7 @@ const struct command commands[] = {
 	  .mix = { { 70, 30, 0 } } },
 	{ .name = "rw", .run = cmd_run_io, .several_targets = true,
 	  .summary = "sequential reads and writes (and trims) mixed on one queue: --mix r70,w30",
-	  .options = OPTS_WRITE | OPT_DROP | OPT_MIX, .dir = IO_WRITE, .pattern = PAT_SEQ,
+	  .options = OPTS_WRITE | OPT_DROP | OPT_SEED | OPT_MIX, .dir = IO_WRITE, .pattern = PAT_SEQ,
 	  .direct = true, .bs = MiB, .size = GiB, .time_s = 10, .threads = 1, .sync = SYNC_DSYNC,
 	  .mix = { { 70, 30, 0 } } },
 	{ .name = "trim", .run = cmd_run_io, .several_targets = true,
