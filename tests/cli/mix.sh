@@ -14,8 +14,9 @@
 #   against the device's own counters (/sys/block/loopN/stat: reads field 1,
 #   writes field 5, discards field 12) within 5 %; trims in a mix arrive as
 #   discards; a read-only mix moves no writes and no discards; randtrim is
-#   discards alone.  Needs root and a loop device; skipped, saying why,
-#   otherwise.
+#   discards alone; trims are refused without --force and, with it, while
+#   the device holds a mounted ext4 (exit 3, no discard reaches it).  Needs
+#   root and a loop device; skipped, saying why, otherwise.
 # - On a file: a trim pass punches holes (the allocated blocks drop, the data
 #   read as zeros, the size stays); a filesystem that cannot punch holes
 #   (ramfs, root only) is refused before the run, exit 2.
@@ -31,8 +32,9 @@ if [ $# -lt 1 ]; then
 fi
 DB=$(realpath -- "$1") || exit 2
 S=$(mktemp -d -p /var/tmp diskbench-mix.XXXXXX) || exit 2
-LOOP="" SHM_IMG="" RAMFS=""
+LOOP="" SHM_IMG="" RAMFS="" MNT=""
 cleanup() {
+	[ -n "$MNT" ] && { umount "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null; }
 	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
 	[ -n "$SHM_IMG" ] && rm -f -- "$SHM_IMG"
 	[ -n "$RAMFS" ] && { umount "$RAMFS" 2>/dev/null || umount -l "$RAMFS" 2>/dev/null; }
@@ -186,6 +188,29 @@ for k, seen in got.items():
 print('# device: %d reads, %d writes, %d discards' % ($dr, $dw, $dd))"
 }
 
+# trims on the loop device while it holds a mounted filesystem: refused,
+# exit 3, and not one discard reaches it
+t_mounted() {
+	local name="loop: trims are refused while the device is mounted, even with --force" d0
+	if ! command -v mkfs.ext4 >/dev/null || ! mkfs.ext4 -q -F "$LOOP" 2>/dev/null; then
+		skip "$name" "no mkfs.ext4 here"; return
+	fi
+	MNT="$S/mnt"
+	mkdir -p "$MNT"
+	if ! mount "$LOOP" "$MNT" 2>/dev/null; then MNT=""; skip "$name" "cannot mount ext4"; return; fi
+	d0=$(loop_stat 12)
+	if ! run 3 randtrim -s 1M -t 0 --force "$LOOP" || ! grep -q "mounted" "$S/err"; then
+		not_ok "$name" "randtrim: exit $rc" "$(head -c 300 "$S/err")"
+	elif ! run 3 randrw --mix r60,w30,t10 -s 1M -t 0 --force "$LOOP"; then
+		not_ok "$name" "randrw with trims: exit $rc" "$(head -c 300 "$S/err")"
+	elif [ "$(loop_stat 12)" != "$d0" ]; then
+		not_ok "$name" "discards went from $d0 to $(loop_stat 12)"
+	else
+		ok "$name"
+	fi
+	umount "$MNT" && MNT=""
+}
+
 if setup_loop; then
 	counted "loop: r60,w30,t10 counts match reads, writes and discards within 5 %" \
 		randrw --mix r60,w30,t10 -s 48M -t 0 --seed 1
@@ -200,9 +225,11 @@ assert d["result"]["trim_engine"] in ("uring_cmd_discard", "ioctl_blkdiscard"), 
 		randrw --mix w50,t50 -s 16M -t 0 --engine aio --seed 5
 	py "loop: aio names ioctl_blkdiscard" '
 assert d["result"]["trim_engine"] == "ioctl_blkdiscard", d["result"]["trim_engine"]'
+	check "loop: randtrim refuses the device without --force" 3 randtrim -s 1M -t 0 "$LOOP"
+	t_mounted
 else
 	for c in "r60,w30,t10 counts" "r70,w30 counts" "read-only mix" "randtrim" "trim path" \
-		 "aio trims" "aio path"; do
+		 "aio trims" "aio path" "no --force" "mounted"; do
 		skip "loop: $c" "needs root and a loop device over /dev/shm with discard counters"
 	done
 fi

@@ -359,6 +359,34 @@ static unsigned depth_for(const struct engine_ops *ops, unsigned want)
 	return ops->max_qd < want ? ops->max_qd : want;
 }
 
+/* A trim the kernel refuses, queued or not: io_uring's EOPNOTSUPP turns it
+ * to the synchronous call (which the run then names), whose error fails the
+ * run as a "trim" at its offset.  /proc/self/comm is a regular file without
+ * fallocate, open for writing by its owner. */
+static void test_trim_refused(void **state)
+{
+	(void)state;
+	int fd = open("/proc/self/comm", O_RDWR);
+	if (fd < 0) {
+		print_message("skipping: /proc/self/comm: %s\n", strerror(errno));
+		return;
+	}
+	for (size_t e = 0; e < NALL; e++) {
+		if (!runs_here(all_engines[e]))
+			continue;
+		struct bench_job job = make_job(fd, IO_WRITE, PAT_SEQ, 4096);
+		job.engine = all_engines[e];
+		job.mix = (struct mix){ { 0, 0, 100 } };
+		struct bench_outcome *out = run(&job, -1);
+		assert_int_equal(out->error, EOPNOTSUPP);
+		assert_string_equal(out->failed_op, "trim");
+		assert_non_null(out->trim_path);
+		assert_string_equal(out->trim_path, "fallocate_punch_hole");
+		free(out);
+	}
+	close(fd);
+}
+
 /* A mix with trims on every engine: each trim is counted with its own
  * latency, the engine says how it ran them (queued through io_uring, else
  * fallocate at once), and a trim-only pass punches holes that read as
@@ -861,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_parse_name),
 		cmocka_unit_test_setup_teardown(test_mixed_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trims, setup, teardown),
+		cmocka_unit_test(test_trim_refused),
 		cmocka_unit_test_setup_teardown(test_qd_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sampler, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_equivalent_writes, setup, teardown),
