@@ -113,6 +113,7 @@ cli: diskbench build/tests/diskbench-fake
 	python3 tests/cli/option_hints.py src ./diskbench
 	bash tests/cli/golden.sh ./diskbench
 	bash tests/cli/series.sh ./diskbench
+	bash tests/cli/mix.sh ./diskbench
 	bash tests/cli/report.sh ./diskbench
 	bash tests/cli/matrix.sh ./diskbench
 	bash tests/cli/multi.sh ./diskbench

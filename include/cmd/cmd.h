@@ -53,6 +53,7 @@ struct command {
 	const char *operands; /* non-NULL: it reads these files (usage text), no TARGET */
 	bool several_targets; /* takes TARGET...: the load spread over them (multi) */
 	bool takes_test;      /* steady: the first word is the test it runs in rounds */
+	struct mix mix;       /* rw, randrw, trim, randtrim: the default --mix */
 	/* shell completion */
 	unsigned targets;     /* TAKES_* of its TARGET words; 0: TAKES_DEFAULT */
 };

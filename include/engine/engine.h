@@ -27,11 +27,17 @@ struct engine_io {
 	uint16_t depth;     /* requests in flight when it was submitted (the loop's) */
 	uint16_t retries;   /* -EAGAIN in a row, so a stuck request cannot spin forever */
 	bool write;
+	uint8_t op;         /* ENGINE_READ, ENGINE_WRITE (write is set too) or ENGINE_TRIM:
+			     * discard [offset, offset + len), buf unused */
 	uint64_t t_submit;  /* the loop's clock at submission */
 	uint64_t t_due;     /* open loop (--rate): when it was due to start, which its
 			     * response time counts from (the loop's clock) */
 	int64_t result;     /* once reaped: len; fewer bytes at end of file; or -errno */
 };
+
+/* What a request does (engine_io.op); the same numbers as mix.h's
+ * operations, which index the loop's per-operation figures. */
+enum engine_op { ENGINE_READ, ENGINE_WRITE, ENGINE_TRIM };
 
 struct engine;
 
@@ -70,6 +76,12 @@ struct engine_ops {
 	 * engine whose requests complete inside submit (sync). */
 	int (*reap_wait)(struct engine *e, struct engine_io *done[], unsigned max,
 			 uint64_t timeout_ns);
+	/* NULL, or the way this engine's last trim reached the kernel
+	 * ("uring_fallocate", "uring_cmd_discard", "ioctl_blkdiscard",
+	 * "fallocate_punch_hole"); NULL before any trim.  An engine that cannot
+	 * queue a trim does it synchronously inside submit, as the sync engine
+	 * does every request. */
+	const char *(*trim_path)(struct engine *e);
 };
 
 extern const struct engine_ops engine_sync, engine_aio, engine_uring;
@@ -81,7 +93,7 @@ extern const struct engine_ops engine_sync, engine_aio, engine_uring;
 		.name = name_, .label = label_, .max_qd = max_qd_,                 \
 		.probe = prefix##_probe, .open = prefix##_open,                    \
 		.submit = prefix##_submit, .reap = prefix##_reap,                  \
-		.close = prefix##_close,                                           \
+		.close = prefix##_close, .trim_path = prefix##_trim_path,          \
 	}
 
 /* What a completion means for its request, decided in one place for every

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "arrivals.h"
+#include "mix.h"
 #include "stats.h"
 
 struct devinfo;
@@ -79,6 +80,7 @@ typedef uint64_t opt_bits;
 /* open-loop load (issue 30) */
 #define OPT_RATE OPT_BIT(30)    /* --rate, --arrivals */
 #define OPT_SLA OPT_BIT(31)     /* sla's --latency, --step-time */
+#define OPT_MIX OPT_BIT(32)     /* --mix r70,w30: rw, randrw (issue 31) */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -187,6 +189,7 @@ struct options {
 		double pct;           /* its percentile (99 unless pNN) */
 		double step_s;        /* --step-time */
 	} sla;
+	struct mix mix;           /* --mix, or the test's own (trims: t100); unset: none */
 };
 
 #define MAX_WARNINGS 16
@@ -217,6 +220,16 @@ struct result_target {
 	double seconds;         /* its threads' span: first start to last end */
 	const struct stats *lat; /* every I/O on it; NULL before a run */
 	double resident_before_pct; /* < 0: not measured */
+};
+
+/* A run of a mix (rw, randrw, trim, randtrim): each operation's figures,
+ * indexed by enum mix_op. */
+struct result_ops {
+	struct mix mix; /* the shares asked */
+	struct result_op {
+		uint64_t ios, bytes;
+		struct stats lat;
+	} op[MIX_OPS];
 };
 
 /* What a detector saw, for machines: a key ("cliff", "unsteady", ...) and
@@ -309,6 +322,9 @@ struct result {
 		unsigned cap;           /* requests in flight at most: qd x threads */
 	} open_loop;
 	struct stats service_lat;
+	const struct result_ops *ops; /* a mix's figures by operation; NULL: not a mix */
+	const char *trim_engine; /* how the trims reached the kernel ("uring_fallocate",
+				  * "ioctl_blkdiscard", ...); NULL: none ran */
 };
 
 #endif

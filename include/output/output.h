@@ -39,6 +39,13 @@ void out_open_loop_served(char *buf, size_t len, const struct result *r);
 /* "cache: cold, 0.0 % resident before the run, 100.0 % after (evicted: file)",
  * if measured (output_cache.c) */
 void out_text_cache_line(FILE *f, const struct result *r);
+/* output_ops.c, a mix's operations (result.ops): a line per operation with
+ * a share, and its trims' way ("  read:  7.0k I/Os (70.0 %), ...").  Nothing
+ * when r is not a mix. */
+void out_text_ops(FILE *f, const struct result *r);
+/* The keys "ops" (each operation asked: ios, bytes, share, IOPS, bytes/s,
+ * lat_ns, lat_hist) and "trim_engine" (when trims ran) of a mix's result. */
+void out_json_ops(struct json *j, const struct result *r);
 /* Several targets: a line for each, "  TARGET (DEVICE, STATE): bytes in s
  * = rate, IOPS, p50, p99"; nothing for one. */
 void out_text_targets(FILE *f, const struct result *r);

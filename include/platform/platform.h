@@ -52,6 +52,17 @@ bool plat_residency_visible(int fd);
 /* Offset of the first hole in [0, len) of fd (SEEK_HOLE), len if none, and
  * the bytes the file has allocated (st_blocks); -1 with errno on failure. */
 int plat_holes(int fd, uint64_t len, uint64_t *first_hole, uint64_t *allocated);
+/* Discards (trims) [offset, offset + len) synchronously: BLKDISCARD on a
+ * block device, fallocate(PUNCH_HOLE | KEEP_SIZE) on a file (the size
+ * stays, the blocks are freed and read as zeros).  0, or -1 with errno. */
+int plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
+/* The name of plat_discard's way: "ioctl_blkdiscard", "fallocate_punch_hole". */
+const char *plat_discard_name(bool is_blockdev);
+/* Whether fd (open for writing) can be discarded, without discarding any of
+ * its data: a discard of nothing at the device's end, or a hole punched
+ * past the file's end (offset at or beyond it).  0, or -1 with errno
+ * (EOPNOTSUPP: it cannot; EPERM: a read-only device). */
+int plat_discard_probe(int fd, bool is_blockdev, uint64_t end);
 
 /* syncfs(2): write back the filesystem holding fd. */
 int plat_sync_fs(int fd);

@@ -14,6 +14,7 @@
 #include "arrivals.h"
 #include "diskbench.h"
 #include "engine.h"
+#include "mix.h"
 #include "rng.h"
 #include "stats.h"
 
@@ -48,7 +49,8 @@ struct bench_job {
 	bool zeros;
 	bool fsync_at_end;    /* one fsync after the last write, inside the timing */
 	double warmup_s;      /* I/O before this is done but not counted */
-	unsigned write_pct;   /* >0: this share of I/Os are writes, the rest reads */
+	struct mix mix;       /* set: each I/O's operation drawn from the seed by these
+			       * shares (mix.h); all 0: every I/O goes in dir */
 	const struct engine_ops *engine; /* NULL: the sync engine */
 	unsigned qd;          /* requests in flight per thread; 0 means 1 */
 	unsigned warmup_ios;  /* per thread, done before the timing starts, not counted
@@ -94,10 +96,12 @@ enum bench_end {
 };
 
 struct bench_outcome {
-	uint64_t bytes, ios, writes;
+	uint64_t bytes, ios, writes, trims;
 	double seconds;
-	struct stats lat;       /* latency of every I/O: lat_read and lat_write merged */
-	struct stats lat_read, lat_write;
+	struct stats lat;       /* latency of every I/O: lat_read, lat_write, lat_trim merged */
+	struct stats lat_read, lat_write, lat_trim;
+	const char *trim_path;  /* how the trims reached the kernel (engine_ops.trim_path);
+				 * NULL: none ran */
 	uint64_t qd_hist[BENCH_QD_BUCKETS]; /* counted I/Os by how many were in flight
 					     * when each was submitted (itself included) */
 	const char *engine_name; /* the engine's name ("sync", "aio", "uring") */

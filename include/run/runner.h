@@ -67,6 +67,17 @@ void run_job_by_time(struct bench_job *job);
  * its region until the time is up; --once (or -t 0) makes it one pass,
  * random I/O as many blocks as the region holds. */
 void run_job_for(struct bench_job *job, const struct options *opt);
+/* run_ops.c, the mixes and trims (issue 31).  A mix's shares (--mix, a
+ * trim test's t100) into job: each I/O's operation drawn from the seed;
+ * the final fsync only for a mix that writes. */
+void run_job_mix(struct bench_job *job, const struct options *opt);
+/* Whether t (open for writing) can discard, asked once before the run
+ * without discarding its data: EXIT_OK, or a usage error (exit 2) saying why. */
+int run_check_trim(const struct target *t, struct result *r);
+/* A mix's figures by operation (result.ops, kept with r) and the way its
+ * trims ran (result.trim_engine), from the loop's outcome. */
+void run_fill_ops(const struct bench_job *job, const struct bench_outcome *out,
+		  struct result *r);
 /* bench_run with the fleet's part (r->fleet, when not NULL): --start-at's
  * wait just before the gate opens, on the first run of the process only,
  * and the record's wall-clock times (the first run's start, this run's

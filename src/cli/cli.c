@@ -303,6 +303,8 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			rc = -1;
 		}
 		break;
+	case ID_MIX: if (mix_parse(v, &o->mix, why + 7, len - 7) == 0) return EXIT_OK;
+		return memcpy(why, "--mix: ", 7), EXIT_USAGE; /* the parser's reason after it */
 	case ID_SYNC:
 		if (sync_mode_parse(v, &o->sync) != 0)
 			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);

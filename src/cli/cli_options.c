@@ -57,6 +57,8 @@ const struct optdef optdefs[] = {
 	{ "curve", 0, "LIST", OPT_SWEEP, ID_CURVE,
 	  "open-loop points at these % of the max IOPS, after the sweep (10,50,70,80,90,100)" },
 	{ "write", 0, "PCT", OPT_WRITE_MIX, ID_WRITE, "make PCT % of the I/Os writes (own file, or --force)" },
+	{ "mix", 0, "LIST", OPT_MIX, ID_MIX,
+	  "shares of the I/Os in %: r read, w write, t trim, e.g. r70,w30 (default), r60,w30,t10" },
 	{ "interval", 0, "SECONDS", OPT_INTERVAL, ID_INTERVAL,
 	  "throughput is sampled every SECONDS (0.1 to 60, default 1) for the series and its checks" },
 	{ "series", 0, NULL, OPT_SERIES, ID_SERIES,

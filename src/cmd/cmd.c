@@ -17,6 +17,7 @@
 #define OPTS_SERIES (OPT_INTERVAL | OPT_SERIES)
 #define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW | OPT_WARMUP | \
 		    OPTS_SERIES | OPT_ONCE)
+#define OPTS_TRIM (OPTS_COMMON | OPT_FORCE | OPT_WARMUP | OPTS_SERIES | OPT_ONCE)
 #define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE | OPT_WARMUP | OPTS_SERIES | \
 		   OPT_ONCE)
 
@@ -48,6 +49,26 @@ const struct command commands[] = {
 	  .summary = "random O_DIRECT writes: IOPS and latency",
 	  .options = OPT_RATE | OPTS_WRITE | OPT_SEED | OPT_SVG, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC },
+	{ .name = "randrw", .run = cmd_run_io, .several_targets = true,
+	  .summary = "random reads and writes (and trims) mixed on one queue: --mix r70,w30",
+	  .options = OPTS_WRITE | OPT_DROP | OPT_SEED | OPT_MIX | OPT_RATE, .dir = IO_WRITE, .pattern = PAT_RAND,
+	  .direct = true, .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_DSYNC,
+	  .mix = { { 70, 30, 0 } } },
+	{ .name = "rw", .run = cmd_run_io, .several_targets = true,
+	  .summary = "sequential reads and writes (and trims) mixed on one queue: --mix r70,w30",
+	  .options = OPTS_WRITE | OPT_DROP | OPT_SEED | OPT_MIX | OPT_RATE, .dir = IO_WRITE, .pattern = PAT_SEQ,
+	  .direct = true, .bs = MiB, .size = GiB, .time_s = 10, .threads = 1, .sync = SYNC_DSYNC,
+	  .mix = { { 70, 30, 0 } } },
+	{ .name = "trim", .run = cmd_run_io, .several_targets = true,
+	  .summary = "sequential trims: BLKDISCARD on a device, holes punched in a file",
+	  .options = OPTS_TRIM, .dir = IO_WRITE, .pattern = PAT_SEQ, .direct = true,
+	  .bs = MiB, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_NONE,
+	  .mix = { { 0, 0, 100 } } },
+	{ .name = "randtrim", .run = cmd_run_io, .several_targets = true,
+	  .summary = "random trims: BLKDISCARD on a device, holes punched in a file",
+	  .options = OPTS_TRIM | OPT_SEED, .dir = IO_WRITE, .pattern = PAT_RAND, .direct = true,
+	  .bs = 4096, .size = GiB, .time_s = 5, .threads = 1, .sync = SYNC_NONE,
+	  .mix = { { 0, 0, 100 } } },
 	{ .name = "info", .run = cmd_run_info,
 	  .summary = "device identity from sysfs: filesystem, device stack, disks and their links",
 	  .options = 0, .dir = IO_READ, .render = &render_info, .targets = TAKES_ANY_PATH },
@@ -125,11 +146,13 @@ void cmd_defaults(const struct command *cmd, struct options *opt)
 	opt->noise_floor_rate_pct = 10;
 	opt->noise_floor_p50_pct = 20;
 	opt->noise_floor_p99_pct = 50;
+	opt->mix = cmd->mix;
 }
 
 bool cmd_runs_test(const struct command *cmd, const struct command *test)
 {
-	return cmd->takes_test && test && test->run == cmd_run_io && test->direct;
+	return cmd->takes_test && test && test->run == cmd_run_io && test->direct &&
+	       !mix_set(&test->mix);
 }
 
 void cmd_defaults_with(const struct command *cmd, const struct command *test, struct options *opt)

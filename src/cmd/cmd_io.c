@@ -1,6 +1,7 @@
-/* seqwrite, seqread, buffered, randread, randwrite: one sequence of steps,
- * told apart by their rows in the command table; over one target or
- * several (multi.h), each prepared in turn, all opened, then one run. */
+/* seqwrite, seqread, buffered, randread, randwrite, and the mixes rw,
+ * randrw, trim, randtrim: one sequence of steps, told apart by their rows in
+ * the command table; over one target or several (multi.h), each prepared
+ * in turn, all opened, then one run. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 
@@ -10,12 +11,29 @@
 #include "runner.h"
 #include "util.h"
 
+/* Whether the test writes (or trims: the same safety), reads, writes data. */
+static bool changes(const struct command *cmd, const struct options *opt)
+{
+	if (!mix_set(&opt->mix))
+		return cmd->dir == IO_WRITE;
+	return mix_has(&opt->mix, MIX_WRITE) || mix_has(&opt->mix, MIX_TRIM);
+}
+static bool reads(const struct command *cmd, const struct options *opt)
+{
+	return mix_set(&opt->mix) ? mix_has(&opt->mix, MIX_READ) : cmd->dir == IO_READ;
+}
+static bool writes_data(const struct command *cmd, const struct options *opt)
+{
+	return mix_set(&opt->mix) ? mix_has(&opt->mix, MIX_WRITE) : cmd->dir == IO_WRITE;
+}
+
 static int open_flags(const struct command *cmd, const struct options *opt)
 {
-	if (cmd->dir == IO_READ)
+	if (!changes(cmd, opt))
 		return O_RDONLY;
-	int flags = O_WRONLY;
-	if (opt->sync == SYNC_DSYNC)
+	/* a mix reads too; a trim needs a descriptor open for writing */
+	int flags = mix_set(&opt->mix) ? O_RDWR : O_WRONLY;
+	if (opt->sync == SYNC_DSYNC && writes_data(cmd, opt))
 		flags |= O_DSYNC;
 	return flags;
 }
@@ -38,10 +56,10 @@ static int prepare_target(const struct command *cmd, struct multi *m, unsigned k
 {
 	struct target *t = &m->t[k];
 	const struct options *opt = multi_enter(m, k, r);
-	bool write_test = cmd->dir == IO_WRITE;
-	/* reads need data to read; random writes overwrite in place, as fio's do,
-	 * rather than measure block allocation in a sparse file */
-	bool needs_data = !write_test || cmd->pattern == PAT_RAND;
+	bool write_test = changes(cmd, opt);
+	/* reads need data to read, trims data to discard; random writes overwrite
+	 * in place, as fio's do, rather than measure block allocation in a sparse file */
+	bool needs_data = !writes_data(cmd, opt) || reads(cmd, opt) || cmd->pattern == PAT_RAND;
 	int code = run_prepare(t, opt, r);
 	if (code == EXIT_OK)
 		code = run_plan_region(t, opt, write_test, r);
@@ -49,7 +67,7 @@ static int prepare_target(const struct command *cmd, struct multi *m, unsigned k
 		code = check_threads(cmd, opt, m, r);
 	if (code == EXIT_OK)
 		code = run_check_direct(t, opt, r);
-	if (code == EXIT_OK && !write_test)
+	if (code == EXIT_OK && reads(cmd, opt))
 		code = run_check_data(t, opt, r);
 	if (code == EXIT_OK && t->created)
 		code = needs_data ? run_layout(t, opt, 0, r, NULL)
@@ -62,17 +80,23 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 {
 	struct multi *m;
 	struct bench_job job;
+	bool write_test = changes(cmd, opt);
+	r->dir = write_test ? IO_WRITE : IO_READ; /* a mix without writes or trims only reads */
 	int code = multi_begin(&m, opt, r);
 	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
 		code = prepare_target(cmd, m, k, r);
 	/* all open before any is written: a device in use refuses the run untouched */
 	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
 		code = target_open(&m->t[k], open_flags(cmd, &m->opt), m->opt.direct, r);
+	/* a target that cannot discard is refused before anything runs */
+	for (unsigned k = 0; code == EXIT_OK && mix_has(&opt->mix, MIX_TRIM) && k < m->n; k++)
+		code = run_check_trim(&m->t[k], r);
 	if (code == EXIT_OK) {
-		multi_ready(m, cmd->dir == IO_WRITE, cmd->dir == IO_READ, r);
-		if (cmd->dir == IO_WRITE)
+		multi_ready(m, writes_data(cmd, opt), reads(cmd, opt), r);
+		if (write_test)
 			progress_writes(&m->opt, cmd->name, m->opt.time_s, r->region, true);
-		run_describe_job(&job, cmd->dir, cmd->pattern, &m->opt, r->region);
+		run_describe_job(&job, r->dir, cmd->pattern, &m->opt, r->region);
+		run_job_mix(&job, &m->opt);
 		multi_job(m, &job);
 		run_job_for(&job, &m->opt);
 		code = run_measure(m->t, &job, &m->opt, r);

@@ -146,7 +146,8 @@ static int measure_point_into(struct bench_outcome *out, struct multi *m,
 	job.fd = m->t[0].fd;
 	multi_job(m, &job);
 	job.warmup_s = sw->plan.ramp_s;
-	job.write_pct = sw->write_pct;
+	if (sw->write_pct > 0)
+		job.mix = mix_read_write(sw->write_pct); /* the mix randrw draws from */
 	job.engine = sw->engine;
 	r->warmup_ios = job.warmup_ios;
 	progress_label(opt, "sweep: %s, %u outstanding", s->workload, level);
@@ -242,7 +243,8 @@ static int measure_curve_into(struct bench_outcome *out, struct multi *m, struct
 	job.fd = m->t[0].fd;
 	multi_job(m, &job);
 	job.warmup_s = sw->plan.ramp_s;
-	job.write_pct = sw->write_pct;
+	if (sw->write_pct > 0)
+		job.mix = mix_read_write(sw->write_pct); /* the points' mix */
 	job.engine = sw->engine;
 	progress_label(opt, "sweep: curve, %u %% of the max IOPS", pct);
 	if (!opt->direct)

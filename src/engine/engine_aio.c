@@ -3,7 +3,9 @@
  * context per worker thread, sized to its queue depth; one iocb per buffer
  * slot, since a slot carries at most one request at a time.  AIO is only
  * asynchronous with O_DIRECT; on buffered files io_submit does the I/O
- * itself, which is still correct, only not deep. */
+ * itself, which is still correct, only not deep.  AIO has no discard: a
+ * trim is done synchronously in submit (plat_discard) and reaped with the
+ * requests the kernel refused, as fio's libaio engine does. */
 #define _GNU_SOURCE
 #include "engine.h"
 
@@ -13,8 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "platform.h"
 
 struct engine {
 	aio_context_t ctx;
@@ -23,7 +28,10 @@ struct engine {
 	struct iocb *cbs;       /* cbs[slot] */
 	struct iocb **pending;  /* prepared, not yet taken by io_submit */
 	unsigned npending;
-	struct engine_io **refused; /* io_submit said no: reaped with the error */
+	struct engine_io **refused; /* io_submit said no: reaped with the error; and
+				     * trims, done in submit */
+	bool blockdev;
+	const char *trim_path;      /* set by the first trim */
 	unsigned nrefused;
 	struct io_event *events;
 	unsigned in_kernel;
@@ -92,7 +100,9 @@ static struct engine *aio_open(int fd, unsigned qd, void *const bufs[], size_t b
 	struct engine *e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
+	struct stat st;
 	e->fd = fd;
+	e->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
 	e->qd = qd;
 	e->cbs = calloc(qd, sizeof(*e->cbs));
 	e->pending = calloc(qd, sizeof(*e->pending));
@@ -155,10 +165,22 @@ static void aio_flush(struct engine *e)
 	e->npending -= taken;
 }
 
+/* A trim, at once: its result waits with the refused requests for reap. */
+static void aio_trim(struct engine *e, struct engine_io *io)
+{
+	e->trim_path = plat_discard_name(e->blockdev);
+	bool ok = plat_discard(e->fd, e->blockdev, io->offset, io->len) == 0;
+	io->result = ok ? (int64_t)io->len : -(int64_t)errno;
+	e->refused[e->nrefused++] = io;
+}
+
 static int aio_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		aio_prep(e, ios[i]);
+		if (ios[i]->op == ENGINE_TRIM)
+			aio_trim(e, ios[i]);
+		else
+			aio_prep(e, ios[i]);
 	aio_flush(e);
 	return 0;
 }
@@ -225,8 +247,14 @@ static void aio_close(struct engine *e)
 	aio_free(e); /* io_destroy waits for what is in flight */
 }
 
+static const char *aio_trim_path(struct engine *e)
+{
+	return e->trim_path;
+}
+
 const struct engine_ops engine_aio = {
 	.name = "aio", .label = "libaio", .max_qd = ENGINE_MAX_QD,
 	.probe = aio_probe, .open = aio_open, .submit = aio_submit,
 	.reap = aio_reap, .close = aio_close, .reap_wait = aio_reap_wait,
+	.trim_path = aio_trim_path,
 };

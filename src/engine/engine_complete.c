@@ -12,6 +12,10 @@
 
 enum engine_verdict engine_complete(struct engine_io *io, int64_t res)
 {
+	if (io->op == ENGINE_TRIM && res == 0) {
+		io->result = io->len; /* a trim moves no bytes: 0 is the whole range done */
+		return ENGINE_DONE;
+	}
 	if (res == -EAGAIN || res == -EINTR) {
 		if (++io->retries < ENGINE_MAX_RETRIES)
 			return ENGINE_AGAIN;

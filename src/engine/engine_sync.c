@@ -1,17 +1,21 @@
 /* The synchronous engine: one pread/pwrite at a time, done inside submit,
  * so at queue depth 1 the timed loop is still: offset, clock, pread or
  * pwrite, clock.  io_pread_full/io_pwrite_full already resume short
- * transfers and retry EINTR. */
+ * transfers and retry EINTR; a trim is plat_discard. */
 #define _POSIX_C_SOURCE 200809L
 #include "engine.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "io.h"
+#include "platform.h"
 
 struct engine {
 	int fd;
+	bool blockdev;
+	const char *trim_path;      /* set by the first trim */
 	struct engine_io *finished; /* the one request done, not yet reaped */
 };
 
@@ -34,8 +38,11 @@ static struct engine *sync_open(int fd, unsigned qd, void *const bufs[], size_t 
 		return NULL;
 	}
 	struct engine *e = calloc(1, sizeof(*e));
-	if (e)
-		e->fd = fd;
+	struct stat st;
+	if (!e)
+		return NULL;
+	e->fd = fd;
+	e->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
 	return e;
 }
 
@@ -44,11 +51,17 @@ static int sync_submit(struct engine *e, struct engine_io *const ios[], unsigned
 	if (n != 1 || e->finished)
 		return -EINVAL; /* one at a time: qd is 1 */
 	struct engine_io *io = ios[0];
+	e->finished = io;
+	if (io->op == ENGINE_TRIM) {
+		e->trim_path = plat_discard_name(e->blockdev);
+		bool ok = plat_discard(e->fd, e->blockdev, io->offset, io->len) == 0;
+		io->result = ok ? (int64_t)io->len : -(int64_t)errno;
+		return 0;
+	}
 	ssize_t moved = io->write ? io_pwrite_full(e->fd, io->buf, io->len, io->offset)
 				  : io_pread_full(e->fd, io->buf, io->len, io->offset);
 	io->done = moved > 0 ? (uint32_t)moved : 0;
 	io->result = moved < 0 ? -(int64_t)errno : (int64_t)moved;
-	e->finished = io;
 	return 0;
 }
 
@@ -65,6 +78,11 @@ static int sync_reap(struct engine *e, struct engine_io *done[], unsigned min, u
 static void sync_close(struct engine *e)
 {
 	free(e);
+}
+
+static const char *sync_trim_path(struct engine *e)
+{
+	return e->trim_path;
 }
 
 const struct engine_ops engine_sync = ENGINE_OPS(sync, "sync", "sync", 1);

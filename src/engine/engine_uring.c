@@ -11,7 +11,13 @@
  * Registered buffers (READ_FIXED/WRITE_FIXED), a registered file and a
  * registered ring descriptor save per-I/O work in the kernel where allowed;
  * each falls back quietly (ENOMEM under RLIMIT_MEMLOCK, EINVAL on older
- * kernels).  Setup flags are tried newest first and dropped on EINVAL. */
+ * kernels).  Setup flags are tried newest first and dropped on EINVAL.
+ *
+ * Trims are queued too: IORING_OP_FALLOCATE (punch a hole, keep the size) on
+ * a file (5.6), the block layer's discard command (IORING_OP_URING_CMD,
+ * BLOCK_URING_CMD_DISCARD, 6.12) on a block device.  A kernel that refuses
+ * one (EOPNOTSUPP, EINVAL) gets that trim and every later one synchronously
+ * (plat_discard), reaped with the rest. */
 #define _GNU_SOURCE
 #include "engine.h"
 
@@ -21,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -123,8 +130,10 @@ struct io_uring_params {
 enum {
 	RING_OP_READ_FIXED = 4,
 	RING_OP_WRITE_FIXED = 5,
+	RING_OP_FALLOCATE = 17, /* 5.6 */
 	RING_OP_READ = 22,  /* 5.6 */
 	RING_OP_WRITE = 23,
+	RING_OP_URING_CMD = 46, /* 5.19; block devices' discard: 6.12 */
 	RING_REGISTER_BUFFERS = 0,
 	RING_REGISTER_FILES = 2,
 	RING_REGISTER_PROBE = 8,     /* 5.6 */
@@ -132,6 +141,11 @@ enum {
 	RING_UNREGISTER_RING_FDS = 21,
 	RING_OP_SUPPORTED = 1,
 };
+
+/* uapi <linux/blkdev.h> (6.12): the block layer's discard command, its
+ * range in addr (start) and addr3 (length) */
+#define RING_BLOCK_CMD_DISCARD 0x1200u /* _IO(0x12, 0) */
+#define RING_PUNCH_HOLE 3u /* FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE */
 
 struct ring_probe {
 	uint8_t last_op, ops_len;
@@ -190,6 +204,12 @@ struct engine {
 	unsigned in_kernel; /* taken by the kernel, not yet reaped */
 	unsigned qd;
 	struct engine_io **scratch; /* for the final drain */
+	int fd;                    /* the file's own descriptor, for trims done at once */
+	bool blockdev;
+	bool trim_sync;            /* the kernel refused a queued trim: do them at once */
+	const char *trim_path;     /* the last trim's way; NULL before any */
+	struct engine_io **outside; /* trims done at once, waiting for reap */
+	unsigned noutside;
 };
 
 static int ring_setup(unsigned entries, unsigned flags, struct io_uring_params *p)
@@ -339,6 +359,7 @@ static void uring_free(struct engine *e)
 	if (e->ring_fd >= 0)
 		close(e->ring_fd); /* also drops the registrations */
 	free(e->scratch);
+	free(e->outside);
 	free(e);
 	errno = saved;
 }
@@ -348,14 +369,19 @@ static struct engine *uring_open(int fd, unsigned qd, void *const bufs[], size_t
 {
 	struct io_uring_params p;
 	struct engine *e = calloc(1, sizeof(*e));
-	if (!e || !(e->scratch = calloc(qd, sizeof(*e->scratch)))) {
+	struct stat st;
+	if (!e || !(e->scratch = calloc(qd, sizeof(*e->scratch))) ||
+	    !(e->outside = calloc(qd, sizeof(*e->outside)))) {
+		if (e)
+			free(e->scratch);
 		free(e);
 		snprintf(why, why_len, "io_uring: %s", strerror(ENOMEM));
 		errno = ENOMEM;
 		return NULL;
 	}
 	e->qd = qd;
-	e->file = fd;
+	e->file = e->fd = fd;
+	e->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
 	unsigned flags = 0;
 	for (size_t i = 0; i < NSETUP_FLAGS; i++)
 		flags |= setup_flags[i];
@@ -382,10 +408,46 @@ static struct engine *uring_open(int fd, unsigned qd, void *const bufs[], size_t
 	return e;
 }
 
+/* A trim done at once (plat_discard), for the next reap. */
+static void trim_now(struct engine *e, struct engine_io *io)
+{
+	e->trim_path = plat_discard_name(e->blockdev);
+	bool ok = plat_discard(e->fd, e->blockdev, io->offset, io->len) == 0;
+	io->result = ok ? (int64_t)io->len : -(int64_t)errno;
+}
+
+/* A trim's SQE (its flags, file and user_data already set): a hole
+ * punched in a file, or the block layer's discard. */
+static void ring_prep_trim(struct engine *e, struct io_uring_sqe *sqe, struct engine_io *io)
+{
+	sqe->buf_index = 0;
+	if (e->blockdev) {
+		uint32_t cmd_op = RING_BLOCK_CMD_DISCARD; /* the first half of the off union */
+		sqe->opcode = RING_OP_URING_CMD;
+		sqe->off = 0;
+		memcpy(&sqe->off, &cmd_op, sizeof(cmd_op));
+		sqe->addr = io->offset;
+		sqe->addr3 = io->len;
+		sqe->len = 0;
+		e->trim_path = "uring_cmd_discard";
+	} else {
+		sqe->opcode = RING_OP_FALLOCATE;
+		sqe->off = io->offset;
+		sqe->addr = io->len;
+		sqe->len = RING_PUNCH_HOLE;
+		e->trim_path = "uring_fallocate";
+	}
+}
+
 /* Fills the next SQE for what is left of io (the whole block, or the rest
  * of a short transfer). */
 static void ring_prep(struct engine *e, struct engine_io *io)
 {
+	if (io->op == ENGINE_TRIM && e->trim_sync) {
+		trim_now(e, io);
+		e->outside[e->noutside++] = io;
+		return;
+	}
 	struct io_uring_sqe *sqe = &e->sqes[e->sq_local_tail++ & e->sq_mask];
 	memset(sqe, 0, sizeof(*sqe)); /* a reused slot must not keep old flags */
 	if (e->fixed_bufs) {
@@ -400,6 +462,8 @@ static void ring_prep(struct engine *e, struct engine_io *io)
 	sqe->addr = (uint64_t)(uintptr_t)engine_io_buf(io);
 	sqe->len = engine_io_left(io);
 	sqe->user_data = (uint64_t)(uintptr_t)io;
+	if (io->op == ENGINE_TRIM)
+		ring_prep_trim(e, sqe, io);
 	e->to_submit++;
 }
 
@@ -429,7 +493,11 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 		int res = cqe->res;
 		head++;
 		e->in_kernel--;
-		if (engine_complete(io, res) == ENGINE_DONE) {
+		if (io->op == ENGINE_TRIM && (res == -EOPNOTSUPP || res == -EINVAL) && !e->trim_sync) {
+			e->trim_sync = true; /* this kernel cannot queue it: at once, from now on */
+			trim_now(e, io);
+			done[got++] = io;
+		} else if (engine_complete(io, res) == ENGINE_DONE) {
 			done[got++] = io;
 		} else {
 			ring_prep(e, io);
@@ -446,6 +514,8 @@ static int uring_reap(struct engine *e, struct engine_io *done[], unsigned min, 
 {
 	unsigned got = 0;
 	for (;;) {
+		while (e->noutside > 0 && got < max)
+			done[got++] = e->outside[--e->noutside];
 		got += ring_harvest(e, done + got, max - got);
 		unsigned outstanding = e->in_kernel + e->to_submit;
 		unsigned wait = got < min ? min - got : 0;
@@ -477,6 +547,11 @@ static void uring_close(struct engine *e)
 		if (uring_reap(e, e->scratch, 1, e->qd) < 0)
 			break; /* closing the ring cancels the rest */
 	uring_free(e);
+}
+
+static const char *uring_trim_path(struct engine *e)
+{
+	return e->trim_path;
 }
 
 /* Enters the ring for what is queued alone (fio's commit): --batch. */
@@ -530,4 +605,5 @@ const struct engine_ops engine_uring = {
 	.probe = uring_probe, .open = uring_open, .submit = uring_submit,
 	.reap = uring_reap, .close = uring_close, .flush = uring_flush,
 	.reap_wait = uring_reap_wait,
+	.trim_path = uring_trim_path,
 };

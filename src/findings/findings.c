@@ -303,7 +303,8 @@ static void judge_device(const struct findings_view *v, struct result *r)
 	bool write = r->dir == IO_WRITE;
 	uint64_t dev = disk_bytes(v, !write, write);
 	double ratio = r->bytes > 0 ? (double)dev / (double)r->bytes : 0;
-	if (v->ndisks == 0 || r->bytes < FINDINGS_DEVICE_MIN_BYTES || judge_other_io(v, r))
+	/* a mix (r->ops): reads, writes and trims, no one figure to hold the disks' to */
+	if (v->ndisks == 0 || r->ops || r->bytes < FINDINGS_DEVICE_MIN_BYTES || judge_other_io(v, r))
 		return;
 	join_disks(v, names, sizeof(names));
 	fmt_bytes_si(moved, sizeof(moved), r->bytes);

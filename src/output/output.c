@@ -21,14 +21,7 @@ double result_iops(const struct result *r)
 
 static bool is_write(const struct result *r)
 {
-	return r->dir == IO_WRITE;
-}
-
-double result_cpu_ns_per_io(const struct result *r)
-{
-	if (r->cpu_usr_pct < 0 || r->cpu_sys_pct < 0 || r->ios == 0 || r->seconds <= 0)
-		return -1;
-	return (r->cpu_usr_pct + r->cpu_sys_pct) / 100 * r->seconds * 1e9 / (double)r->ios;
+	return r->dir == IO_WRITE && (!r->ops || mix_has(&r->ops->mix, MIX_WRITE));
 }
 
 double result_requests_per_submit(const struct result *r)
@@ -71,6 +64,10 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 	char bs[32], region[32];
 	fmt_size_exact(bs, sizeof(bs), o->bs);
 	int n = snprintf(buf, len, "bs=%s", bs);
+	if (r->ops && r->ops->mix.pct[MIX_TRIM] < 100) { /* a trim test's name says it */
+		n += snprintf(buf + n, len - (size_t)n, ", mix ");
+		n += mix_format(&r->ops->mix, buf + n, len - (size_t)n);
+	}
 	if (r->open_loop.on)
 		n += snprintf(buf + n, len - (size_t)n, ", open loop at %.0f IOPS, %u in flight at most",
 			      r->open_loop.rate_asked, r->open_loop.cap);
@@ -183,6 +180,7 @@ void out_histogram(FILE *f, const struct stats *lat)
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	out_text_result_line(f, r);
+	out_text_ops(f, r);
 	out_text_targets(f, r);
 	if (quiet)
 		return;
@@ -228,6 +226,11 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 	json_key(j, "batch");
 	o->batch ? json_uint(j, o->batch) : json_null(j);
 	json_key(j, "once"), json_bool(j, o->once);
+	if (mix_set(&o->mix)) { /* rw, randrw, trim, randtrim */
+		char mix[32];
+		mix_format(&o->mix, mix, sizeof(mix));
+		json_key(j, "mix"), json_string(j, mix);
+	}
 	json_object_end(j);
 }
 
@@ -308,6 +311,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "iops"), json_double(j, result_iops(r), 2);
 	json_latency(j, &r->lat);
 	out_json_open_loop(j, r);
+	out_json_ops(j, r);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
 	out_json_factors(j, r);

@@ -58,6 +58,10 @@ static void text_device_io(FILE *f, const struct result *r)
 		fprintf(f, "%s %s %.0f %% busy, %s%s%s", shown++ ? ";" : "", io->leaf[i].name,
 			devio_util_pct(io, i), a, b[0] ? ", " : "", b);
 	}
+	if (r->ops) { /* a mix: what it moved is on its operations' lines */
+		fputc('\n', f);
+		return;
+	}
 	fmt_bytes_iec(own, sizeof(own), r->bytes);
 	fprintf(f, "; this run %s %s", write ? "wrote" : "read", own);
 	uint64_t others = findings_other_io(devio_read_bytes(io), devio_write_bytes(io),
@@ -142,6 +146,13 @@ static void json_device_io(struct json *j, const struct result *r)
 		json_object_end(j);
 	}
 	json_array_end(j);
+}
+
+double result_cpu_ns_per_io(const struct result *r)
+{
+	if (r->cpu_usr_pct < 0 || r->cpu_sys_pct < 0 || r->ios == 0 || r->seconds <= 0)
+		return -1;
+	return (r->cpu_usr_pct + r->cpu_sys_pct) / 100 * r->seconds * 1e9 / (double)r->ios;
 }
 
 /* What the CPU had to do with the figure: the busiest worker's share, the

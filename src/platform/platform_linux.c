@@ -345,6 +345,46 @@ int plat_holes(int fd, uint64_t len, uint64_t *first_hole, uint64_t *allocated)
 	return 0;
 }
 
+int plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len)
+{
+	if (is_blockdev) {
+		uint64_t range[2] = { offset, len };
+		return ioctl(fd, BLKDISCARD, range);
+	}
+	int rc;
+	do
+		rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset,
+			       (off_t)len);
+	while (rc != 0 && errno == EINTR);
+	return rc;
+}
+
+const char *plat_discard_name(bool is_blockdev)
+{
+	return is_blockdev ? "ioctl_blkdiscard" : "fallocate_punch_hole";
+}
+
+int plat_discard_probe(int fd, bool is_blockdev, uint64_t end)
+{
+	if (!is_blockdev) {
+		struct stat st;
+		if (fstat(fd, &st) != 0)
+			return -1;
+		uint64_t past = (uint64_t)st.st_size > end ? (uint64_t)st.st_size : end;
+		past = (past + 4095) / 4096 * 4096 + 4096; /* wholly past the end */
+		return plat_discard(fd, false, past, 4096);
+	}
+	uint64_t size;
+	if (plat_blockdev_size(fd, &size) != 0)
+		return -1;
+	/* the kernel says EOPNOTSUPP (no discard) or EPERM (read-only) before it
+	 * looks at the range; a range of nothing then is EINVAL or no work */
+	uint64_t range[2] = { size, 0 };
+	if (ioctl(fd, BLKDISCARD, range) == 0 || errno == EINVAL)
+		return 0;
+	return -1;
+}
+
 /* systemd's rule (time-util): the kernel raises maxerror by 500 ppm while
  * nothing disciplines the clock, and sets STA_UNSYNC at 16 s */
 #define CLOCK_MAXERROR_UNSYNC_US 16000000L

@@ -101,6 +101,10 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 		out->max_lag_ns = w->max_lag_ns > out->max_lag_ns ? w->max_lag_ns : out->max_lag_ns;
 		stats_merge(&out->lat_read, &w->lat[0]);
 		stats_merge(&out->lat_write, &w->lat[1]);
+		stats_merge(&out->lat_trim, &w->lat[2]);
+		out->trims += w->trims;
+		if (w->trim_path)
+			out->trim_path = w->trim_path;
 		for (unsigned b = 0; b < BENCH_QD_BUCKETS; b++)
 			out->qd_hist[b] += w->qd_hist[b];
 		out->bytes += w->bytes;
@@ -126,6 +130,7 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 	}
 	stats_merge(&out->lat, &out->lat_read);
 	stats_merge(&out->lat, &out->lat_write);
+	stats_merge(&out->lat, &out->lat_trim);
 	out->seconds = end > start ? (double)(end - start) / 1e9 : 0.0;
 	if (sampled_from && start != UINT64_MAX && start > sampled_from)
 		out->sampler_lead_s = (double)(start - sampled_from) / 1e9;
@@ -150,6 +155,7 @@ static void collect_parts(const struct bench_job *job, const struct worker *work
 			p->writes += w->writes;
 			stats_merge(&p->lat, &w->lat[0]);
 			stats_merge(&p->lat, &w->lat[1]);
+			stats_merge(&p->lat, &w->lat[2]);
 		}
 		p->seconds += window_s;
 	}
@@ -167,6 +173,7 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	stats_init(&out->lat_read);
 	stats_init(&out->lat_write);
 	stats_init(&out->lat_service);
+	stats_init(&out->lat_trim);
 	out->engine_name = ops->name;
 	bool no_targets = job->ntargets > 1 && (!job->fds || !job->regions);
 	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets) {
@@ -194,12 +201,15 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 		w->fd = job->ntargets > 1 ? job->fds[w->target] : job->fd;
 		/* only the directions the job uses: the other histogram's pages
 		 * stay untouched (zero from calloc, which merges as empty) */
-		if (job->dir == IO_READ || job->write_pct > 0)
+		bool mixed = mix_set(&job->mix);
+		if (mixed ? mix_has(&job->mix, MIX_READ) : job->dir == IO_READ)
 			stats_init(&w->lat[0]);
-		if (job->dir == IO_WRITE || job->write_pct > 0)
+		if (mixed ? mix_has(&job->mix, MIX_WRITE) : job->dir == IO_WRITE)
 			stats_init(&w->lat[1]);
 		if (job->rate > 0)
 			stats_init(&w->service);
+		if (mixed && mix_has(&job->mix, MIX_TRIM))
+			stats_init(&w->lat[2]);
 		atomic_init(&w->progress, 0);
 		atomic_init(&w->progress_ios, 0);
 		for (unsigned b = 0; b < STATS_COARSE_N; b++)

@@ -29,9 +29,10 @@ struct worker {
 	unsigned index;
 	unsigned target;      /* several targets: the one it works on */
 	int fd;
-	struct stats lat[2];  /* by direction: [0] reads, [1] writes */
+	struct stats lat[MIX_OPS]; /* by operation: [0] reads, [1] writes, [2] trims */
 	uint64_t qd_hist[BENCH_QD_BUCKETS];
-	uint64_t bytes, ios, writes;
+	uint64_t bytes, ios, writes, trims;
+	const char *trim_path;     /* its engine's, at the end (engine_ops.trim_path) */
 	atomic_uint_fast64_t progress, progress_ios;
 	/* the sampler's per-interval latencies: one writer, so a relaxed load
 	 * and store (a plain add) on the hot path, summed by the main thread */

@@ -63,23 +63,36 @@ static void record_failure(struct worker *w, const char *op, uint64_t offset, in
 	atomic_store(&w->gate->abort, 1);
 }
 
-/* Whether this I/O is a write: the job's direction, or for a mixed job
- * (write_pct of reads turned into writes) a draw of the generator. */
-static bool next_is_write(const struct bench_job *job, struct rng *mix)
+_Static_assert(ENGINE_READ == (int)MIX_READ && ENGINE_WRITE == (int)MIX_WRITE &&
+	       ENGINE_TRIM == (int)MIX_TRIM, "one numbering of the operations");
+
+/* This I/O's operation: the job's direction, or for a mixed job (--mix,
+ * sweep --write) a draw of the generator by the mix's shares. */
+static uint8_t next_op(const struct bench_job *job, struct rng *mix)
 {
-	if (job->write_pct == 0)
-		return job->dir == IO_WRITE;
-	return rng_below(mix, 100) < job->write_pct;
+	if (!mix_set(&job->mix))
+		return job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
+	return (uint8_t)mix_pick(&job->mix, (unsigned)rng_below(mix, 100));
+}
+
+/* The warm-up's operation: the job's direction, or a mix's first. */
+static uint8_t warm_up_op(const struct bench_job *job)
+{
+	if (!mix_set(&job->mix))
+		return job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
+	return (uint8_t)mix_first(&job->mix);
 }
 
 /* Makes io a fresh request for offset.  The data a write carries depend
  * only on (offset, seed): every slot holds the same base pattern, and the
  * stamps overwrite the same places in it. */
 static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64_t offset,
-		       bool is_write)
+		       uint8_t op)
 {
+	bool is_write = op == ENGINE_WRITE;
 	io->offset = offset;
 	io->write = is_write;
+	io->op = op;
 	io->done = 0;
 	io->retries = 0;
 	if (is_write && !job->zeros)
@@ -128,8 +141,10 @@ static int lane_open(struct lane *l, struct worker *w)
 	return 0;
 }
 
-static void lane_close(struct lane *l)
+static void lane_close(struct worker *w, struct lane *l)
 {
+	if (l->eng && l->ops->trim_path)
+		w->trim_path = l->ops->trim_path(l->eng);
 	if (l->eng)
 		l->ops->close(l->eng); /* waits for what is in flight */
 	if (l->slab)
@@ -200,7 +215,7 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 		rng_seed(&wg.rng, job->seed, 0x3a3a0000u + w->index);
 	for (unsigned i = 0; i < job->warmup_ios && offset_gen_next(&wg, &offset); i++) {
 		struct engine_io *io = l->free[--l->nfree];
-		prepare_io(io, job, offset, job->dir == IO_WRITE);
+		prepare_io(io, job, offset, warm_up_op(job));
 		l->batch[0] = io;
 		l->inflight_bytes += job->bs;
 		if (lane_submit(w, l, l->batch, 1) != 0)
@@ -214,7 +229,7 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 			return;
 		}
 		if (io->result < 0) {
-			record_failure(w, io->write ? "write" : "read", io->offset, (int)-io->result);
+			record_failure(w, mix_op_name(io->op), io->offset, (int)-io->result);
 			return;
 		}
 		if (io->result < io->len)
@@ -284,7 +299,7 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 		l->inflight--;
 		l->inflight_bytes -= io->len;
 		if (io->result < 0) {
-			record_failure(w, io->write ? "write" : "read", io->offset, (int)-io->result);
+			record_failure(w, mix_op_name(io->op), io->offset, (int)-io->result);
 			go_on = false;
 			continue;
 		}
@@ -292,7 +307,7 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			/* the file ends inside the region it was planned to cover: it
 			 * shrank, and a short figure must not pass for a whole one */
 			w->eof = !w->error;
-			record_failure(w, io->write ? "write" : "read",
+			record_failure(w, mix_op_name(io->op),
 				       io->offset + (uint64_t)io->result, ENODATA);
 			go_on = false;
 			continue;
@@ -300,13 +315,14 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 		if (io->result == 0 || !counted(w, io, t1))
 			continue;
 		uint64_t from = job->rate > 0 ? io->t_due : io->t_submit;
-		stats_add(&w->lat[io->write], t1 - from);
+		stats_add(&w->lat[io->op], t1 - from);
 		count_coarse(w, t1 - from);
 		if (job->rate > 0)
 			count_open(w, io, t1);
 		w->bytes += (uint64_t)io->result;
 		w->ios++;
 		w->writes += io->write;
+		w->trims += io->op == ENGINE_TRIM;
 		w->qd_hist[bench_qd_bucket(io->depth)]++;
 	}
 	atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
@@ -341,7 +357,7 @@ static struct engine_io *take_slot(struct worker *w, struct lane *l, struct offs
 		return NULL;
 	}
 	struct engine_io *io = l->free[--l->nfree];
-	prepare_io(io, job, offset, next_is_write(job, mix));
+	prepare_io(io, job, offset, next_op(job, mix));
 	l->batch[(*n)++] = io;
 	l->inflight_bytes += job->bs;
 	return io;
@@ -539,7 +555,7 @@ void *bench_worker_main(void *arg)
 		else
 			worker_loop(w, &lane, &g, quota);
 	}
-	lane_close(&lane);
+	lane_close(w, &lane);
 	atomic_fetch_sub(&w->gate->running, 1);
 	return NULL;
 }

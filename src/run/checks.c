@@ -98,8 +98,9 @@ void checks_flush(const struct target *t, uint64_t region, uint64_t bs,
 	uint64_t written = (r->bytes < region ? r->bytes : region) / bs * bs;
 	size_t len = bs < CHECKS_FLUSH_LEN ? (size_t)bs : CHECKS_FLUSH_LEN;
 	char median[32];
-	if (r->dir != IO_WRITE || !r->measured || written == 0 || !(t->created || opt->force) ||
-	    !write_back_leaf(r->device))
+	bool trims_only = r->ops && !mix_has(&r->ops->mix, MIX_WRITE); /* writes nothing */
+	if (r->dir != IO_WRITE || trims_only || !r->measured || written == 0 ||
+	    !(t->created || opt->force) || !write_back_leaf(r->device))
 		return;
 	int fd = open_for_flush(t, opt->direct && !t->no_direct);
 	int rc = fd >= 0 ? time_flushes(fd, written - bs, len, opt, ns) : -1;

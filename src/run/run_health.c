@@ -172,6 +172,11 @@ void run_health_after_moved(struct result *r, const uint64_t *bytes, bool wrote,
 void run_health_after(struct result *r, const struct bench_job *job)
 {
 	uint64_t bytes[OPT_MAX_TARGETS];
+	if (mix_set(&job->mix)) { /* reads, writes and trims: no one figure to hold the disk's to */
+		run_health_after_moved(r, NULL, r->dir == IO_WRITE, "a mix's reads, writes and trims "
+				       "are in result.ops; the disk's counters are not matched to them");
+		return;
+	}
 	bytes[0] = run_health_bytes(r);
 	for (unsigned k = 0; job->ntargets > 1 && k < job->ntargets && r->targets; k++)
 		bytes[k] = job->parts[k].bytes +

@@ -299,7 +299,7 @@ void run_job_for(struct bench_job *job, const struct options *opt)
 {
 	/* reads through the page cache never go round: the second pass would
 	 * come from the cache the first one filled */
-	bool cache_reads = !opt->direct && job->dir == IO_READ && job->write_pct == 0;
+	bool cache_reads = !opt->direct && job->dir == IO_READ && !mix_has(&job->mix, MIX_WRITE);
 	if (opt->time_s > 0 && !opt->once && !cache_reads)
 		run_job_by_time(job);
 	else if (opt->once)
@@ -523,6 +523,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 	int rc = run_bench(job, out, sampler, r);
 	progress_clear();
 	fill_result(out, r);
+	run_fill_ops(job, out, r);
 	keep_record(r);
 	r->passes = passes(job, out->bytes);
 	/* several targets: name the one the failure was on */

@@ -78,6 +78,9 @@ static void check_accepted(const struct cli *c)
 	check_levels(sw->large_levels, sw->nlarge_levels);
 	PROMISE(sw->large_bs <= 256ull << 20);
 	PROMISE(sw->write_pct <= 100);
+	/* --mix: unset, or shares summing to 100 (issue 31) */
+	PROMISE(!mix_set(&o->mix) ||
+		o->mix.pct[MIX_READ] + o->mix.pct[MIX_WRITE] + o->mix.pct[MIX_TRIM] == 100);
 	PROMISE(isfinite(sw->point_s) && sw->point_s >= 0);
 	PROMISE(isfinite(sw->budget_s) && sw->budget_s >= 0);
 	PROMISE(isfinite(sw->max_latency_ns) && sw->max_latency_ns >= 0);

@@ -253,7 +253,7 @@ static void test_mixed_split(void **state)
 	struct fx *f = *state;
 	lay_out(f->fd, 4 << 20);
 	struct bench_job job = make_job(f->fd, IO_READ, PAT_RAND, 4 << 20);
-	job.write_pct = 30;
+	job.mix = mix_read_write(30);
 	struct bench_outcome *out = run(&job, 0);
 	assert_int_equal(out->ios, 1024);
 	assert_true(out->writes > 200 && out->writes < 420);
@@ -270,7 +270,7 @@ static void test_mixed_split(void **state)
 	free(out);
 
 	/* a pure read job: no write histogram at all */
-	job.write_pct = 0;
+	job.mix = mix_read_write(0);
 	out = run(&job, 0);
 	assert_int_equal(out->writes, 0);
 	assert_int_equal(out->lat_write.count, 0);
@@ -357,6 +357,75 @@ static bool runs_here(const struct engine_ops *ops)
 static unsigned depth_for(const struct engine_ops *ops, unsigned want)
 {
 	return ops->max_qd < want ? ops->max_qd : want;
+}
+
+/* A trim the kernel refuses, queued or not: io_uring's EOPNOTSUPP turns it
+ * to the synchronous call (which the run then names), whose error fails the
+ * run as a "trim" at its offset.  /proc/self/comm is a regular file without
+ * fallocate, open for writing by its owner. */
+static void test_trim_refused(void **state)
+{
+	(void)state;
+	int fd = open("/proc/self/comm", O_RDWR);
+	if (fd < 0) {
+		print_message("skipping: /proc/self/comm: %s\n", strerror(errno));
+		return;
+	}
+	for (size_t e = 0; e < NALL; e++) {
+		if (!runs_here(all_engines[e]))
+			continue;
+		struct bench_job job = make_job(fd, IO_WRITE, PAT_SEQ, 4096);
+		job.engine = all_engines[e];
+		job.mix = (struct mix){ { 0, 0, 100 } };
+		struct bench_outcome *out = run(&job, -1);
+		assert_int_equal(out->error, EOPNOTSUPP);
+		assert_string_equal(out->failed_op, "trim");
+		assert_non_null(out->trim_path);
+		assert_string_equal(out->trim_path, "fallocate_punch_hole");
+		free(out);
+	}
+	close(fd);
+}
+
+/* A mix with trims on every engine: each trim is counted with its own
+ * latency, the engine says how it ran them (queued through io_uring, else
+ * fallocate at once), and a trim-only pass punches holes that read as
+ * zeros while the file keeps its size. */
+static void test_trims(void **state)
+{
+	struct fx *f = *state;
+	struct stat st;
+	for (size_t e = 0; e < NALL; e++) {
+		if (!runs_here(all_engines[e]))
+			continue;
+		lay_out(f->fd, 4 << 20);
+		struct bench_job job = make_job(f->fd, IO_WRITE, PAT_RAND, 4 << 20);
+		job.engine = all_engines[e];
+		job.qd = depth_for(all_engines[e], 4);
+		assert_int_equal(mix_parse("r60,w30,t10", &job.mix, (char[64]){ 0 }, 64), 0);
+		struct bench_outcome *out = run(&job, 0);
+		assert_int_equal(out->ios, 1024);
+		assert_true(out->trims > 50 && out->trims < 160);
+		assert_int_equal(out->lat_trim.count, out->trims);
+		assert_int_equal(out->lat_read.count + out->lat_write.count + out->trims, out->ios);
+		assert_string_equal(out->trim_path, all_engines[e] == &engine_uring
+							    ? "uring_fallocate" : "fallocate_punch_hole");
+		free(out);
+
+		job.mix = (struct mix){ { 0, 0, 100 } };
+		job.pattern = PAT_SEQ;
+		assert_int_equal(fstat(f->fd, &st), 0);
+		blkcnt_t before = st.st_blocks;
+		out = run(&job, 0);
+		assert_int_equal(out->trims, 1024);
+		assert_int_equal(fstat(f->fd, &st), 0);
+		assert_int_equal(st.st_size, 4 << 20);
+		assert_true(st.st_blocks < before / 8);
+		char block[4096], zero[4096] = { 0 };
+		assert_int_equal(pread(f->fd, block, sizeof(block), 1 << 20), (ssize_t)sizeof(block));
+		assert_memory_equal(block, zero, sizeof(block));
+		free(out);
+	}
 }
 
 /* The file again, with O_DIRECT where the filesystem has it, so that aio
@@ -819,6 +888,8 @@ int main(void)
 		cmocka_unit_test(test_qd_buckets),
 		cmocka_unit_test(test_parse_name),
 		cmocka_unit_test_setup_teardown(test_mixed_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trims, setup, teardown),
+		cmocka_unit_test(test_trim_refused),
 		cmocka_unit_test_setup_teardown(test_qd_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sampler, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_equivalent_writes, setup, teardown),

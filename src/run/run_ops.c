@@ -1,0 +1,58 @@
+/* The mixes and trims (issue 31): a mix's shares into the job, the probe
+ * that refuses a target which cannot discard, and each operation's
+ * figures into the result. */
+#define _POSIX_C_SOURCE 200809L
+#include "runner.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "platform.h"
+#include "util.h"
+
+void run_job_mix(struct bench_job *job, const struct options *opt)
+{
+	if (!mix_set(&opt->mix))
+		return;
+	job->mix = opt->mix;
+	job->fsync_at_end = job->fsync_at_end && mix_has(&opt->mix, MIX_WRITE);
+}
+
+int run_check_trim(const struct target *t, struct result *r)
+{
+	bool dev = t->kind == TARGET_BLOCKDEV;
+	if (plat_discard_probe(t->fd, dev, r->region) == 0)
+		return EXIT_OK;
+	int err = errno;
+	const char *fs = t->fs_known ? t->fs.type : "its filesystem";
+	if (err == EOPNOTSUPP && dev)
+		return fail(r, EXIT_USAGE, "'%s' cannot discard (trim): the device does not support "
+			    "it (its queue/discard_max_bytes is 0)", t->path);
+	if (err == EOPNOTSUPP)
+		return fail(r, EXIT_USAGE, "'%s' cannot discard (trim): %s cannot punch holes "
+			    "(fallocate PUNCH_HOLE is not supported)", t->path, fs);
+	if (err == EPERM && dev)
+		return fail(r, EXIT_USAGE, "'%s' cannot discard (trim): the device is read-only",
+			    t->path);
+	errno = err;
+	return fail(r, EXIT_USAGE, "'%s' cannot discard (trim):", t->path);
+}
+
+void run_fill_ops(const struct bench_job *job, const struct bench_outcome *out,
+		  struct result *r)
+{
+	if (!mix_set(&job->mix))
+		return;
+	struct result_ops *ops = result_keep(r, sizeof(*ops), NULL);
+	if (!ops)
+		return; /* the total stands alone */
+	const struct stats *lat[MIX_OPS] = { &out->lat_read, &out->lat_write, &out->lat_trim };
+	ops->mix = job->mix;
+	for (unsigned op = 0; op < MIX_OPS; op++) {
+		ops->op[op].lat = *lat[op];
+		ops->op[op].ios = lat[op]->count; /* every counted I/O has its latency */
+		ops->op[op].bytes = lat[op]->count * job->bs;
+	}
+	r->ops = ops;
+	r->trim_engine = out->trims ? out->trim_path : NULL;
+}
