@@ -57,7 +57,10 @@ struct verdict {
 					    * "host_cache" (a virtual disk's figures beyond its
 					    * claimed link, or at memory speed), "cache" (a
 					    * step's own finding says a cache between diskbench
-					    * and the disk served every figure weighed: cls NULL) */
+					    * and the disk served every figure weighed, or the
+					    * figures are memory speed on a target not known
+					    * to be in RAM or virtual: cls NULL) */
+	bool memory_speed;                 /* "cache" because the figures are memory speed */
 	const char *prefix;                /* "virtual disk: ", "RAM: ", "network: " or "" */
 	char identity_note[160];           /* why identity and figures disagree, if they do */
 	char host_cache[160];              /* why the figures are the host's cache, or "" */

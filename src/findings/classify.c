@@ -202,6 +202,19 @@ static void host_cache(const struct quick_figures *f, struct verdict *v)
 		v->fit = "host_cache";
 }
 
+/* O_DIRECT figures at memory speed on a target that is neither known to
+ * live in RAM nor known to be a virtual disk (no sysfs in a chroot, a
+ * network filesystem): memory below diskbench served them, a hypervisor's,
+ * a controller's or the device's, and no device class is named. */
+static void memory_speed_cache(struct verdict *v)
+{
+	v->cls = NULL;
+	v->second = NULL;
+	v->identity_note[0] = '\0';
+	v->fit = "cache";
+	v->memory_speed = true;
+}
+
 static void link_warnings(const struct quick_figures *f, struct verdict *v)
 {
 	if (f->link_below_max) {
@@ -300,6 +313,8 @@ void classify(const struct quick_figures *f, struct verdict *v)
 		v->second = NULL;
 	} else if (v->cls && f->is_virtual && !in_ram(f)) {
 		host_cache(f, v);
+	} else if (v->cls && is(v->cls->id, "ram") && !in_ram(f)) {
+		memory_speed_cache(v);
 	}
 	link_warnings(f, v);
 	cap_warning(f, v);
@@ -341,9 +356,30 @@ static void virtual_line(char *buf, size_t len, const struct quick_figures *f, c
 	append(buf, len, &n, " (seq read %s, QD1 read %s, %s IOPS @ 32)", seq, lat, iops);
 }
 
+/* The figures of memory_speed_cache() and where they came from. */
+static void memory_speed_line(char *buf, size_t len, const struct quick_figures *f,
+			      const struct verdict *v)
+{
+	char seq[32] = "-", lat[32] = "-", iops[32] = "-";
+	if (f->seq_read_bps > 0)
+		fmt_rate_si(seq, sizeof(seq), f->seq_read_bps);
+	if (f->qd1_lat_p50_ns > 0)
+		fmt_ns(lat, sizeof(lat), f->qd1_lat_p50_ns);
+	if (f->qd32_iops > 0)
+		fmt_count(iops, sizeof(iops), f->qd32_iops);
+	snprintf(buf, len, "looks like: %sa cache, not the disk: the figures are memory speed (seq "
+		 "read %s, QD1 read %s, %s IOPS @ 32) on a target not known to live in RAM: memory "
+		 "below it served them (a hypervisor's, a controller's or the device's), so no "
+		 "class is named", v->prefix, seq, lat, iops);
+}
+
 void verdict_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v)
 {
 	char seq[32] = "-", lat[32] = "-", iops[32] = "-";
+	if (v->memory_speed) {
+		memory_speed_line(buf, len, f, v);
+		return;
+	}
 	if (!v->cls && v->fit && strcmp(v->fit, "cache") == 0) {
 		snprintf(buf, len, "looks like: %sa cache, not the disk: a cache between diskbench and "
 			 "the disk served the %s figures (the steps' warnings say so), so no class is "

@@ -210,7 +210,9 @@ classes = {"usb2": "USB 2.0 flash", "usb3_flash": "USB 3 flash", "hdd": "HDD", "
            "sata_ssd": "SATA SSD", "nvme_gen3": "NVMe PCIe 3.0", "nvme_gen4": "NVMe PCIe 4.0",
            "nvme_gen5": "NVMe PCIe 5.0", "ssd": "SSD", "cloud_block": "cloud block volume", "ram": "RAM"}
 assert v["line"].startswith("looks like: "), v
-if v["fit"] != "host_cache":
+if v["fit"] in ("host_cache", "cache"):  # memory-speed figures a cache served: no class
+    assert v["class"] is None and v["label"] is None, v
+else:
     assert v["class"] in classes and v["label"] == classes[v["class"]], v
     assert classes[v["class"]] in v["line"], v
     assert v["class"] != "ram", v  # a disk-backed directory is not memory

@@ -166,6 +166,41 @@ static void test_ram(void **state)
 	assert_non_null(strstr(line, "looks like: RAM: RAM class"));
 }
 
+/* CI's chroot without sysfs: a disk-backed directory whose O_DIRECT reads
+ * ran at memory speed (the host's cache; figures of that run) names no
+ * class, least of all RAM; the same figures on tmpfs stay RAM, and a disk of
+ * known transport keeps its class. */
+static void test_memory_speed_on_unknown_disk(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 10.2e9, .qd1_lat_p50_ns = 38.5e3, .qd1_iops = 25e3,
+				   .qd32_iops = 199.6e3, .seq_write_bps = 1.57e9, .rotational = -1 };
+	struct verdict v;
+	char line[512];
+	classify(&f, &v);
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_null(v.cls);
+	assert_string_equal(v.fit, "cache");
+	assert_true(v.memory_speed);
+	assert_string_equal(v.identity_note, "");
+	assert_non_null(strstr(line, "looks like: a cache, not the disk: the figures are memory speed "
+				     "(seq read 10.2 GB/s, QD1 read 38.5 us, 200k IOPS @ 32)"));
+	assert_null(strstr(line, "RAM class"));
+
+	f.fs_class = "ram";
+	classify(&f, &v);
+	assert_non_null(v.cls);
+	assert_string_equal(v.cls->id, "ram");
+	assert_false(v.memory_speed);
+
+	struct quick_figures nvme = { .seq_read_bps = 6.5e9, .qd1_lat_p50_ns = 60e3, .qd32_iops = 700e3,
+				      .transport = "nvme", .rotational = 0 };
+	classify(&nvme, &v);
+	assert_non_null(v.cls);
+	assert_false(v.memory_speed);
+	assert_string_not_equal(v.fit, "cache");
+}
+
 static void test_identity_contradiction(void **state)
 {
 	(void)state;
@@ -478,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_virtual_verdict_is_stable),
 		cmocka_unit_test(test_host_cache_beyond_claimed_link),
 		cmocka_unit_test(test_host_cache_memory_speed),
+		cmocka_unit_test(test_memory_speed_on_unknown_disk),
 		cmocka_unit_test(test_cloud_volume),
 		cmocka_unit_test(test_provisioned_cap),
 		cmocka_unit_test(test_cached_figures_not_weighed),
