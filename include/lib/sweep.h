@@ -75,6 +75,8 @@ struct sweep_result {
 
 double sweep_iops(const struct sweep_point *p);
 double sweep_rate(const struct sweep_point *p);
+/* A --curve point's IOPS served: what completed over its seconds. */
+double sweep_curve_served(const struct sweep_curve_point *c);
 /* Little's law: IOPS x mean latency = the outstanding I/Os the device saw. */
 double sweep_littles_outstanding(const struct sweep_point *p);
 

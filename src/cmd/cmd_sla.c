@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "plain_test.h"
 #include "progress.h"
 #include "runner.h"
 #include "sla_report.h"
@@ -25,27 +26,9 @@
 #define SLA_BISECT_STEPS 10
 #define SLA_WARMUP_MAX_S 0.5 /* each step's warm-up: a quarter of it, at most this */
 
-struct sla_test {
-	const char *name;
-	enum io_dir dir;
-	enum io_pattern pattern;
-};
-
-static const struct sla_test *sla_test_of(const char *name)
-{
-	static const struct sla_test tests[] = {
-		{ "randread", IO_READ, PAT_RAND }, { "randwrite", IO_WRITE, PAT_RAND },
-		{ "seqread", IO_READ, PAT_SEQ }, { "seqwrite", IO_WRITE, PAT_SEQ },
-	};
-	for (size_t i = 0; name && i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (strcmp(tests[i].name, name) == 0)
-			return &tests[i];
-	return NULL;
-}
-
 struct sla_run {
 	struct sla_report *rep;
-	const struct sla_test *test;
+	const struct plain_test *test;
 	struct options step_opt;
 	struct result *step; /* each step measured into it, in turn */
 	struct result *r;
@@ -244,12 +227,12 @@ static int verdict(struct sla_run *s)
 int cmd_run_sla(const struct command *cmd, const struct options *opt, struct result *r)
 {
 	struct sla_run *s = result_keep(r, sizeof(*s), NULL);
-	(void)cmd;
 	if (!s)
 		return fail(r, EXIT_RUN, "cannot allocate sla's steps:");
 	memset(s, 0, sizeof(*s));
 	s->r = r;
-	s->test = sla_test_of(opt->steady.test);
+	(void)cmd; /* its test is opt->steady.test */
+	s->test = plain_test_of(opt->steady.test);
 	s->rep = result_keep(r, sizeof(*s->rep), NULL);
 	s->step = result_keep(r, sizeof(*s->step), NULL);
 	if (!s->rep || !s->step || !s->test)

@@ -17,6 +17,7 @@
 #include "detect.h"
 #include "finding.h"
 #include "fleet.h"
+#include "plain_test.h"
 #include "progress.h"
 #include "runner.h"
 #include "sampling.h"
@@ -30,31 +31,11 @@
 #define PRECONDITION_QD 32
 #define METRIC_BW_FROM (64u << 10) /* auto: bytes/s from 64 KiB blocks, IOPS below */
 
-/* The tests steady runs (cmd_runs_test lets these through), as their
- * command rows have them. */
-struct steady_test {
-	const char *name;
-	enum io_dir dir;
-	enum io_pattern pattern;
-};
-
-static const struct steady_test *steady_test_of(const char *name)
-{
-	static const struct steady_test tests[] = {
-		{ "randread", IO_READ, PAT_RAND }, { "randwrite", IO_WRITE, PAT_RAND },
-		{ "seqread", IO_READ, PAT_SEQ }, { "seqwrite", IO_WRITE, PAT_SEQ },
-	};
-	for (size_t i = 0; name && i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (strcmp(tests[i].name, name) == 0)
-			return &tests[i];
-	return NULL;
-}
-
 /* What a steady run keeps: its report, and the two results a phase is
  * measured into (a round's, reused; the preconditioning's). */
 struct steady_run {
 	struct steady_report *rep;
-	const struct steady_test *test;
+	const struct plain_test *test;
 	struct options round_opt, pre_opt;
 	struct result *round, *pre;
 	struct result *r;
@@ -375,12 +356,12 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 {
 	/* the run's state in storage the result owns, not in a static */
 	struct steady_run *s = result_keep(r, sizeof(*s), NULL);
-	(void)cmd;
 	if (!s)
 		return fail(r, EXIT_RUN, "cannot allocate steady's rounds:");
 	memset(s, 0, sizeof(*s));
 	s->r = r;
-	s->test = steady_test_of(opt->steady.test);
+	(void)cmd; /* its test is opt->steady.test */
+	s->test = plain_test_of(opt->steady.test);
 	s->rep = result_keep(r, sizeof(*s->rep), NULL);
 	s->round = result_keep(r, sizeof(*s->round), NULL);
 	s->pre = result_keep(r, sizeof(*s->pre), NULL);

@@ -12,6 +12,11 @@ double sweep_iops(const struct sweep_point *p)
 	return p->seconds > 0 ? (double)p->ios / p->seconds : 0.0;
 }
 
+double sweep_curve_served(const struct sweep_curve_point *c)
+{
+	return c->seconds > 0 ? (double)c->ios / c->seconds : 0.0;
+}
+
 double sweep_rate(const struct sweep_point *p)
 {
 	return p->seconds > 0 ? (double)p->bytes / p->seconds : 0.0;

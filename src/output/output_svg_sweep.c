@@ -124,7 +124,7 @@ static bool curve_chart(struct sweep_chart *c, const struct sweep_result *sw)
 	for (unsigned i = 0; i < sw->ncurve; i++) {
 		const struct sweep_curve_point *p = &sw->curve[i];
 		c->level[i] = p->asked;
-		c->figure[i] = p->seconds > 0 ? (double)p->ios / p->seconds : 0;
+		c->figure[i] = sweep_curve_served(p);
 		c->p99[i] = (double)p->response.p99;
 		c->mean[i] = (double)p->response.p50;
 	}

@@ -120,7 +120,7 @@ static void text_curve(FILE *f, const struct sweep_result *sw)
 		const struct sweep_curve_point *c = &sw->curve[i];
 		char asked[16], served[16], lat[4][24];
 		fmt_count(asked, sizeof(asked), c->asked);
-		fmt_count(served, sizeof(served), c->seconds > 0 ? (double)c->ios / c->seconds : 0);
+		fmt_count(served, sizeof(served), sweep_curve_served(c));
 		fmt_ns(lat[0], sizeof(lat[0]), (double)c->response.p50);
 		fmt_ns(lat[1], sizeof(lat[1]), (double)c->response.p99);
 		fmt_ns(lat[2], sizeof(lat[2]), (double)c->response.p99_9);
@@ -276,7 +276,7 @@ static void json_curve(struct json *j, const struct sweep_result *sw)
 		json_key(j, "pct"), json_uint(j, c->pct);
 		json_key(j, "rate_asked"), json_double(j, c->asked, 2);
 		json_key(j, "rate_served"),
-			json_double(j, c->seconds > 0 ? (double)c->ios / c->seconds : 0, 2);
+			json_double(j, sweep_curve_served(c), 2);
 		json_key(j, "seconds"), json_double(j, c->seconds, 6);
 		json_key(j, "ios"), json_uint(j, c->ios);
 		json_key(j, "late_ios"), json_uint(j, c->late_ios);
@@ -335,7 +335,7 @@ static void csv_curve(FILE *f, const struct result *r, const struct sweep_result
 		out_csv_field(f, r->test);
 		fputc(',', f);
 		out_csv_field(f, r->target);
-		double iops = c->seconds > 0 ? (double)c->ios / c->seconds : 0;
+		double iops = sweep_curve_served(c);
 		fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,curve_%u,%u,%llu,%llu,%.1f,%llu,%llu,%llu,\n",
 			(unsigned long long)bs, (unsigned long long)(c->ios * bs), c->seconds,
 			iops * (double)bs, iops, (unsigned long long)l->p50, (unsigned long long)l->p99,

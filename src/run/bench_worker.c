@@ -376,6 +376,19 @@ static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, u
 }
 
 
+/* The timing's window from start: counting once warmup_ns have passed, for
+ * the time limit after that; the thread's CPU time from here. */
+static void open_window(struct worker *w, uint64_t start, uint64_t warmup_ns)
+{
+	const struct bench_job *job = w->job;
+	w->cpu_from = thread_cpu_ns();
+	w->t_start = start;
+	w->measure_from = start + warmup_ns;
+	w->recording = warmup_ns == 0;
+	w->deadline = job->time_limit_s > 0 ? w->measure_from + (uint64_t)(job->time_limit_s * 1e9)
+					    : UINT64_MAX;
+}
+
 /* The hot path: choose offsets, timestamp, submit, reap, timestamp, count;
  * at queue depth 1 with the sync engine that is offset, clock, pread or
  * pwrite, clock.  Once issuing stops, what is in flight is drained. */
@@ -387,12 +400,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 	struct rng mix;
 
 	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
-	w->cpu_from = thread_cpu_ns();
-	w->t_start = clock_ns();
-	w->measure_from = w->t_start + warmup_ns;
-	w->recording = warmup_ns == 0;
-	w->deadline = job->time_limit_s > 0 ? w->measure_from + (uint64_t)(job->time_limit_s * 1e9)
-					    : UINT64_MAX;
+	open_window(w, clock_ns(), warmup_ns);
 	for (;;) {
 		unsigned n = 0;
 		if (issuing)
@@ -495,11 +503,8 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 	arrivals_init(&arr, job->arrivals, job->rate / job->threads, t0, job->seed, w->index);
 	w->gap_ns = arr.gap_ns;
 	uint64_t due = arrivals_next(&arr);
-	w->cpu_from = thread_cpu_ns();
-	w->t_start = w->measure_from = t0 + warmup_ns;
-	w->recording = warmup_ns == 0;
-	w->deadline = job->time_limit_s > 0 ? w->measure_from + (uint64_t)(job->time_limit_s * 1e9)
-					    : UINT64_MAX;
+	open_window(w, t0, warmup_ns);
+	w->t_start = w->measure_from; /* counted by when I/Os were due, from the window's start */
 	for (;;) {
 		unsigned n = 0;
 		if (issuing)
