@@ -41,6 +41,31 @@ enum engine_op { ENGINE_READ, ENGINE_WRITE, ENGINE_TRIM };
 
 struct engine;
 
+/* How an engine is opened: requests on fd, at most qd at a time, whose data
+ * lie in bufs[0..qd), each buf_len bytes (an engine may register them with
+ * the kernel; it falls back if the kernel refuses, and says why in its
+ * facts). */
+struct engine_setup {
+	int fd;
+	unsigned qd;
+	void *const *bufs;
+	size_t buf_len;
+	/* --reap=syscall: one system call that waits for completions
+	 * (io_getevents, io_uring_enter with GETEVENTS) for each completion
+	 * taken, as fio's libaio job makes; false: each such call takes every
+	 * completion that is ready (io_uring's from its ring, in user space) */
+	bool reap_each;
+};
+
+/* What an engine did that moves a figure (issue 32), for the result. */
+struct engine_facts {
+	uint64_t reap_calls;  /* system calls that waited for or took completions */
+	int fixed_buffers;    /* registered with the kernel: 1, refused: 0 (why says
+			       * why), no such thing for this engine: -1 */
+	int fixed_file;       /* the same for the file */
+	char why[128];        /* why a registration was refused, or "" */
+};
+
 struct engine_ops {
 	const char *name;   /* as on the command line and in JSON: "sync", "aio", "uring" */
 	const char *label;  /* as people write it: "sync", "libaio", "io_uring" */
@@ -48,12 +73,8 @@ struct engine_ops {
 	/* 0 if this kernel lets the engine run here; else -1 with errno and a
 	 * one-line reason in why ("io_uring unavailable: …"). */
 	int (*probe)(char *why, size_t why_len);
-	/* An engine for requests on fd, at most qd at a time, whose data lie
-	 * in bufs[0..qd), each buf_len bytes (an engine may register them with
-	 * the kernel; it falls back quietly if the kernel refuses).  NULL with
-	 * errno and a reason in why. */
-	struct engine *(*open)(int fd, unsigned qd, void *const bufs[], size_t buf_len,
-			       char *why, size_t why_len);
+	/* An engine as s describes.  NULL with errno and a reason in why. */
+	struct engine *(*open)(const struct engine_setup *s, char *why, size_t why_len);
 	/* Starts n requests.  The system call may wait for the next reap, which
 	 * the loop always makes after a submit.  A request the kernel refuses
 	 * comes back from reap with its -errno.  Returns 0 or -errno. */
@@ -82,6 +103,8 @@ struct engine_ops {
 	 * queue a trim does it synchronously inside submit, as the sync engine
 	 * does every request. */
 	const char *(*trim_path)(struct engine *e);
+	/* What it did so far (engine_facts). */
+	void (*facts)(struct engine *e, struct engine_facts *f);
 };
 
 extern const struct engine_ops engine_sync, engine_aio, engine_uring;
@@ -94,6 +117,7 @@ extern const struct engine_ops engine_sync, engine_aio, engine_uring;
 		.probe = prefix##_probe, .open = prefix##_open,                    \
 		.submit = prefix##_submit, .reap = prefix##_reap,                  \
 		.close = prefix##_close, .trim_path = prefix##_trim_path,          \
+		.facts = prefix##_facts,                                           \
 	}
 
 /* What a completion means for its request, decided in one place for every

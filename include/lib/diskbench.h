@@ -101,6 +101,7 @@ struct steady_options {
 /* --buffers: huge pages (one segment per request; the default) or ordinary
  * 4 KiB pages, as dd and fio allocate them (issue 19) */
 enum buffer_mode { BUF_HUGE, BUF_PAGES };
+enum reap_mode { REAP_RING, REAP_SYSCALL }; /* --reap */
 
 #define OPT_MAX_LEVELS 32
 #define OPEN_LOOP_QD 128 /* --rate's requests in flight per thread at most, unless --qd */
@@ -179,6 +180,8 @@ struct options {
 	/* the factors that move a figure (issue 19) */
 	enum buffer_mode buffers; /* --buffers */
 	unsigned batch;           /* --batch: requests per submit call at most; 0: no limit */
+	enum reap_mode reap;      /* --reap: completions taken as they are ready, or one
+				   * system call each (issue 32) */
 	bool once;                /* --once: one pass over the region ends the run */
 	struct steady_options steady;
 	/* open-loop load (issue 30) */
@@ -311,6 +314,14 @@ struct result {
 	double buffer_segments; /* mean physically contiguous runs per request buffer; < 0: unknown */
 	const char *ended;      /* "time", "one pass", "steady", "interrupted", "error"; NULL: none */
 	double passes;          /* bytes moved over the region's bytes (every target's) */
+	/* issue 32: the engine's system calls that waited for or took
+	 * completions (0 for one that completes inside submit) and the
+	 * completions taken in them; what io_uring registered (1 yes, 0
+	 * refused, -1 not this engine) and why it was refused, or "" */
+	bool engine_facts;      /* these four were measured (a timed loop ran) */
+	uint64_t reap_calls, reaped;
+	int fixed_buffers, fixed_file;
+	char registration_why[128];
 	/* open loop (--rate, issue 30): lat is then each I/O's response time,
 	 * from when it was due; service_lat from its submission */
 	struct result_open_loop {

@@ -14,5 +14,7 @@ int drop_mode_parse(const char *text, enum drop_mode *out);
 int sweep_run_parse(const char *text, enum sweep_run *out);
 const char *buffer_mode_name(enum buffer_mode m);
 int buffer_mode_parse(const char *text, enum buffer_mode *out);
+const char *reap_mode_name(enum reap_mode m);
+int reap_mode_parse(const char *text, enum reap_mode *out);
 
 #endif

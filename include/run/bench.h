@@ -83,6 +83,7 @@ struct bench_job {
 	 * a new I/O as each one completes. */
 	double rate;
 	enum arrivals_kind arrivals;
+	bool reap_each;         /* --reap=syscall (engine_setup.reap_each) */
 };
 
 /* What ended a run, so that a short one is never taken for a full one. */
@@ -134,6 +135,12 @@ struct bench_outcome {
 	uint64_t max_lag_ns;    /* the longest an I/O waited past its due time to start
 				 * (one never started by the end: until the end) */
 	uint64_t unserved;      /* I/Os due inside the window that never started */
+	/* issue 32: the engines' reap system calls in the timed loops and the
+	 * completions taken in them (every thread's), and what registered
+	 * (each thread's engine_facts: 0 when any thread's was refused) */
+	uint64_t reap_calls, reaped;
+	int fixed_buffers, fixed_file;
+	char reg_why[128];      /* the first thread's refusal, or "" */
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */

@@ -289,6 +289,10 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		if (buffer_mode_parse(v, &o->buffers) != 0)
 			return usage_error(why, len, "--buffers '%s': use huge or pages", v);
 		return EXIT_OK;
+	case ID_REAP:
+		if (reap_mode_parse(v, &o->reap) != 0)
+			return usage_error(why, len, "--reap '%s': use ring or syscall", v);
+		return EXIT_OK;
 	case ID_SEED: rc = parse_uint(v, 0, UINT64_MAX, &o->seed, &reason); break;
 	case ID_RATE: rc = parse_rate(v, &o->rate, &reason); break;
 	case ID_ARRIVALS:

@@ -23,6 +23,7 @@ enum opt_id {
 	ID_FILES, ID_FILE_SIZE, ID_DIR,
 	ID_SVG,
 	ID_BUFFERS, ID_BATCH, ID_ONCE, /* issue 19 */
+	ID_REAP, /* issue 32 */
 	ID_ALLOW_MISSING, /* report (issue 21) */
 	ID_ROUND, ID_MAX_ROUNDS, ID_WINDOW, ID_EXCURSION, ID_SLOPE, ID_METRIC, ID_PRECONDITION,
 	ID_HOLD, /* steady (issue 29) */

@@ -113,6 +113,8 @@ const struct optdef optdefs[] = {
 	  "huge (huge pages: one segment per request; default) or pages (4 KiB pages, as dd and fio)" },
 	{ "batch", 0, "N", OPT_QD, ID_BATCH,
 	  "at most N requests per submit call (default: all that are free; 1: as fio does)" },
+	{ "reap", 0, "MODE", OPT_QD, ID_REAP,
+	  "ring (each wait takes every completion ready; default) or syscall (one call each, as fio's libaio)" },
 	/* steady (issue 29) */
 	{ "round", 0, "SECONDS", OPT_STEADY, ID_ROUND,
 	  "steady: each round's duration (default 60; 90s, 1.5m, ...)" },
@@ -181,6 +183,7 @@ const char *cli_option_value(const char *name, size_t k)
 	case ID_RUN: return sweep_run_name((enum sweep_run)k);
 	case ID_ENGINE: return k == 0 ? "auto" : engine_name_at(k - 1);
 	case ID_BUFFERS: return buffer_mode_name((enum buffer_mode)k);
+	case ID_REAP: return reap_mode_name((enum reap_mode)k);
 	case ID_ARRIVALS: return k < 2 ? arrivals_name((enum arrivals_kind)k) : NULL;
 	default: return NULL;
 	}
@@ -249,6 +252,7 @@ static const struct {
 	{ "fsync_on_close", "--sync=fsync" },
 	{ "rate_iops", "--rate, open loop: latency counts from when each I/O was due" },
 	{ "rate_process", "--arrivals poisson or fixed, with --rate" },
+	{ "userspace_reap", "nothing, --reap=ring is the default (--reap=syscall: one call per completion)" },
 };
 
 const char *fio_equivalent(const char *name, size_t n)

@@ -35,6 +35,8 @@ struct engine {
 	unsigned nrefused;
 	struct io_event *events;
 	unsigned in_kernel;
+	bool reap_each;             /* --reap=syscall: one event per io_getevents */
+	uint64_t reap_calls;        /* io_getevents calls */
 };
 
 static long aio_getevents_for(aio_context_t ctx, long min, long max, struct io_event *ev,
@@ -47,9 +49,14 @@ static long aio_getevents_for(aio_context_t ctx, long min, long max, struct io_e
 #endif
 }
 
-static long aio_getevents(aio_context_t ctx, long min, long max, struct io_event *ev)
+/* Every wait for completions goes through here and is counted; with
+ * reap_each it takes one event a call, as fio's libaio job does. */
+static long aio_wait_events(struct engine *e, long min, long max, struct timespec *timeout)
 {
-	return aio_getevents_for(ctx, min, max, ev, NULL);
+	if (e->reap_each)
+		max = min = max > 0 ? 1 : 0;
+	e->reap_calls++;
+	return aio_getevents_for(e->ctx, min, max, e->events, timeout);
 }
 
 static const char *aio_hint(int err)
@@ -92,11 +99,10 @@ static void aio_free(struct engine *e)
 	errno = saved;
 }
 
-static struct engine *aio_open(int fd, unsigned qd, void *const bufs[], size_t buf_len,
-			       char *why, size_t why_len)
+static struct engine *aio_open(const struct engine_setup *s, char *why, size_t why_len)
 {
-	(void)bufs;
-	(void)buf_len;
+	int fd = s->fd;
+	unsigned qd = s->qd;
 	struct engine *e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
@@ -104,6 +110,7 @@ static struct engine *aio_open(int fd, unsigned qd, void *const bufs[], size_t b
 	e->fd = fd;
 	e->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
 	e->qd = qd;
+	e->reap_each = s->reap_each;
 	e->cbs = calloc(qd, sizeof(*e->cbs));
 	e->pending = calloc(qd, sizeof(*e->pending));
 	e->refused = calloc(qd, sizeof(*e->refused));
@@ -217,7 +224,7 @@ static int aio_reap(struct engine *e, struct engine_io *done[], unsigned min, un
 			want = room;
 		if (want == 0)
 			return (int)got;
-		long n = aio_getevents(e->ctx, want, room, e->events);
+		long n = aio_wait_events(e, want, room, NULL);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -235,8 +242,7 @@ static int aio_reap_wait(struct engine *e, struct engine_io *done[], unsigned ma
 	if (got != 0 || e->in_kernel == 0 || timeout_ns == 0)
 		return got;
 	struct timespec ts = { (time_t)(timeout_ns / 1000000000u), (long)(timeout_ns % 1000000000u) };
-	long n = aio_getevents_for(e->ctx, 1, room < e->in_kernel ? room : e->in_kernel, e->events,
-				   &ts);
+	long n = aio_wait_events(e, 1, room < e->in_kernel ? room : e->in_kernel, &ts);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
 	return (int)aio_sort(e, (unsigned)n, done);
@@ -252,9 +258,15 @@ static const char *aio_trim_path(struct engine *e)
 	return e->trim_path;
 }
 
+static void aio_facts(struct engine *e, struct engine_facts *f)
+{
+	*f = (struct engine_facts){ .reap_calls = e->reap_calls, .fixed_buffers = -1,
+				    .fixed_file = -1 };
+}
+
 const struct engine_ops engine_aio = {
 	.name = "aio", .label = "libaio", .max_qd = ENGINE_MAX_QD,
 	.probe = aio_probe, .open = aio_open, .submit = aio_submit,
 	.reap = aio_reap, .close = aio_close, .reap_wait = aio_reap_wait,
-	.trim_path = aio_trim_path,
+	.trim_path = aio_trim_path, .facts = aio_facts,
 };

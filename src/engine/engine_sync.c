@@ -26,14 +26,11 @@ static int sync_probe(char *why, size_t why_len)
 	return 0;
 }
 
-static struct engine *sync_open(int fd, unsigned qd, void *const bufs[], size_t buf_len,
-				char *why, size_t why_len)
+static struct engine *sync_open(const struct engine_setup *s, char *why, size_t why_len)
 {
-	(void)bufs;
-	(void)buf_len;
 	(void)why;
 	(void)why_len;
-	if (qd != 1) {
+	if (s->qd != 1) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -41,8 +38,8 @@ static struct engine *sync_open(int fd, unsigned qd, void *const bufs[], size_t 
 	struct stat st;
 	if (!e)
 		return NULL;
-	e->fd = fd;
-	e->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+	e->fd = s->fd;
+	e->blockdev = fstat(s->fd, &st) == 0 && S_ISBLK(st.st_mode);
 	return e;
 }
 
@@ -83,6 +80,14 @@ static void sync_close(struct engine *e)
 static const char *sync_trim_path(struct engine *e)
 {
 	return e->trim_path;
+}
+
+/* Each request completes inside its own system call: nothing to reap,
+ * nothing to register. */
+static void sync_facts(struct engine *e, struct engine_facts *f)
+{
+	(void)e;
+	*f = (struct engine_facts){ .fixed_buffers = -1, .fixed_file = -1 };
 }
 
 const struct engine_ops engine_sync = ENGINE_OPS(sync, "sync", "sync", 1);

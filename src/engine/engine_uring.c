@@ -34,146 +34,7 @@
 #include <unistd.h>
 
 #include "platform.h"
-
-#if defined(__has_include)
-#if __has_include(<linux/io_uring.h>)
-#include <linux/io_uring.h>
-#define HAVE_LINUX_IO_URING_H 1
-#endif
-#endif
-
-#ifndef HAVE_LINUX_IO_URING_H
-/* The kernel ABI (uapi <linux/io_uring.h>, "GPL-2.0 WITH Linux-syscall-note
- * OR MIT"), only what this file uses, for systems without the header. */
-struct io_uring_sqe {
-	uint8_t opcode, flags;
-	uint16_t ioprio;
-	int32_t fd;
-	uint64_t off, addr;
-	uint32_t len, rw_flags;
-	uint64_t user_data;
-	uint16_t buf_index, personality;
-	int32_t splice_fd_in;
-	uint64_t addr3, pad2;
-};
-struct io_uring_cqe {
-	uint64_t user_data;
-	int32_t res;
-	uint32_t flags;
-};
-struct io_sqring_offsets {
-	uint32_t head, tail, ring_mask, ring_entries, flags, dropped, array, resv1;
-	uint64_t resv2;
-};
-struct io_cqring_offsets {
-	uint32_t head, tail, ring_mask, ring_entries, overflow, cqes, flags, resv1;
-	uint64_t resv2;
-};
-struct io_uring_params {
-	uint32_t sq_entries, cq_entries, flags, sq_thread_cpu, sq_thread_idle, features, wq_fd;
-	uint32_t resv[3];
-	struct io_sqring_offsets sq_off;
-	struct io_cqring_offsets cq_off;
-};
-#endif
-
-#ifndef __NR_io_uring_setup
-#define __NR_io_uring_setup 425
-#endif
-#ifndef __NR_io_uring_enter
-#define __NR_io_uring_enter 426
-#endif
-#ifndef __NR_io_uring_register
-#define __NR_io_uring_register 427
-#endif
-#ifndef IORING_OFF_SQ_RING
-#define IORING_OFF_SQ_RING 0ULL
-#define IORING_OFF_CQ_RING 0x8000000ULL
-#define IORING_OFF_SQES 0x10000000ULL
-#endif
-#ifndef IORING_ENTER_GETEVENTS
-#define IORING_ENTER_GETEVENTS (1U << 0)
-#endif
-#ifndef IORING_ENTER_REGISTERED_RING
-#define IORING_ENTER_REGISTERED_RING (1U << 4)
-#endif
-#ifndef IORING_FEAT_SINGLE_MMAP
-#define IORING_FEAT_SINGLE_MMAP (1U << 0)
-#endif
-#ifndef IOSQE_FIXED_FILE
-#define IOSQE_FIXED_FILE (1U << 0)
-#endif
-#ifndef IORING_SETUP_SUBMIT_ALL
-#define IORING_SETUP_SUBMIT_ALL (1U << 7)
-#endif
-#ifndef IORING_ENTER_EXT_ARG
-#define IORING_ENTER_EXT_ARG (1U << 3)
-#endif
-#ifndef IORING_FEAT_EXT_ARG
-#define IORING_FEAT_EXT_ARG (1U << 8)
-#endif
-#ifndef IORING_SETUP_COOP_TASKRUN
-#define IORING_SETUP_COOP_TASKRUN (1U << 8)
-#endif
-#ifndef IORING_SETUP_SINGLE_ISSUER
-#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
-#endif
-#ifndef IORING_SETUP_DEFER_TASKRUN
-#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
-#endif
-#ifndef IORING_SETUP_NO_SQARRAY
-#define IORING_SETUP_NO_SQARRAY (1U << 16)
-#endif
-
-/* Opcodes and register operations are enums in the header, which #ifndef
- * cannot see, so they get names of their own (stable ABI numbers). */
-enum {
-	RING_OP_READ_FIXED = 4,
-	RING_OP_WRITE_FIXED = 5,
-	RING_OP_FALLOCATE = 17, /* 5.6 */
-	RING_OP_READ = 22,  /* 5.6 */
-	RING_OP_WRITE = 23,
-	RING_OP_URING_CMD = 46, /* 5.19; block devices' discard: 6.12 */
-	RING_REGISTER_BUFFERS = 0,
-	RING_REGISTER_FILES = 2,
-	RING_REGISTER_PROBE = 8,     /* 5.6 */
-	RING_REGISTER_RING_FDS = 20, /* 5.18 */
-	RING_UNREGISTER_RING_FDS = 21,
-	RING_OP_SUPPORTED = 1,
-};
-
-/* uapi <linux/blkdev.h> (6.12): the block layer's discard command, its
- * range in addr (start) and addr3 (length) */
-#define RING_BLOCK_CMD_DISCARD 0x1200u /* _IO(0x12, 0) */
-#define RING_PUNCH_HOLE 3u /* FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE */
-
-struct ring_probe {
-	uint8_t last_op, ops_len;
-	uint16_t resv;
-	uint32_t resv2[3];
-	struct {
-		uint8_t op, resv;
-		uint16_t flags;
-		uint32_t resv2;
-	} ops[64];
-};
-
-/* io_uring_enter's argument with IORING_ENTER_EXT_ARG (5.11): a timeout. */
-struct ring_getevents_arg {
-	uint64_t sigmask;
-	uint32_t sigmask_sz, min_wait_usec;
-	uint64_t ts;
-};
-
-struct ring_timespec {
-	int64_t tv_sec;
-	long long tv_nsec;
-};
-
-struct ring_fd_update {
-	uint32_t offset, resv;
-	uint64_t data;
-};
+#include "uring_abi.h"
 
 /* Newest first: on EINVAL the first still set is dropped and setup retried.
  * DEFER_TASKRUN needs SINGLE_ISSUER, so it goes before it. */
@@ -194,6 +55,9 @@ struct engine {
 	uint8_t sqe_flags;     /* IOSQE_FIXED_FILE then */
 	bool fixed_bufs;
 	bool ext_arg;          /* io_uring_enter takes a timeout (5.11) */
+	bool reap_each;        /* --reap=syscall: a GETEVENTS enter per completion taken */
+	uint64_t reap_calls;   /* io_uring_enter calls that waited for or took completions */
+	char reg_why[128];     /* why a registration was refused, or "" */
 	unsigned *sq_tail, sq_mask, sq_local_tail;
 	unsigned *cq_head, *cq_tail, cq_mask;
 	struct io_uring_sqe *sqes;
@@ -226,6 +90,8 @@ static int ring_register(int ring_fd, unsigned op, void *arg, unsigned n)
 
 static int ring_enter(struct engine *e, unsigned submit, unsigned wait, unsigned flags)
 {
+	if (flags & IORING_ENTER_GETEVENTS)
+		e->reap_calls++;
 	return (int)syscall(__NR_io_uring_enter, e->enter_fd, submit, wait,
 			    flags | e->enter_flags, NULL, 0);
 }
@@ -314,7 +180,20 @@ static int map_rings(struct engine *e, int fd, const struct io_uring_params *p)
 	return 0;
 }
 
-/* Each registration is an optimisation; a refusal leaves the plain way. */
+/* Why registering `what` failed with err, once: the first refusal is the
+ * one a user can act on. */
+static void refused(struct engine *e, const char *what, int err)
+{
+	if (e->reg_why[0])
+		return;
+	const char *hint = err == ENOMEM ? " (locked memory: RLIMIT_MEMLOCK, see ulimit -l)"
+			   : err == EINVAL || err == EOPNOTSUPP ? " (this kernel does not allow it)"
+			   : "";
+	snprintf(e->reg_why, sizeof(e->reg_why), "%s refused: %s%s", what, strerror(err), hint);
+}
+
+/* Each registration is an optimisation; a refusal leaves the plain way,
+ * and reg_why says why (the run's result names it). */
 static void register_extras(struct engine *e, int fd, void *const bufs[], size_t buf_len)
 {
 	struct iovec *iov = calloc(e->qd, sizeof(*iov));
@@ -324,11 +203,17 @@ static void register_extras(struct engine *e, int fd, void *const bufs[], size_t
 			iov[i].iov_len = buf_len;
 		}
 		e->fixed_bufs = ring_register(e->ring_fd, RING_REGISTER_BUFFERS, iov, e->qd) == 0;
+		if (!e->fixed_bufs)
+			refused(e, "registered buffers", errno);
 		free(iov);
+	} else {
+		refused(e, "registered buffers", ENOMEM);
 	}
 	if (ring_register(e->ring_fd, RING_REGISTER_FILES, &fd, 1) == 0) {
 		e->file = 0;
 		e->sqe_flags = IOSQE_FIXED_FILE;
+	} else {
+		refused(e, "a registered file", errno);
 	}
 	struct ring_fd_update up = { .offset = -1U, .data = (uint64_t)e->ring_fd };
 	if (ring_register(e->ring_fd, RING_REGISTER_RING_FDS, &up, 1) == 1) {
@@ -364,9 +249,10 @@ static void uring_free(struct engine *e)
 	errno = saved;
 }
 
-static struct engine *uring_open(int fd, unsigned qd, void *const bufs[], size_t buf_len,
-				 char *why, size_t why_len)
+static struct engine *uring_open(const struct engine_setup *s, char *why, size_t why_len)
 {
+	int fd = s->fd;
+	unsigned qd = s->qd;
 	struct io_uring_params p;
 	struct engine *e = calloc(1, sizeof(*e));
 	struct stat st;
@@ -380,6 +266,7 @@ static struct engine *uring_open(int fd, unsigned qd, void *const bufs[], size_t
 		return NULL;
 	}
 	e->qd = qd;
+	e->reap_each = s->reap_each;
 	e->file = e->fd = fd;
 	e->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
 	unsigned flags = 0;
@@ -404,7 +291,7 @@ static struct engine *uring_open(int fd, unsigned qd, void *const bufs[], size_t
 	}
 	e->enter_fd = e->ring_fd;
 	e->ext_arg = (p.features & IORING_FEAT_EXT_ARG) != 0;
-	register_extras(e, fd, bufs, buf_len);
+	register_extras(e, fd, s->bufs, s->buf_len);
 	return e;
 }
 
@@ -510,8 +397,71 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 	return got;
 }
 
+static bool cq_ready(const struct engine *e)
+{
+	return __atomic_load_n(e->cq_head, __ATOMIC_RELAXED) !=
+	       __atomic_load_n(e->cq_tail, __ATOMIC_ACQUIRE);
+}
+
+/* An enter that failed with err: 1 to try again (interrupted, or no room
+ * to submit until something finished, which it waited for), or -errno. */
+static int enter_failed(struct engine *e, int err)
+{
+	if (err == EINTR)
+		return 1;
+	if ((err == EAGAIN || err == EBUSY) && e->in_kernel > 0) {
+		if (ring_enter(e, 0, 1, IORING_ENTER_GETEVENTS) < 0 && errno != EINTR)
+			return -errno;
+		return 1;
+	}
+	return -err;
+}
+
+/* --reap=syscall: one io_uring_enter with GETEVENTS for each completion
+ * taken, as a job that asks the kernel for every completion makes (fio's
+ * libaio); min 0 takes one only if one is ready. */
+static int uring_reap_each(struct engine *e, struct engine_io *done[], unsigned min, unsigned max)
+{
+	if (max == 0)
+		return 0;
+	if (e->noutside > 0) {
+		done[0] = e->outside[--e->noutside];
+		return 1;
+	}
+	for (;;) {
+		bool ready = cq_ready(e);
+		if (!ready && (min == 0 || e->in_kernel + e->to_submit == 0)) {
+			int ret = e->to_submit ? ring_enter(e, e->to_submit, 0, 0) : 0;
+			if (ret < 0) {
+				int again = enter_failed(e, errno);
+				return again < 0 ? again : 0;
+			}
+			e->to_submit -= (unsigned)ret;
+			e->in_kernel += (unsigned)ret;
+			return 0;
+		}
+		int ret = ring_enter(e, e->to_submit, ready ? 0 : 1, IORING_ENTER_GETEVENTS);
+		if (ret < 0) {
+			int again = enter_failed(e, errno);
+			if (again < 0)
+				return again;
+			continue;
+		}
+		e->to_submit -= (unsigned)ret;
+		e->in_kernel += (unsigned)ret;
+		if (ring_harvest(e, done, 1) == 1)
+			return 1;
+		if (e->noutside > 0) { /* a refused trim, done at once */
+			done[0] = e->outside[--e->noutside];
+			return 1;
+		}
+	}
+}
+
 static int uring_reap(struct engine *e, struct engine_io *done[], unsigned min, unsigned max)
 {
+	if (e->reap_each)
+		return uring_reap_each(e, done, min, max);
 	unsigned got = 0;
 	for (;;) {
 		while (e->noutside > 0 && got < max)
@@ -525,16 +475,10 @@ static int uring_reap(struct engine *e, struct engine_io *done[], unsigned min, 
 			return (int)got;
 		int ret = ring_enter(e, e->to_submit, wait, wait ? IORING_ENTER_GETEVENTS : 0);
 		if (ret < 0) {
-			int err = errno;
-			if (err == EINTR)
-				continue;
-			if ((err == EAGAIN || err == EBUSY) && e->in_kernel > 0) {
-				/* no room to submit: wait for something to finish */
-				if (ring_enter(e, 0, 1, IORING_ENTER_GETEVENTS) < 0 && errno != EINTR)
-					return -errno;
-				continue;
-			}
-			return -err;
+			int again = enter_failed(e, errno);
+			if (again < 0)
+				return again;
+			continue;
 		}
 		e->to_submit -= (unsigned)ret;
 		e->in_kernel += (unsigned)ret;
@@ -584,6 +528,7 @@ static int ring_wait(struct engine *e, uint64_t timeout_ns)
 	struct ring_timespec ts = { (int64_t)(timeout_ns / 1000000000u),
 				    (long long)(timeout_ns % 1000000000u) };
 	struct ring_getevents_arg arg = { .ts = (uint64_t)(uintptr_t)&ts };
+	e->reap_calls++;
 	int ret = (int)syscall(__NR_io_uring_enter, e->enter_fd, 0, 1,
 			       IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG | e->enter_flags, &arg,
 			       sizeof(arg));
@@ -597,7 +542,18 @@ static int uring_reap_wait(struct engine *e, struct engine_io *done[], unsigned 
 	if (got != 0 || e->in_kernel == 0 || timeout_ns == 0)
 		return got;
 	int rc = ring_wait(e, timeout_ns);
-	return rc < 0 ? rc : uring_reap(e, done, 0, max);
+	if (rc < 0)
+		return rc;
+	if (e->reap_each) /* the wait was this completion's call */
+		return (int)ring_harvest(e, done, 1);
+	return uring_reap(e, done, 0, max);
+}
+
+static void uring_facts(struct engine *e, struct engine_facts *f)
+{
+	*f = (struct engine_facts){ .reap_calls = e->reap_calls, .fixed_buffers = e->fixed_bufs,
+				    .fixed_file = e->sqe_flags == IOSQE_FIXED_FILE };
+	snprintf(f->why, sizeof(f->why), "%s", e->reg_why);
 }
 
 const struct engine_ops engine_uring = {
@@ -605,5 +561,5 @@ const struct engine_ops engine_uring = {
 	.probe = uring_probe, .open = uring_open, .submit = uring_submit,
 	.reap = uring_reap, .close = uring_close, .flush = uring_flush,
 	.reap_wait = uring_reap_wait,
-	.trim_path = uring_trim_path,
+	.trim_path = uring_trim_path, .facts = uring_facts,
 };

@@ -9,6 +9,7 @@ static const char *const drop_names[] = { [DROP_FILE] = "file", [DROP_ALL] = "al
 static const char *const run_names[] = { [RUN_SIMPLE] = "simple", [RUN_OLTP] = "oltp",
 					 [RUN_DSS] = "dss" };
 static const char *const buffer_names[] = { [BUF_HUGE] = "huge", [BUF_PAGES] = "pages" };
+static const char *const reap_names[] = { [REAP_RING] = "ring", [REAP_SYSCALL] = "syscall" };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static int lookup(const char *const *names, unsigned n, const char *text)
@@ -61,6 +62,19 @@ int sweep_run_parse(const char *text, enum sweep_run *out)
 const char *buffer_mode_name(enum buffer_mode m)
 {
 	return (unsigned)m < COUNT(buffer_names) ? buffer_names[m] : NULL;
+}
+
+const char *reap_mode_name(enum reap_mode m)
+{
+	return (unsigned)m < COUNT(reap_names) ? reap_names[m] : NULL;
+}
+
+int reap_mode_parse(const char *text, enum reap_mode *out)
+{
+	int k = lookup(reap_names, COUNT(reap_names), text);
+	if (k >= 0)
+		*out = (enum reap_mode)k;
+	return k >= 0 ? 0 : -1;
 }
 
 int buffer_mode_parse(const char *text, enum buffer_mode *out)

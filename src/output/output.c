@@ -29,6 +29,13 @@ double result_requests_per_submit(const struct result *r)
 	return r->submit_calls ? (double)r->submitted / (double)r->submit_calls : 0.0;
 }
 
+/* Completions taken per system call that waited for or took them (0: no
+ * such calls, as with the sync engine). */
+static double completions_per_reap(const struct result *r)
+{
+	return r->reap_calls ? (double)r->reaped / (double)r->reap_calls : 0.0;
+}
+
 /* The factors in which the run differs from what fio and dd do by default
  * (4 KiB-page buffers, one request per submit call, one pass over the
  * region), so that a figure beside theirs says why it differs:
@@ -44,6 +51,11 @@ static void describe_factors(char *buf, size_t len, const struct result *r)
 		n += snprintf(buf + n, len - (size_t)n, ", huge-page buffers");
 	if (per_submit >= 1.05)
 		n += snprintf(buf + n, len - (size_t)n, ", %.1f requests/submit", per_submit);
+	if (completions_per_reap(r) >= 1.05)
+		n += snprintf(buf + n, len - (size_t)n, ", %.1f completions/reap",
+			      completions_per_reap(r));
+	if (r->registration_why[0])
+		n += snprintf(buf + n, len - (size_t)n, ", %s", r->registration_why);
 	if (!r->ended)
 		return;
 	if (strcmp(r->ended, "time") == 0)
@@ -225,12 +237,40 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 	json_key(j, "buffers"), json_string(j, buffer_mode_name(o->buffers));
 	json_key(j, "batch");
 	o->batch ? json_uint(j, o->batch) : json_null(j);
+	json_key(j, "reap"), json_string(j, reap_mode_name(o->reap));
 	json_key(j, "once"), json_bool(j, o->once);
 	if (mix_set(&o->mix)) { /* rw, randrw, trim, randtrim */
 		char mix[32];
 		mix_format(&o->mix, mix, sizeof(mix));
 		json_key(j, "mix"), json_string(j, mix);
 	}
+	json_object_end(j);
+}
+
+static void json_tristate(struct json *j, int v)
+{
+	v < 0 ? json_null(j) : json_bool(j, v);
+}
+
+/* How completions were taken and what io_uring registered (issue 32). */
+static void out_json_reap(struct json *j, const struct result *r)
+{
+	bool known = r->engine_facts && r->engine;
+	bool inline_done = known && strcmp(r->engine, "sync") == 0;
+	json_key(j, "reap");
+	json_object_begin(j);
+	json_key(j, "mode");
+	json_string(j, inline_done ? "inline" : r->opt ? reap_mode_name(r->opt->reap) : NULL);
+	json_key(j, "calls");
+	inline_done || !known ? json_null(j) : json_uint(j, r->reap_calls);
+	json_key(j, "completions_per_call");
+	completions_per_reap(r) > 0 ? json_double(j, completions_per_reap(r), 2) : json_null(j);
+	json_object_end(j);
+	json_key(j, "registered");
+	json_object_begin(j);
+	json_key(j, "buffers"), json_tristate(j, known ? r->fixed_buffers : -1);
+	json_key(j, "file"), json_tristate(j, known ? r->fixed_file : -1);
+	json_key(j, "why"), json_string(j, r->registration_why[0] ? r->registration_why : NULL);
 	json_object_end(j);
 }
 
@@ -248,6 +288,7 @@ void out_json_factors(struct json *j, const struct result *r)
 	json_object_end(j);
 	json_key(j, "requests_per_submit");
 	per_submit > 0 ? json_double(j, per_submit, 2) : json_null(j);
+	out_json_reap(j, r);
 	json_key(j, "engine"), json_string(j, r->engine);
 	json_key(j, "in_flight");
 	r->opt && r->engine ? json_uint(j, (uint64_t)(r->opt->qd ? r->opt->qd : 1) * r->opt->threads)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -82,11 +83,30 @@ static enum bench_end run_ended(const struct worker *workers, unsigned n,
 	return e;
 }
 
+/* A thread's reap calls and registrations into out (first: the first
+ * thread, whose facts start the merge). */
+static void collect_facts(const struct worker *w, bool first, struct bench_outcome *out)
+{
+	const struct engine_facts *f = &w->facts;
+	out->reap_calls += w->reap_calls;
+	out->reaped += w->reaped;
+	if (first) {
+		out->fixed_buffers = f->fixed_buffers;
+		out->fixed_file = f->fixed_file;
+	}
+	out->fixed_buffers = f->fixed_buffers < out->fixed_buffers ? f->fixed_buffers
+								    : out->fixed_buffers;
+	out->fixed_file = f->fixed_file < out->fixed_file ? f->fixed_file : out->fixed_file;
+	if (!out->reg_why[0] && f->why[0])
+		snprintf(out->reg_why, sizeof(out->reg_why), "%s", f->why);
+}
+
 static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 		    struct bench_outcome *out)
 {
 	uint64_t start = UINT64_MAX, end = 0;
 	out->huge_buffers = n > 0;
+	out->fixed_buffers = out->fixed_file = -1; /* no thread: nothing registered */
 	out->buffer_segments = n > 0 ? 0 : -1; /* the threads' mean; -1 if any is unknown */
 	for (unsigned i = 0; i < n; i++) {
 		struct worker *w = &workers[i];
@@ -95,6 +115,7 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 					       ? -1 : out->buffer_segments + w->segments / n;
 		out->submit_calls += w->submit_calls;
 		out->submitted += w->submitted;
+		collect_facts(w, i == 0, out);
 		stats_merge(&out->lat_service, &w->service);
 		out->late_ios += w->late_ios;
 		out->unserved += w->unserved;

@@ -51,6 +51,10 @@ struct worker {
 	bool huge_buffer;
 	double segments;                 /* plat_buffer_segments of its slab */
 	uint64_t submit_calls, submitted; /* counted requests, the calls that started them */
+	/* the engine's reap system calls in the timed loop and its drain
+	 * (reap_from: before it), and the completions taken in them */
+	uint64_t reap_from, reap_calls, reaped;
+	struct engine_facts facts;       /* the engine's, at its close */
 	bool eof;                        /* the failure is the file's end */
 	/* open loop (job->rate > 0) */
 	struct stats service;            /* submission to completion */

@@ -104,6 +104,7 @@ static int lane_open(struct lane *l, struct worker *w)
 	const struct bench_job *job = w->job;
 	struct rng data_rng;
 	memset(l, 0, sizeof(*l));
+	w->facts = (struct engine_facts){ .fixed_buffers = -1, .fixed_file = -1 };
 	l->ops = job->engine ? job->engine : &engine_sync;
 	l->qd = job->qd ? job->qd : 1;
 	l->slab_len = (size_t)job->bs * l->qd;
@@ -132,8 +133,9 @@ static int lane_open(struct lane *l, struct worker *w)
 	}
 	w->huge_buffer = plat_buffer_is_huge(l->slab, l->slab_len);
 	w->segments = plat_buffer_segments(l->slab, job->bs, l->qd);
-	l->eng = l->ops->open(w->fd, l->qd, l->bufs, job->bs, w->failed_why,
-			      sizeof(w->failed_why));
+	struct engine_setup setup = { .fd = w->fd, .qd = l->qd, .bufs = l->bufs,
+				      .buf_len = job->bs, .reap_each = job->reap_each };
+	l->eng = l->ops->open(&setup, w->failed_why, sizeof(w->failed_why));
 	if (!l->eng) {
 		record_failure(w, l->ops->label, 0, errno);
 		return -1;
@@ -141,10 +143,21 @@ static int lane_open(struct lane *l, struct worker *w)
 	return 0;
 }
 
+/* The engine's reap system calls so far (0 for one that has none). */
+static uint64_t lane_reap_calls(const struct lane *l)
+{
+	struct engine_facts f = { 0 };
+	if (l->ops->facts)
+		l->ops->facts(l->eng, &f);
+	return f.reap_calls;
+}
+
 static void lane_close(struct worker *w, struct lane *l)
 {
 	if (l->eng && l->ops->trim_path)
 		w->trim_path = l->ops->trim_path(l->eng);
+	if (l->eng && l->ops->facts)
+		l->ops->facts(l->eng, &w->facts);
 	if (l->eng)
 		l->ops->close(l->eng); /* waits for what is in flight */
 	if (l->slab)
@@ -401,6 +414,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 
 	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
 	open_window(w, clock_ns(), warmup_ns);
+	w->reap_from = lane_reap_calls(l);
 	for (;;) {
 		unsigned n = 0;
 		if (issuing)
@@ -415,9 +429,11 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 			record_failure(w, l->ops->label, 0, -got);
 			break; /* the engine is broken: its close waits for the rest */
 		}
+		w->reaped += (unsigned)got;
 		if (!account(w, l, (unsigned)got, t1))
 			issuing = false;
 	}
+	w->reap_calls = lane_reap_calls(l) - w->reap_from;
 	w->t_end = clock_ns();
 	if (warmup_ns > 0 && w->t_end > w->deadline)
 		w->t_end = w->deadline; /* what completed after the window is not counted */
@@ -505,6 +521,7 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 	uint64_t due = arrivals_next(&arr);
 	open_window(w, t0, warmup_ns);
 	w->t_start = w->measure_from; /* counted by when I/Os were due, from the window's start */
+	w->reap_from = lane_reap_calls(l);
 	for (;;) {
 		unsigned n = 0;
 		if (issuing)
@@ -526,6 +543,7 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 			record_failure(w, l->ops->label, 0, -got);
 			break;
 		}
+		w->reaped += (unsigned)got;
 		if (!w->recording && t1 >= w->measure_from) {
 			w->recording = true;
 			w->cpu_from = thread_cpu_ns();
@@ -533,6 +551,7 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 		account(w, l, (unsigned)got, t1);
 	}
 	count_unserved(w, &arr, due);
+	w->reap_calls = lane_reap_calls(l) - w->reap_from;
 	/* the window, or longer when what was in flight at its end drained
 	 * after it (a device behind its schedule): the rate served is what
 	 * completed over the time it took, not the drain counted in the window */

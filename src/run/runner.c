@@ -263,6 +263,7 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->page_buffers = opt->buffers == BUF_PAGES;
 	job->rate = opt->rate;
 	job->arrivals = opt->arrivals;
+	job->reap_each = opt->reap == REAP_SYSCALL;
 }
 
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
@@ -344,6 +345,12 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->cpu_busiest = out->cpu_busiest < 1.0 ? out->cpu_busiest : 1.0;
 	r->submit_calls = out->submit_calls;
 	r->submitted = out->submitted;
+	r->engine_facts = true;
+	r->reap_calls = out->reap_calls;
+	r->reaped = out->reaped;
+	r->fixed_buffers = out->fixed_buffers;
+	r->fixed_file = out->fixed_file;
+	snprintf(r->registration_why, sizeof(r->registration_why), "%s", out->reg_why);
 	r->buffer_segments = out->buffer_segments;
 	r->ended = end_name(out->ended);
 	r->service_lat = out->lat_service;

@@ -659,6 +659,7 @@ def figures(s):
 FACTORS = [(re.compile(p), r) for p, r in (
     (r", huge-page buffers(?: \([0-9.]+ segments/request\))?", ""),
     (r", [0-9.]+ requests/submit", ""),
+    (r", [0-9.]+ completions/reap", ""),
     (r", -t: [0-9.]+ (?:passes \(wrapped\)|of a pass)", ", -t: <passes>"),
 )]
 
@@ -846,6 +847,11 @@ def walk(v, key, machine, keep_seed, parent=None):
         return masked(v)
     if key in ENGINE_KEYS and v in ("uring", "aio"):
         return "<engine>"
+    if key == "reap" and isinstance(v, dict):  # how many waits the timing decided
+        return {k: (N if k in ("calls", "completions_per_call") and x is not None else x)
+                for k, x in v.items()}
+    if key == "registered" and isinstance(v, dict):  # io_uring's, or none with aio
+        return "<engine's>"
     if key == "trim_engine":  # queued through io_uring, or at once: the kernel's say
         return "<trim path>"
     if key in ("lat_hist", "service_lat_hist") and isinstance(v, list):  # bucket count follows the figures

@@ -467,12 +467,16 @@ static void test_equivalent_writes(void **state)
 		job.engine = all_engines[i];
 		job.qd = depth_for(all_engines[i], 8);
 		job.warmup_ios = 3;
+		job.reap_each = i % 2 == 1; /* the engines alternate --reap modes: the same bytes */
 		struct bench_outcome *out = run(&job, 0);
 		assert_string_equal(out->engine_name, all_engines[i]->name);
 		assert_int_equal(out->bytes, len / 2);
 		assert_int_equal(out->ios, len / 2 / 4096);
 		assert_int_equal(out->writes, out->ios);
 		assert_int_equal(out->lat_write.count, out->ios);
+		if (job.reap_each) /* one wait call per completion, by the engine's count */
+			assert_int_equal(out->reap_calls, out->reaped);
+		assert_true(out->reaped >= out->ios && out->reap_calls <= out->reaped);
 		assert_int_equal(sum(out->qd_hist, BENCH_QD_BUCKETS), out->ios);
 		if (job.qd > 1)
 			assert_true(out->qd_hist[bench_qd_bucket(job.qd)] > out->ios / 2);
@@ -500,8 +504,12 @@ static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
 }
 
 /* Reads every block of a file through an engine directly, qd at a time,
- * and returns a checksum of (offset, data) over all of them. */
-static uint64_t read_all(const struct engine_ops *ops, int fd, size_t len, unsigned qd)
+ * and returns a checksum of (offset, data) over all of them.  reap_each
+ * (--reap=syscall): the engine's own count of reap calls is one per
+ * completion; otherwise never more.  io_uring registers its buffers and
+ * the file, or says why not. */
+static uint64_t read_all(const struct engine_ops *ops, int fd, size_t len, unsigned qd,
+			 bool reap_each)
 {
 	const uint32_t bs = 4096;
 	unsigned char *slab;
@@ -512,10 +520,12 @@ static uint64_t read_all(const struct engine_ops *ops, int fd, size_t len, unsig
 	for (unsigned i = 0; i < qd; i++)
 		bufs[i] = slab + (size_t)i * bs;
 	char why[256];
-	struct engine *e = ops->open(fd, qd, bufs, bs, why, sizeof(why));
+	struct engine_setup setup = { .fd = fd, .qd = qd, .bufs = bufs, .buf_len = bs,
+				      .reap_each = reap_each };
+	struct engine *e = ops->open(&setup, why, sizeof(why));
 	if (!e)
 		fail_msg("%s: %s", ops->name, why);
-	uint64_t sum = 0, next = 0;
+	uint64_t sum = 0, next = 0, completions = 0;
 	unsigned inflight = 0, free_slots[16], nfree = qd;
 	for (unsigned i = 0; i < qd; i++)
 		free_slots[i] = i;
@@ -541,6 +551,22 @@ static uint64_t read_all(const struct engine_ops *ops, int fd, size_t len, unsig
 			free_slots[nfree++] = done[i]->slot;
 		}
 		inflight -= (unsigned)got;
+		completions += (unsigned)got;
+	}
+	struct engine_facts facts;
+	ops->facts(e, &facts);
+	if (ops == &engine_sync) {
+		assert_int_equal(facts.reap_calls, 0); /* done inside submit */
+		assert_int_equal(facts.fixed_buffers, -1);
+	} else if (reap_each) {
+		assert_int_equal(facts.reap_calls, completions);
+	} else {
+		assert_true(facts.reap_calls <= completions);
+	}
+	if (ops == &engine_uring) {
+		assert_true(facts.fixed_buffers == 1 || strstr(facts.why, "buffers refused"));
+		assert_true(facts.fixed_file == 1 || strstr(facts.why, "file refused"));
+		assert_true((facts.fixed_buffers == 1 && facts.fixed_file == 1) == !facts.why[0]);
 	}
 	ops->close(e);
 	free(slab);
@@ -562,8 +588,14 @@ static void test_equivalent_reads(void **state)
 	for (size_t i = 0; i < NALL; i++) {
 		if (!runs_here(all_engines[i]))
 			continue;
-		assert_int_equal(read_all(all_engines[i], fd, len, depth_for(all_engines[i], 1)), want);
-		assert_int_equal(read_all(all_engines[i], fd, len, depth_for(all_engines[i], 16)), want);
+		for (int each = 0; each < 2; each++) {
+			assert_int_equal(read_all(all_engines[i], fd, len, depth_for(all_engines[i], 1),
+						  each),
+					 want);
+			assert_int_equal(read_all(all_engines[i], fd, len,
+						  depth_for(all_engines[i], 16), each),
+					 want);
+		}
 	}
 	close(fd);
 }

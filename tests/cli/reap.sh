@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# How completions are taken, and what io_uring registered (issue 32), end to end:
+#
+#   bash tests/cli/reap.sh ./diskbench          (part of `make cli`)
+#
+# - --reap=syscall makes one reap system call per completion: strace counts
+#   the io_getevents calls (aio) and the io_uring_enter calls with GETEVENTS
+#   (io_uring) of a one-pass run of 2048 reads at 8 in flight; the kernel's
+#   count is the JSON's ios plus the one warm-up read (the truth is strace's,
+#   not the output under test).  The JSON's own count, result.reap.calls, is
+#   strace's less that warm-up read.
+# - Negative: the default (--reap=ring) makes fewer such calls than
+#   completions at 8 in flight, and its JSON count is strace's less the
+#   warm-up's; the sync engine has no reap call at all (mode inline, calls
+#   null).
+# - Registration: as root, io_uring registers the buffers and the file (no
+#   reason given); as nobody under a 16 KiB RLIMIT_MEMLOCK the buffers (1 MiB
+#   here) are refused, the run still completes, and both JSON and the text
+#   line say why (RLIMIT_MEMLOCK).
+# - Bad input: --reap bogus is a usage error (exit 2) saying the choices.
+# strace, setpriv and prlimit are needed for their cases (skipped, saying
+# why, where missing); every run is under a second on an 8 MiB file in a
+# scratch directory under /var/tmp, removed on exit.
+set -u
+
+if [ $# -lt 1 ]; then
+	echo "usage: bash tests/cli/reap.sh PATH/TO/diskbench" >&2
+	exit 2
+fi
+DB=$(realpath -- "$1") || exit 2
+S=$(mktemp -d -p /var/tmp diskbench-reap.XXXXXX) || exit 2
+trap 'rm -rf -- "$S"' EXIT
+trap 'rm -rf -- "$S"; trap - EXIT; exit 130' INT TERM
+
+. "$(dirname "$0")/tap.sh"
+TAP_NAME=reap
+
+F=$S/data
+head -c $((8 << 20)) /dev/urandom >"$F"
+chmod 755 "$S" && chmod 644 "$F"
+
+engine_runs() { "$DB" randread --engine="$1" -s 1M -t 0 "$F" >/dev/null 2>&1; }
+
+# strace_case NAME ENGINE MODE: a one-pass run of 2048 reads at 8 in flight
+# under strace; the kernel's count of reap calls against the JSON.
+strace_case() {
+	local name=$1 engine=$2 mode=$3
+	if ! command -v strace >/dev/null; then
+		skip "$name" "no strace (apt-get install strace)"
+		return
+	fi
+	if ! strace -qq -o /dev/null true 2>/dev/null; then
+		skip "$name" "strace cannot trace here (ptrace refused: a container's seccomp or Yama)"
+		return
+	fi
+	if ! engine_runs "$engine"; then
+		skip "$name" "the $engine engine does not run here"
+		return
+	fi
+	if ! strace -f -qq -o "$S/strace" -e trace=io_getevents,io_uring_enter \
+		"$DB" randread --engine="$engine" --reap="$mode" --qd 8 -s 8M --once --warmup 1 --json "$F" \
+		>"$S/out" 2>"$S/err"; then
+		not_ok "$name" "diskbench failed under strace" "$(head -c 300 "$S/err")"
+		return
+	fi
+	py "$name" "
+trace = open('$S/strace').read().splitlines()
+if '$engine' == 'aio':
+    calls = sum(1 for l in trace if 'io_getevents(' in l and 'resumed' not in l)
+else:
+    calls = sum(1 for l in trace if 'io_uring_enter(' in l and 'GETEVENTS' in l)
+r = d['result']
+ios = r['ios']
+warm = 1  # --warmup 1: one read before the timing, reaped alone
+assert ios == 2048 and r['reap']['mode'] == '$mode', (ios, r['reap'])
+assert r['reap']['calls'] == calls - warm, (r['reap'], calls, warm)
+if '$mode' == 'syscall':
+    assert calls == ios + warm, (calls, ios, warm)
+    assert r['reap']['completions_per_call'] == 1.0, r['reap']
+else:
+    assert calls - warm < ios, (calls, ios)
+"
+}
+
+strace_case "aio --reap=syscall: one io_getevents per completion (strace)" aio syscall
+strace_case "io_uring --reap=syscall: one io_uring_enter(GETEVENTS) per completion (strace)" uring syscall
+strace_case "aio default (ring): fewer io_getevents than completions, the JSON's count is strace's" aio ring
+strace_case "io_uring default (ring): fewer GETEVENTS enters than completions, the JSON's count is strace's" uring ring
+
+check "sync engine: a run" 0 randread --engine=sync -s 1M -t 0 --json "$F"
+py "sync engine: no reap call (mode inline, calls null, nothing registered)" "
+r = d['result']
+assert r['reap'] == {'mode': 'inline', 'calls': None, 'completions_per_call': None}, r['reap']
+assert r['registered'] == {'buffers': None, 'file': None, 'why': None}, r['registered']
+"
+
+# ---- registration --------------------------------------------------------------
+if engine_runs uring; then
+	check "io_uring as $(id -un): a run" 0 randread --engine=uring --qd 4 -b 256k -s 8M -t 0 --json "$F"
+	if [ "$(id -u)" = 0 ]; then
+		py "io_uring as root: buffers and file registered, no reason" "
+r = d['result']['registered']
+assert r == {'buffers': True, 'file': True, 'why': None}, r
+"
+	else
+		skip "io_uring as root: buffers and file registered, no reason" "not root"
+	fi
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
+		low() { setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --memlock=16384:16384 "$DB" "$@"; }
+		if low randread --engine=uring --qd 4 -b 256k -s 8M -t 0 --json "$F" >"$S/out" 2>"$S/err"; then
+			py "io_uring under a 16 KiB RLIMIT_MEMLOCK: buffers refused, the run done, JSON says why" "
+r = d['result']
+g = r['registered']
+assert g['buffers'] is False and 'RLIMIT_MEMLOCK' in g['why'], g
+assert g['why'].startswith('registered buffers refused: '), g
+assert r['ios'] == 32, r['ios']  # 8 MiB in 256 KiB reads, once
+"
+			low randread --engine=uring --qd 4 -b 256k -s 8M -t 0 "$F" >"$S/out" 2>"$S/err"
+			py "io_uring under a 16 KiB RLIMIT_MEMLOCK: the result line says why" "
+line = out.splitlines()[0]
+assert 'registered buffers refused: ' in line and 'RLIMIT_MEMLOCK' in line, line
+"
+		elif grep -q "io_uring unavailable" "$S/err"; then
+			skip "io_uring under a 16 KiB RLIMIT_MEMLOCK: buffers refused, the run done, JSON says why" \
+				"this kernel counts the ring itself against RLIMIT_MEMLOCK: $(head -c 200 "$S/err")"
+			skip "io_uring under a 16 KiB RLIMIT_MEMLOCK: the result line says why" "as above"
+		else
+			not_ok "io_uring under a 16 KiB RLIMIT_MEMLOCK: buffers refused, the run done, JSON says why" \
+				"$(head -c 300 "$S/err")"
+		fi
+	else
+		skip "io_uring under a 16 KiB RLIMIT_MEMLOCK: buffers refused, the run done, JSON says why" \
+			"needs root, setpriv and prlimit"
+	fi
+else
+	skip "io_uring: registration cases" "io_uring does not run here"
+fi
+
+# ---- bad input -----------------------------------------------------------------
+if run 2 randread --reap bogus "$F" && grep -q "^diskbench: --reap 'bogus': use ring or syscall" "$S/err"; then
+	ok "--reap bogus: usage error naming the choices"
+else
+	not_ok "--reap bogus: usage error naming the choices" "exit $rc" "$(head -c 300 "$S/err")"
+fi
+
+tap_done
