@@ -4,7 +4,8 @@
  * engine knows nothing of them nor of the command line.
  *
  * Engines: sync (pread/pwrite, one block at a time), aio (Linux native AIO)
- * and uring (io_uring), the last two through syscall(2), libc only.
+ * and uring (io_uring), the last two through syscall(2), libc only; nop
+ * (io_uring NOPs: diskbench's own ceiling, never picked by auto).
  * Adding one: a file src/engine_NAME.c ending in a `struct engine_ops`, a
  * line in engine.c's table, a row in the equivalence test. */
 #ifndef ENGINE_H
@@ -107,7 +108,7 @@ struct engine_ops {
 	void (*facts)(struct engine *e, struct engine_facts *f);
 };
 
-extern const struct engine_ops engine_sync, engine_aio, engine_uring;
+extern const struct engine_ops engine_sync, engine_aio, engine_uring, engine_nop;
 
 /* An engine file ends with its descriptor, built from functions named
  * PREFIX_probe, PREFIX_open, PREFIX_submit, PREFIX_reap and PREFIX_close. */
@@ -141,7 +142,7 @@ static inline uint32_t engine_io_left(const struct engine_io *io)
 	return io->len - io->done;
 }
 
-/* "sync", "aio", "uring" (also "io_uring", "libaio") -> its engine; NULL
+/* "sync", "aio", "uring", "nop" (also "io_uring", "libaio") -> its engine; NULL
  * otherwise ("auto" included: that is engine_pick's to resolve). */
 const struct engine_ops *engine_parse_name(const char *name);
 /* The i-th engine's name, best first ("uring", "aio", "sync"); NULL past

@@ -21,6 +21,9 @@
 #define FINDINGS_LIMIT_REACHED 0.8
 /* A worker thread busy on the CPU for this share of its run set the pace. */
 #define FINDINGS_CPU_BOUND 0.90
+/* A CPU-bound run at this share of diskbench's own ceiling (NOPs at its
+ * depth and threads) may be the tool's limit: finding tool_bound */
+#define FINDINGS_TOOL_SHARE 0.70
 
 /* Runs that moved fewer bytes are not compared with the disks' counters
  * (metadata and other processes' I/O would swamp them). */

@@ -318,6 +318,8 @@ struct result {
 	 * completions (0 for one that completes inside submit) and the
 	 * completions taken in them; what io_uring registered (1 yes, 0
 	 * refused, -1 not this engine) and why it was refused, or "" */
+	double tool_ceiling_iops; /* diskbench's own: io_uring NOPs at the run's depth and
+				   * threads, measured after a CPU-bound run; 0: not */
 	bool engine_facts;      /* these four were measured (a timed loop ran) */
 	uint64_t reap_calls, reaped;
 	int fixed_buffers, fixed_file;

@@ -319,7 +319,7 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		return EXIT_OK;
 	case ID_ENGINE:
 		if (strcmp(v, "auto") != 0 && !engine_parse_name(v))
-			return usage_error(why, len, "--engine '%s': use auto, uring, aio or sync", v);
+			return usage_error(why, len, "--engine '%s': use auto, uring, aio, sync or nop", v);
 		o->engine = v;
 		return EXIT_OK;
 	case ID_BASELINE:

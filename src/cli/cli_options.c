@@ -31,7 +31,7 @@ const struct optdef optdefs[] = {
 	{ "qd", 0, "N", OPT_QD, ID_QD,
 	  "requests in flight per thread, fio's iodepth (default 1; above 1 needs io_uring or aio)" },
 	{ "engine", 0, "NAME", OPT_ENGINE, ID_ENGINE,
-	  "auto (io_uring, else aio, else sync; default), uring, aio or sync" },
+	  "auto (io_uring, else aio, else sync; default), uring, aio, sync, or nop (no I/O: the tool's ceiling)" },
 	{ "warmup", 0, "N", OPT_WARMUP, ID_WARMUP,
 	  "I/Os per thread done before the clock starts, not counted (default 1; O_DIRECT only)" },
 	{ "seed", 0, "N", OPT_SEED, ID_SEED, "seed of the offset generator, for reproducible runs" },

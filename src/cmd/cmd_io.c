@@ -99,6 +99,7 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		run_job_mix(&job, &m->opt);
 		multi_job(m, &job);
 		run_job_for(&job, &m->opt);
+		job.ceiling_check = true;
 		code = run_measure(m->t, &job, &m->opt, r);
 		multi_finish(m, r);
 	}

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Best first: the order auto tries them in. */
-static const struct engine_ops *const engines[] = { &engine_uring, &engine_aio, &engine_sync };
+/* Best first: the order auto tries them in (sync always runs, so auto never
+ * reaches nop, which moves no data). */
+static const struct engine_ops *const engines[] = { &engine_uring, &engine_aio, &engine_sync,
+						    &engine_nop };
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))
 
 const struct engine_ops *engine_parse_name(const char *name)
@@ -31,7 +33,8 @@ int engine_pick(const char *want, const struct engine_ops **ops, char *note, siz
 	if (strcmp(want, "auto") != 0) {
 		const struct engine_ops *e = engine_parse_name(want);
 		if (!e) {
-			snprintf(note, note_len, "unknown engine '%s' (auto, uring, aio or sync)", want);
+			snprintf(note, note_len, "unknown engine '%s' (auto, uring, aio, sync or nop)",
+				 want);
 			errno = EINVAL;
 			return -1;
 		}

@@ -56,6 +56,7 @@ struct engine {
 	bool fixed_bufs;
 	bool ext_arg;          /* io_uring_enter takes a timeout (5.11) */
 	bool reap_each;        /* --reap=syscall: a GETEVENTS enter per completion taken */
+	bool nop;              /* --engine=nop: every request a NOP, no data moved */
 	uint64_t reap_calls;   /* io_uring_enter calls that waited for or took completions */
 	char reg_why[128];     /* why a registration was refused, or "" */
 	unsigned *sq_tail, sq_mask, sq_local_tail;
@@ -249,7 +250,8 @@ static void uring_free(struct engine *e)
 	errno = saved;
 }
 
-static struct engine *uring_open(const struct engine_setup *s, char *why, size_t why_len)
+static struct engine *ring_open(const struct engine_setup *s, bool nop, char *why,
+				size_t why_len)
 {
 	int fd = s->fd;
 	unsigned qd = s->qd;
@@ -267,6 +269,7 @@ static struct engine *uring_open(const struct engine_setup *s, char *why, size_t
 	}
 	e->qd = qd;
 	e->reap_each = s->reap_each;
+	e->nop = nop;
 	e->file = e->fd = fd;
 	e->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
 	unsigned flags = 0;
@@ -291,8 +294,19 @@ static struct engine *uring_open(const struct engine_setup *s, char *why, size_t
 	}
 	e->enter_fd = e->ring_fd;
 	e->ext_arg = (p.features & IORING_FEAT_EXT_ARG) != 0;
-	register_extras(e, fd, s->bufs, s->buf_len);
+	if (!nop) /* a NOP touches neither buffer nor file */
+		register_extras(e, fd, s->bufs, s->buf_len);
 	return e;
+}
+
+static struct engine *uring_open(const struct engine_setup *s, char *why, size_t why_len)
+{
+	return ring_open(s, false, why, why_len);
+}
+
+static struct engine *nop_open(const struct engine_setup *s, char *why, size_t why_len)
+{
+	return ring_open(s, true, why, why_len);
 }
 
 /* A trim done at once (plat_discard), for the next reap. */
@@ -337,6 +351,13 @@ static void ring_prep(struct engine *e, struct engine_io *io)
 	}
 	struct io_uring_sqe *sqe = &e->sqes[e->sq_local_tail++ & e->sq_mask];
 	memset(sqe, 0, sizeof(*sqe)); /* a reused slot must not keep old flags */
+	if (e->nop) { /* the same trip through the ring, with nothing to move */
+		sqe->opcode = RING_OP_NOP;
+		sqe->fd = -1;
+		sqe->user_data = (uint64_t)(uintptr_t)io;
+		e->to_submit++;
+		return;
+	}
 	if (e->fixed_bufs) {
 		sqe->opcode = io->write ? RING_OP_WRITE_FIXED : RING_OP_READ_FIXED;
 		sqe->buf_index = (uint16_t)io->slot;
@@ -378,6 +399,8 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 		const struct io_uring_cqe *cqe = &e->cqes[head & e->cq_mask];
 		struct engine_io *io = (struct engine_io *)(uintptr_t)cqe->user_data;
 		int res = cqe->res;
+		if (e->nop && res == 0)
+			res = (int)engine_io_left(io); /* a NOP "moved" what was asked */
 		head++;
 		e->in_kernel--;
 		if (io->op == ENGINE_TRIM && (res == -EOPNOTSUPP || res == -EINVAL) && !e->trim_sync) {
@@ -551,14 +574,26 @@ static int uring_reap_wait(struct engine *e, struct engine_io *done[], unsigned 
 
 static void uring_facts(struct engine *e, struct engine_facts *f)
 {
-	*f = (struct engine_facts){ .reap_calls = e->reap_calls, .fixed_buffers = e->fixed_bufs,
-				    .fixed_file = e->sqe_flags == IOSQE_FIXED_FILE };
+	*f = (struct engine_facts){ .reap_calls = e->reap_calls,
+				    .fixed_buffers = e->nop ? -1 : e->fixed_bufs,
+				    .fixed_file = e->nop ? -1 : e->sqe_flags == IOSQE_FIXED_FILE };
 	snprintf(f->why, sizeof(f->why), "%s", e->reg_why);
 }
 
 const struct engine_ops engine_uring = {
 	.name = "uring", .label = "io_uring", .max_qd = ENGINE_MAX_QD,
 	.probe = uring_probe, .open = uring_open, .submit = uring_submit,
+	.reap = uring_reap, .close = uring_close, .flush = uring_flush,
+	.reap_wait = uring_reap_wait,
+	.trim_path = uring_trim_path, .facts = uring_facts,
+};
+
+/* --engine=nop: the io_uring engine's own loop with IORING_OP_NOP requests
+ * (t/io_uring -N1's), so the figure is what diskbench alone can issue and
+ * reap on this CPU: its ceiling, never a disk's.  auto never picks it. */
+const struct engine_ops engine_nop = {
+	.name = "nop", .label = "io_uring NOP", .max_qd = ENGINE_MAX_QD,
+	.probe = uring_probe, .open = nop_open, .submit = uring_submit,
 	.reap = uring_reap, .close = uring_close, .flush = uring_flush,
 	.reap_wait = uring_reap_wait,
 	.trim_path = uring_trim_path, .facts = uring_facts,

@@ -100,6 +100,7 @@ struct io_uring_params {
 /* Opcodes and register operations are enums in the header, which #ifndef
  * cannot see, so they get names of their own (stable ABI numbers). */
 enum {
+	RING_OP_NOP = 0,
 	RING_OP_READ_FIXED = 4,
 	RING_OP_WRITE_FIXED = 5,
 	RING_OP_FALLOCATE = 17, /* 5.6 */

@@ -226,14 +226,32 @@ static void judge_cpu(const struct options *opt, struct result *r)
 		fmt_ns(ns, sizeof(ns), per_io);
 		snprintf(cost, sizeof(cost), " (%s of CPU per I/O)", ns);
 	}
+	char ceiling[200] = "";
+	double iops = r->seconds > 0 ? (double)r->ios / r->seconds : 0;
+	double of_ceiling = r->tool_ceiling_iops > 0 ? iops / r->tool_ceiling_iops : 0;
+	if (of_ceiling >= FINDINGS_TOOL_SHARE) {
+		char nops[32];
+		fmt_count(nops, sizeof(nops), r->tool_ceiling_iops);
+		snprintf(ceiling, sizeof(ceiling), ", at %.0f %% of diskbench's own ceiling here (%s "
+			 "IOPS of io_uring NOPs at the same depth and threads, --engine=nop): the tool "
+			 "may be the limit", of_ceiling * 100, nops);
+	}
 	warn(r, "a submitting thread was busy on the CPU for %.0f %% of the run%s: the figure is "
-	     "limited by this CPU, not the device%s%s", share * 100, cost,
+	     "limited by this CPU, not the device%s%s%s", share * 100, cost, ceiling,
 	     opt_hint(opt, OPT_THREADS, "; more threads (-j)"),
 	     opt_hint(opt, OPT_QD, " or a deeper queue (--qd) may go further"));
 	struct finding *f = finding_add(r, "cpu_bound");
 	finding_figure(f, "busiest_thread_share", share, 3);
 	if (known)
 		finding_figure(f, "cpu_ns_per_io", per_io, 1);
+	if (r->tool_ceiling_iops > 0)
+		finding_figure(f, "tool_ceiling_iops", r->tool_ceiling_iops, 0);
+	if (of_ceiling < FINDINGS_TOOL_SHARE)
+		return;
+	f = finding_add(r, "tool_bound");
+	finding_figure(f, "iops", iops, 0);
+	finding_figure(f, "tool_ceiling_iops", r->tool_ceiling_iops, 0);
+	finding_figure(f, "share", of_ceiling, 3);
 }
 
 /* ---- the disks' own counters -------------------------------------------- */
@@ -348,5 +366,6 @@ void findings_judge(const struct options *opt, const struct findings_view *v, st
 	bool limited = judge_cgroup(v, r);
 	judge_rate_cap(opt, s, limited, r);
 	judge_cpu(opt, r);
-	judge_device(v, r);
+	if (!r->engine || strcmp(r->engine, "nop") != 0) /* NOPs reach no disk */
+		judge_device(v, r);
 }

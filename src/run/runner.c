@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ceiling.h"
 #include "checks.h"
 #include "clock.h"
 #include "devinfo.h"
@@ -280,6 +281,10 @@ int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
 			    opt_hint(opt, OPT_THREADS, "; use -j for more in flight"));
 	r->engine = (*ops)->name;
 	r->engine_label = (*ops)->label;
+	if (*ops == &engine_nop)
+		warn(r, "--engine=nop moves no data: each request is an io_uring NOP, so the figures "
+		     "are what diskbench alone can issue and reap on this CPU (its ceiling), not "
+		     "the target's");
 	return EXIT_OK;
 }
 
@@ -548,6 +553,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		return fail(r, EXIT_SIGINT, "interrupted during the run");
 	r->measured = true;
 	warn_short_pass(job, opt, r);
+	run_tool_ceiling(job, r); /* before the findings, which weigh it */
 	sampling_finish(opt, r, sampler_lead_s);
 	checks_flush(t, job->region, job->bs, opt, r);
 	run_health_after(r, job);

@@ -136,10 +136,10 @@ done
 dev=$(find /dev -maxdepth 1 -type b 2>/dev/null | sort | head -n 1)
 [ -n "$dev" ] && lines+=("diskbench seqread ${dev%?}")
 noeq=()
-for ov in engine:randread sync:seqwrite drop-caches:seqread run:sweep buffers:seqread; do
+for ov in engine:randread sync:seqwrite drop-caches:seqread run:sweep buffers:seqread reap:randread; do
 	o=${ov%:*} t=${ov#*:}
 	lines+=("diskbench $t --$o=" "diskbench $t --$o " "diskbench $t --$o=a" "diskbench $t --$o=d"
-		"diskbench $t --$o=f" "diskbench $t --$o=s" "diskbench $t --$o=h")
+		"diskbench $t --$o=f" "diskbench $t --$o=s" "diskbench $t --$o=h" "diskbench $t --$o=r")
 	noeq+=("diskbench $t --$o=")
 done
 bask "${lines[@]}"
@@ -197,7 +197,8 @@ check_values() { # OPTION TEST WANTED
 		not_ok "bash: $t: each value of --$o offered parses" "rejected:$rejected"
 	fi
 }
-check_values engine randread "auto uring aio sync"
+check_values engine randread "auto uring aio sync nop"
+check_values reap randread "ring syscall"
 check_values sync seqwrite "dsync fsync none"
 check_values drop-caches seqread "file all none"
 check_values run sweep "simple oltp dss"
@@ -292,7 +293,7 @@ else
 		expect "zsh: diskbench <TAB> gives every test, help and completion" "$TESTS help completion" "${Z['diskbench ']-}"
 		expect "zsh: randread -<TAB> offers exactly the options of help randread" "${OPTS[randread]}" "${Z['diskbench randread -']-}"
 		expect "zsh: options before the test count: -b 4k --json randread --en<TAB>" "--engine" "${Z['diskbench -b 4k --json randread --en']-}"
-		expect "zsh: --engine=<TAB>" "auto uring aio sync" "${Z['diskbench randread --engine=']-}"
+		expect "zsh: --engine=<TAB>" "auto uring aio sync nop" "${Z['diskbench randread --engine=']-}"
 		expect "zsh: --sync <TAB>" "dsync fsync none" "${Z['diskbench seqwrite --sync ']-}"
 		expect "zsh: --drop-caches=<TAB>" "file all none" "${Z['diskbench seqread --drop-caches=']-}"
 		expect "zsh: --run=<TAB>" "simple oltp dss" "${Z['diskbench sweep --run=']-}"

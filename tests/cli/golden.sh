@@ -599,7 +599,8 @@ DROP = [re.compile(p) for p in (
 )]
 # findings that follow the machine or timing, as the warnings above
 DROP_FINDINGS = {"device_saw_less", "device_wrote_more", "unsteady", "cgroup_limit", "rate_cap",
-                 "flush_fast", "cpu_bound", "heat", "health_warning", "device_other_io"}
+                 "flush_fast", "cpu_bound", "tool_bound", "heat", "health_warning",
+                 "device_other_io"}
 # numbers inside a message that come from timing, free space or the disk
 MSG = [(re.compile(p), r) for p, r in (
     (r"the run took only [0-9.]+ s \([0-9]+ I/Os\)", "the run took only N s (N I/Os)"),

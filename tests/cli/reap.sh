@@ -17,6 +17,12 @@
 #   reason given); as nobody under a 16 KiB RLIMIT_MEMLOCK the buffers (1 MiB
 #   here) are refused, the run still completes, and both JSON and the text
 #   line say why (RLIMIT_MEMLOCK).
+# - --engine=nop (io_uring NOPs, diskbench's own ceiling): on a read-only
+#   loop device over the file, the device's own read counter moves by at
+#   most the few reads diskbench makes to see what the device holds, never
+#   by the run's thousands of requests (on io_uring by 90 % of them or more:
+#   a few merge), the run warns that no
+#   data moved, no device finding is made, and NOPs go faster than reads.
 # - Bad input: --reap bogus is a usage error (exit 2) saying the choices.
 # strace, setpriv and prlimit are needed for their cases (skipped, saying
 # why, where missing); every run is under a second on an 8 MiB file in a
@@ -134,6 +140,45 @@ assert 'registered buffers refused: ' in line and 'RLIMIT_MEMLOCK' in line, line
 	fi
 else
 	skip "io_uring: registration cases" "io_uring does not run here"
+fi
+
+# ---- --engine=nop: the tool's own ceiling ----------------------------------------
+# NOPs reach no disk: the loop device's own read counter (field 1 of
+# /sys/block/loopN/stat) does not move, where the same run on io_uring moves it.
+reads_of() { awk '{print $1}' "/sys/block/$(basename "$1")/stat"; }
+if engine_runs uring && [ "$(id -u)" = 0 ] && command -v losetup >/dev/null &&
+	LOOP=$(losetup -r -f --show "$F" 2>/dev/null); then
+	trap 'losetup -d "$LOOP" 2>/dev/null; rm -rf -- "$S"' EXIT
+	before=$(reads_of "$LOOP")
+	if run 0 randread --engine=nop --qd 8 -t 0.3 --json "$LOOP"; then
+		after=$(reads_of "$LOOP")
+		py "--engine=nop on a loop device: none of its requests reach it (its stat: $before -> $after), the run says why" "
+r = d['result']
+# diskbench's own look at the device before the run (what it holds) is
+# a read or two; none of the run's requests
+assert $after - $before <= 4, ($before, $after)
+assert r['ios'] > 1000 and r['engine'] == 'nop', (r['ios'], r['engine'])
+assert 'moves no data' in err and 'its ceiling' in err, err
+assert not any(f['key'] == 'device_saw_less' for f in d['findings']), d['findings']
+assert r['registered'] == {'buffers': None, 'file': None, 'why': None}, r['registered']
+"
+		cp "$S/out" "$S/nop.json"
+		before=$(reads_of "$LOOP")
+		run 0 randread --engine=uring --qd 8 -t 0.3 --json "$LOOP"
+		after=$(reads_of "$LOOP")
+		py "the same on io_uring: reads reach the device (its stat: $before -> $after), fewer IOPS than NOPs" "
+nop = json.load(open('$S/nop.json'))['result']
+r = d['result']
+assert $after - $before >= 0.9 * r['ios'] > 0, ($before, $after, r['ios'])  # a few merge
+assert nop['ios'] / nop['seconds'] > r['ios'] / r['seconds'], (nop['ios'], r['ios'])
+"
+	else
+		not_ok "--engine=nop on a loop device: no read reaches it, the run says why" "exit $rc" "$(head -c 300 "$S/err")"
+	fi
+	losetup -d "$LOOP"
+	trap 'rm -rf -- "$S"' EXIT
+else
+	skip "--engine=nop on a loop device: no read reaches it" "needs root, a loop device and io_uring"
 fi
 
 # ---- bad input -----------------------------------------------------------------

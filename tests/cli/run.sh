@@ -1894,7 +1894,7 @@ PYEOF
 	check "--engine=sync --qd 4: usage error (exit 2)" 2 -- "$DB" randread --engine=sync --qd 4 "$d"
 	expect_msg 'asynchronous engine'
 	check "--engine=bogus: usage error (exit 2)" 2 -- "$DB" randread --engine=bogus "$d"
-	expect_msg 'auto, uring, aio or sync'
+	expect_msg 'auto, uring, aio, sync or nop'
 	local e sums=()
 	for e in sync aio uring; do
 		run "$DB" randwrite --engine=$e --seed 77 -s 4M -b 4k -t 0 --keep "$d/eq-$e"

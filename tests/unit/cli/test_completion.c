@@ -93,14 +93,15 @@ static void test_targets(void **state)
 static void test_closed_sets(void **state)
 {
 	(void)state;
-	const char *want[][5] = { { "sync", "dsync", "fsync", "none", NULL },
+	const char *want[][7] = { { "sync", "dsync", "fsync", "none", NULL },
 				  { "drop-caches", "file", "all", "none", NULL },
-				  { "engine", "auto", "uring", "aio", "sync" },
-				  { "run", "simple", "oltp", "dss", NULL } };
-	const char *test_of[] = { "seqwrite", "seqread", "randread", "sweep" };
-	for (size_t i = 0; i < 4; i++) {
+				  { "engine", "auto", "uring", "aio", "sync", "nop", NULL },
+				  { "run", "simple", "oltp", "dss", NULL },
+				  { "reap", "ring", "syscall", NULL } };
+	const char *test_of[] = { "seqwrite", "seqread", "randread", "sweep", "randread" };
+	for (size_t i = 0; i < 5; i++) {
 		size_t k = 0;
-		for (; k < 4 && want[i][k + 1]; k++) {
+		for (; k < 6 && want[i][k + 1]; k++) {
 			assert_non_null(cli_option_value(want[i][0], k));
 			assert_string_equal(cli_option_value(want[i][0], k), want[i][k + 1]);
 			char arg[64];
@@ -185,7 +186,7 @@ static void test_script_shapes(void **state)
 	int rc;
 	char *bash = script("bash", &rc);
 	assert_non_null(strstr(bash, "\ncomplete -F _diskbench diskbench\n"));
-	assert_non_null(strstr(bash, "'--engine') REPLY='auto uring aio sync' ;;"));
+	assert_non_null(strstr(bash, "'--engine') REPLY='auto uring aio sync nop' ;;"));
 	assert_non_null(strstr(bash, "'info') REPLY=a ;;"));
 	assert_non_null(strstr(bash, "'seqwrite') REPLY=dfb ;;"));
 	free(bash);

@@ -7,6 +7,7 @@
  * short run (under 1 s, under 5 intervals) says nothing; a merged series
  * keeps its verdicts. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -430,6 +431,51 @@ static void test_cpu_bound_never_over_all(void **state)
 	assert_null(finding_find(&r, "cpu_bound"));
 }
 
+/* A CPU-bound run near diskbench's own ceiling (NOPs at its depth, a
+ * figure set here) is the tool's limit: tool_bound with both figures; at
+ * half of it, or not CPU-bound, silent; unmeasured, no ceiling figure. */
+static void test_tool_bound(void **state)
+{
+	(void)state;
+	begin(1.0);
+	steady_read();
+	r.cpu_busiest = 0.97;
+	double iops = (double)ios / now_s; /* what finish() gives the result */
+	r.tool_ceiling_iops = iops / 0.8;
+	finish();
+	const struct finding *f = finding_find(&r, "tool_bound");
+	assert_non_null(f);
+	assert_true(fabs(finding_value(f, "share", 0) - 0.8) < 0.001);
+	assert_true(fabs(finding_value(f, "tool_ceiling_iops", 0) - iops / 0.8) < 1);
+	assert_true(fabs(finding_value(f, "iops", 0) - iops) < 1);
+	assert_true(said("at 80 % of diskbench's own ceiling here"));
+	assert_true(said("the tool may be the limit"));
+
+	begin(1.0);
+	steady_read();
+	r.cpu_busiest = 0.97;
+	r.tool_ceiling_iops = 2 * (double)ios / now_s;
+	finish();
+	assert_null(finding_find(&r, "tool_bound"));
+	assert_non_null(finding_find(&r, "cpu_bound"));
+	assert_true(finding_value(finding_find(&r, "cpu_bound"), "tool_ceiling_iops", 0) > 0);
+	assert_false(said("own ceiling"));
+
+	begin(1.0);
+	steady_read();
+	r.cpu_busiest = 0.5;
+	r.tool_ceiling_iops = (double)ios / now_s;
+	finish();
+	assert_null(finding_find(&r, "tool_bound"));
+
+	begin(1.0);
+	steady_read();
+	r.cpu_busiest = 0.97;
+	finish();
+	assert_null(finding_find(&r, "tool_bound"));
+	assert_true(finding_value(finding_find(&r, "cpu_bound"), "tool_ceiling_iops", -1) == -1);
+}
+
 static void test_heat_only_with_a_drop(void **state)
 {
 	(void)state;
@@ -462,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_merged_series_keeps_its_verdicts),
 		cmocka_unit_test(test_other_process_on_the_disk),
 		cmocka_unit_test(test_cpu_bound_never_over_all),
+		cmocka_unit_test(test_tool_bound),
 		cmocka_unit_test(test_heat_only_with_a_drop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
