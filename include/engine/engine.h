@@ -56,6 +56,10 @@ struct engine_setup {
 	 * taken, as fio's libaio job makes; false: each such call takes every
 	 * completion that is ready (io_uring's from its ring, in user space) */
 	bool reap_each;
+	/* --poll: IORING_SETUP_IOPOLL (completions polled from the device's poll
+	 * queues); --sqpoll: IORING_SETUP_SQPOLL (a kernel thread takes the
+	 * submissions).  io_uring's alone; a ring that refuses them fails open. */
+	bool poll, sqpoll;
 };
 
 /* What an engine did that moves a figure (issue 32), for the result. */

@@ -183,6 +183,8 @@ struct options {
 	enum reap_mode reap;      /* --reap: completions taken as they are ready, or one
 				   * system call each (issue 32) */
 	bool once;                /* --once: one pass over the region ends the run */
+	bool poll;                /* --poll: io_uring polls for completions (IOPOLL) */
+	bool sqpoll;              /* --sqpoll: a kernel thread takes submissions (SQPOLL) */
 	struct steady_options steady;
 	/* open-loop load (issue 30) */
 	double rate;              /* --rate: I/Os a second on a schedule; 0: closed loop */

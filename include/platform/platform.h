@@ -64,6 +64,12 @@ const char *plat_discard_name(bool is_blockdev);
  * (EOPNOTSUPP: it cannot; EPERM: a read-only device). */
 int plat_discard_probe(int fd, bool is_blockdev, uint64_t end);
 
+/* Whether the block device under fd (the device itself, or the one its
+ * file lives on; a partition's disk) has poll queues, which io_uring's
+ * IOPOLL needs: 1 (its queue/io_poll is 1), 0 (it is 0), -1 (no sysfs to
+ * say).  name gets the device's kernel name ("nvme0n1"), or "". */
+int plat_io_poll(int fd, char *name, size_t name_len);
+
 /* syncfs(2): write back the filesystem holding fd. */
 int plat_sync_fs(int fd);
 /* Removes everything under the directory name (relative to parent_fd, or a

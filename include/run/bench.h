@@ -84,6 +84,7 @@ struct bench_job {
 	double rate;
 	enum arrivals_kind arrivals;
 	bool reap_each;         /* --reap=syscall (engine_setup.reap_each) */
+	bool poll, sqpoll;      /* --poll, --sqpoll (engine_setup's) */
 	bool ceiling_check;     /* after a CPU-bound run, measure the tool's own ceiling
 				 * (ceiling.h): the plain tests ask, sweeps and steps not */
 };

@@ -74,6 +74,9 @@ void run_job_mix(struct bench_job *job, const struct options *opt);
 /* Whether t (open for writing) can discard, asked once before the run
  * without discarding its data: EXIT_OK, or a usage error (exit 2) saying why. */
 int run_check_trim(const struct target *t, struct result *r);
+/* --poll: the target's block device has poll queues, else a usage error
+ * saying why (none, or no sysfs to tell). */
+int run_check_poll(const struct target *t, struct result *r);
 /* A mix's figures by operation (result.ops, kept with r) and the way its
  * trims ran (result.trim_engine), from the loop's outcome. */
 void run_fill_ops(const struct bench_job *job, const struct bench_outcome *out,

@@ -449,6 +449,8 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_SERIES: o->series_rows = true; break;
 	case ID_SUSTAINED: o->sustained = true; break;
 	case ID_ONCE: o->once = true; break;
+	case ID_POLL: o->poll = true; break;
+	case ID_SQPOLL: o->sqpoll = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_JSONL: o->format = OUT_JSONL; break;
@@ -603,6 +605,8 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		else if (c->cmd) {
 			cli_settle_open_loop(&c->opt);
 			code = cli_check_open_loop(&c->opt, why, len);
+			if (code == EXIT_OK)
+				code = cli_check_polling(&c->opt, why, len);
 		}
 		if (code == EXIT_OK && c->cmd)
 			code = cli_check_limits(&c->opt, why, len);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "engine.h"
+#include "mix.h"
 #include "units.h"
 
 /* Several targets get one thread each at least (multi.h): the buffers are
@@ -51,6 +52,27 @@ int cli_check_open_loop(const struct options *o, char *why, size_t len)
 	if ((o->accepts & OPT_SLA) && !o->sla.latency_ns)
 		return usage_error(why, len, "sla needs a target: --latency LAT[,pNN], e.g. "
 				   "--latency 2ms (p99)");
+	return EXIT_OK;
+}
+
+int cli_check_polling(const struct options *o, char *why, size_t len)
+{
+	if (!o->poll && !o->sqpoll)
+		return EXIT_OK;
+	const char *flag = o->poll ? "--poll" : "--sqpoll";
+	const struct engine_ops *e = strcmp(o->engine, "auto") ? engine_parse_name(o->engine) : NULL;
+	if (e && e != &engine_uring && !(e == &engine_nop && !o->poll))
+		return usage_error(why, len, "%s is an io_uring setting, not --engine=%s's", flag,
+				   o->engine);
+	if (!o->poll)
+		return EXIT_OK;
+	if (!o->direct)
+		return usage_error(why, len, "--poll polls O_DIRECT requests: not with --no-direct");
+	if (mix_has(&o->mix, MIX_TRIM))
+		return usage_error(why, len, "--poll: a trim cannot be polled");
+	if (o->rate || (o->accepts & OPT_SLA))
+		return usage_error(why, len, "--poll and an open loop (--rate, sla) exclude each "
+				   "other: a polled ring cannot sleep until the next arrival");
 	return EXIT_OK;
 }
 

@@ -23,7 +23,7 @@ enum opt_id {
 	ID_FILES, ID_FILE_SIZE, ID_DIR,
 	ID_SVG,
 	ID_BUFFERS, ID_BATCH, ID_ONCE, /* issue 19 */
-	ID_REAP, /* issue 32 */
+	ID_REAP, ID_POLL, ID_SQPOLL, /* issue 32 */
 	ID_ALLOW_MISSING, /* report (issue 21) */
 	ID_ROUND, ID_MAX_ROUNDS, ID_WINDOW, ID_EXCURSION, ID_SLOPE, ID_METRIC, ID_PRECONDITION,
 	ID_HOLD, /* steady (issue 29) */
@@ -65,6 +65,9 @@ int usage_error(char *why, size_t len, const char *fmt, ...) __attribute__((form
 int cli_check_limits(const struct options *o, char *why, size_t len);
 int cli_check_svg_path(const struct options *o, char *why, size_t len);
 int cli_check_open_loop(const struct options *o, char *why, size_t len);
+/* --poll and --sqpoll: io_uring's, and IOPOLL only for O_DIRECT reads and
+ * writes in a closed loop.  EXIT_OK or a usage error in why. */
+int cli_check_polling(const struct options *o, char *why, size_t len);
 /* --rate (or sla) without --qd: the in-flight cap it gets. */
 void cli_settle_open_loop(struct options *o);
 

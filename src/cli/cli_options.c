@@ -113,6 +113,10 @@ const struct optdef optdefs[] = {
 	  "huge (huge pages: one segment per request; default) or pages (4 KiB pages, as dd and fio)" },
 	{ "batch", 0, "N", OPT_QD, ID_BATCH,
 	  "at most N requests per submit call (default: all that are free; 1: as fio does)" },
+	{ "poll", 0, NULL, OPT_QD, ID_POLL,
+	  "io_uring polls the device for completions (IOPOLL: an NVMe drive with poll queues)" },
+	{ "sqpoll", 0, NULL, OPT_QD, ID_SQPOLL,
+	  "a kernel thread takes io_uring's submissions (SQPOLL): no system call to submit" },
 	{ "reap", 0, "MODE", OPT_QD, ID_REAP,
 	  "ring (each wait takes every completion ready; default) or syscall (one call each, as fio's libaio)" },
 	/* steady (issue 29) */

@@ -57,6 +57,8 @@ struct engine {
 	bool ext_arg;          /* io_uring_enter takes a timeout (5.11) */
 	bool reap_each;        /* --reap=syscall: a GETEVENTS enter per completion taken */
 	bool nop;              /* --engine=nop: every request a NOP, no data moved */
+	bool sqpoll;           /* --sqpoll: a kernel thread takes what is published */
+	unsigned *sq_flags;    /* the SQ ring's flags: IORING_SQ_NEED_WAKEUP */
 	uint64_t reap_calls;   /* io_uring_enter calls that waited for or took completions */
 	char reg_why[128];     /* why a registration was refused, or "" */
 	unsigned *sq_tail, sq_mask, sq_local_tail;
@@ -165,6 +167,7 @@ static int map_rings(struct engine *e, int fd, const struct io_uring_params *p)
 		return -1;
 	char *sq = e->sq_map, *cq = e->cq_map;
 	e->sq_tail = (unsigned *)(sq + p->sq_off.tail);
+	e->sq_flags = (unsigned *)(sq + p->sq_off.flags);
 	e->sq_mask = *(unsigned *)(sq + p->sq_off.ring_mask);
 	e->sq_local_tail = *e->sq_tail;
 	if (!(p->flags & IORING_SETUP_NO_SQARRAY)) {
@@ -270,15 +273,30 @@ static struct engine *ring_open(const struct engine_setup *s, bool nop, char *wh
 	e->qd = qd;
 	e->reap_each = s->reap_each;
 	e->nop = nop;
+	e->sqpoll = s->sqpoll;
 	e->file = e->fd = fd;
 	e->blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+	/* asked for: never dropped; the kernel's IPI flags make no sense with
+	 * a submitting kernel thread (EINVAL), so SQPOLL goes without them */
+	unsigned must = (s->poll ? IORING_SETUP_IOPOLL : 0) | (s->sqpoll ? IORING_SETUP_SQPOLL : 0);
+	unsigned not_with_sqpoll = IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN;
 	unsigned flags = 0;
 	for (size_t i = 0; i < NSETUP_FLAGS; i++)
 		flags |= setup_flags[i];
-	e->ring_fd = ring_setup(qd, flags, &p);
+	if (s->sqpoll)
+		flags &= ~not_with_sqpoll;
+	e->ring_fd = ring_setup(qd, flags | must, &p);
 	for (size_t i = 0; e->ring_fd < 0 && errno == EINVAL && i < NSETUP_FLAGS; i++) {
 		flags &= ~setup_flags[i];
-		e->ring_fd = ring_setup(qd, flags, &p);
+		e->ring_fd = ring_setup(qd, flags | must, &p);
+	}
+	if (e->ring_fd < 0 && must) {
+		int err = errno;
+		snprintf(why, why_len, "io_uring refused %s: %s%s", s->poll ? "IOPOLL (--poll)"
+			 : "SQPOLL (--sqpoll)", strerror(err), setup_hint(err));
+		uring_free(e);
+		errno = err;
+		return NULL;
 	}
 	if (e->ring_fd < 0) {
 		int err = errno;
@@ -440,6 +458,22 @@ static int enter_failed(struct engine *e, int err)
 	return -err;
 }
 
+/* SQPOLL: the kernel thread takes what was published; a system call only
+ * to wake it (it sleeps after sq_thread_idle) or to wait for wait
+ * completions.  0 or -errno. */
+static int sqpoll_enter(struct engine *e, unsigned wait)
+{
+	e->in_kernel += e->to_submit;
+	e->to_submit = 0;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* the tail's store before the flags' load */
+	bool asleep = __atomic_load_n(e->sq_flags, __ATOMIC_RELAXED) & IORING_SQ_NEED_WAKEUP;
+	unsigned flags = (asleep ? IORING_ENTER_SQ_WAKEUP : 0) | (wait ? IORING_ENTER_GETEVENTS : 0);
+	if (!flags)
+		return 0;
+	int ret = ring_enter(e, 0, wait, flags);
+	return ret < 0 && errno != EINTR && errno != EAGAIN && errno != EBUSY ? -errno : 0;
+}
+
 /* --reap=syscall: one io_uring_enter with GETEVENTS for each completion
  * taken, as a job that asks the kernel for every completion makes (fio's
  * libaio); min 0 takes one only if one is ready. */
@@ -453,6 +487,11 @@ static int uring_reap_each(struct engine *e, struct engine_io *done[], unsigned 
 	}
 	for (;;) {
 		bool ready = cq_ready(e);
+		if (e->sqpoll) {
+			int rc = sqpoll_enter(e, 0);
+			if (rc < 0)
+				return rc;
+		}
 		if (!ready && (min == 0 || e->in_kernel + e->to_submit == 0)) {
 			int ret = e->to_submit ? ring_enter(e, e->to_submit, 0, 0) : 0;
 			if (ret < 0) {
@@ -496,6 +535,14 @@ static int uring_reap(struct engine *e, struct engine_io *done[], unsigned min, 
 			wait = outstanding;
 		if (wait == 0 && e->to_submit == 0)
 			return (int)got;
+		if (e->sqpoll) {
+			int rc = sqpoll_enter(e, wait);
+			if (rc < 0)
+				return rc;
+			if (wait == 0)
+				return (int)got;
+			continue;
+		}
 		int ret = ring_enter(e, e->to_submit, wait, wait ? IORING_ENTER_GETEVENTS : 0);
 		if (ret < 0) {
 			int again = enter_failed(e, errno);
@@ -524,6 +571,8 @@ static const char *uring_trim_path(struct engine *e)
 /* Enters the ring for what is queued alone (fio's commit): --batch. */
 static int uring_flush(struct engine *e)
 {
+	if (e->sqpoll)
+		return sqpoll_enter(e, 0);
 	while (e->to_submit > 0) {
 		int ret = ring_enter(e, e->to_submit, 0, 0);
 		if (ret < 0 && errno == EINTR)

@@ -93,6 +93,18 @@ struct io_uring_params {
 #ifndef IORING_SETUP_DEFER_TASKRUN
 #define IORING_SETUP_DEFER_TASKRUN (1U << 13)
 #endif
+#ifndef IORING_SETUP_IOPOLL
+#define IORING_SETUP_IOPOLL (1U << 0)
+#endif
+#ifndef IORING_SETUP_SQPOLL
+#define IORING_SETUP_SQPOLL (1U << 1)
+#endif
+#ifndef IORING_SQ_NEED_WAKEUP
+#define IORING_SQ_NEED_WAKEUP (1U << 0)
+#endif
+#ifndef IORING_ENTER_SQ_WAKEUP
+#define IORING_ENTER_SQ_WAKEUP (1U << 1)
+#endif
 #ifndef IORING_SETUP_NO_SQARRAY
 #define IORING_SETUP_NO_SQARRAY (1U << 16)
 #endif

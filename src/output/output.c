@@ -56,6 +56,10 @@ static void describe_factors(char *buf, size_t len, const struct result *r)
 			      completions_per_reap(r));
 	if (r->registration_why[0])
 		n += snprintf(buf + n, len - (size_t)n, ", %s", r->registration_why);
+	if (r->opt && r->opt->poll)
+		n += snprintf(buf + n, len - (size_t)n, ", polled completions (--poll)");
+	if (r->opt && r->opt->sqpoll)
+		n += snprintf(buf + n, len - (size_t)n, ", a kernel thread submits (--sqpoll)");
 	if (!r->ended)
 		return;
 	if (strcmp(r->ended, "time") == 0)
@@ -238,6 +242,8 @@ void out_json_params(struct json *j, const struct result *r, unsigned flags)
 	json_key(j, "batch");
 	o->batch ? json_uint(j, o->batch) : json_null(j);
 	json_key(j, "reap"), json_string(j, reap_mode_name(o->reap));
+	json_key(j, "poll"), json_bool(j, o->poll);
+	json_key(j, "sqpoll"), json_bool(j, o->sqpoll);
 	json_key(j, "once"), json_bool(j, o->once);
 	if (mix_set(&o->mix)) { /* rw, randrw, trim, randtrim */
 		char mix[32];

@@ -385,6 +385,43 @@ int plat_discard_probe(int fd, bool is_blockdev, uint64_t end)
 	return -1;
 }
 
+/* queue/io_poll of /sys/dev/block/M:m, or of its parent (a partition has
+ * no queue of its own): '1', '0', or -1. */
+static int read_io_poll(const char *dev)
+{
+	char path[96], c = 0;
+	const char *where[] = { "queue/io_poll", "../queue/io_poll" };
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dev, where[i]);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, &c, 1);
+		close(fd);
+		if (n == 1)
+			return c == '1';
+	}
+	return -1;
+}
+
+int plat_io_poll(int fd, char *name, size_t name_len)
+{
+	struct stat st;
+	char dev[64], link[PATH_MAX];
+	name[0] = '\0';
+	if (fstat(fd, &st) != 0)
+		return -1;
+	dev_t d = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	snprintf(dev, sizeof(dev), "/sys/dev/block/%u:%u", major(d), minor(d));
+	ssize_t n = readlink(dev, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		const char *base = strrchr(link, '/');
+		snprintf(name, name_len, "%s", base ? base + 1 : link);
+	}
+	return read_io_poll(dev);
+}
+
 /* systemd's rule (time-util): the kernel raises maxerror by 500 ppm while
  * nothing disciplines the clock, and sets STA_UNSYNC at 16 s */
 #define CLOCK_MAXERROR_UNSYNC_US 16000000L

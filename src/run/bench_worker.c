@@ -134,7 +134,8 @@ static int lane_open(struct lane *l, struct worker *w)
 	w->huge_buffer = plat_buffer_is_huge(l->slab, l->slab_len);
 	w->segments = plat_buffer_segments(l->slab, job->bs, l->qd);
 	struct engine_setup setup = { .fd = w->fd, .qd = l->qd, .bufs = l->bufs,
-				      .buf_len = job->bs, .reap_each = job->reap_each };
+				      .buf_len = job->bs, .reap_each = job->reap_each,
+				      .poll = job->poll, .sqpoll = job->sqpoll };
 	l->eng = l->ops->open(&setup, w->failed_why, sizeof(w->failed_why));
 	if (!l->eng) {
 		record_failure(w, l->ops->label, 0, errno);

@@ -36,6 +36,7 @@ void run_tool_ceiling(const struct bench_job *job, struct result *r)
 	nop.fsync_at_end = false;
 	nop.before_start = NULL;
 	nop.parts = NULL; /* several targets: their figures are the run's, not these */
+	nop.poll = false; /* a NOP cannot be polled */
 	if (bench_run(&nop, out, NULL) == 0 && !out->stopped && out->seconds > 0)
 		r->tool_ceiling_iops = (double)out->ios / out->seconds;
 	free(out);

@@ -38,6 +38,21 @@ int run_check_trim(const struct target *t, struct result *r)
 	return fail(r, EXIT_USAGE, "'%s' cannot discard (trim):", t->path);
 }
 
+int run_check_poll(const struct target *t, struct result *r)
+{
+	char name[64];
+	int poll = plat_io_poll(t->fd, name, sizeof(name));
+	if (poll == 1)
+		return EXIT_OK;
+	if (poll == 0)
+		return fail(r, EXIT_USAGE, "--poll: '%s'%s%s%s has no poll queues (its queue/io_poll "
+			    "is 0): polled I/O needs an NVMe drive whose driver was loaded with poll "
+			    "queues (nvme.poll_queues=N), not a loop, virtio or SATA disk", t->path,
+			    name[0] ? " (" : "", name, name[0] ? ")" : "");
+	return fail(r, EXIT_USAGE, "--poll: cannot tell whether '%s' has poll queues (no sysfs "
+		    "entry for its device): polled I/O is refused unknown", t->path);
+}
+
 void run_fill_ops(const struct bench_job *job, const struct bench_outcome *out,
 		  struct result *r)
 {

@@ -265,6 +265,8 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->rate = opt->rate;
 	job->arrivals = opt->arrivals;
 	job->reap_each = opt->reap == REAP_SYSCALL;
+	job->poll = opt->poll;
+	job->sqpoll = opt->sqpoll;
 }
 
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
@@ -273,6 +275,9 @@ int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
 	char note[MSG_LEN];
 	if (engine_pick(opt->engine ? opt->engine : "auto", ops, note, sizeof(note)) != 0)
 		return fail(r, EXIT_RUN, "--engine=%s: %s", opt->engine, note[0] ? note : "unavailable");
+	if ((opt->poll || opt->sqpoll) && *ops != &engine_uring && *ops != &engine_nop)
+		return fail(r, EXIT_RUN, "%s needs io_uring: %s", opt->poll ? "--poll" : "--sqpoll",
+			    note[0] ? note : "the engine picked is not io_uring");
 	if (note[0])
 		warn(r, "%s", note);
 	if (qd > (*ops)->max_qd)
@@ -514,6 +519,8 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		struct result *r)
 {
 	int code = run_pick_engine(opt, job->qd, r, &job->engine);
+	for (unsigned k = 0; code == EXIT_OK && opt->poll && k < (job->ntargets ? job->ntargets : 1); k++)
+		code = run_check_poll(&t[k], r); /* before any I/O: a device without poll queues */
 	if (code != EXIT_OK)
 		return code;
 	struct bench_outcome *out = calloc(1, sizeof(*out));

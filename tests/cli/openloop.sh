@@ -224,7 +224,11 @@ assert 900 < c["max_iops"] < 1100 and c["outstanding"] in (1, 2), c
 assert [p["pct"] for p in c["points"]] == [50, 90], c["points"]
 for p in c["points"]:
     assert abs(p["rate_asked"] - c["max_iops"] * p["pct"] / 100) < 0.01, p
-    assert abs(p["rate_served"] - p["rate_asked"]) < 0.15 * p["rate_asked"], p
+    # Poisson arrivals: over a 0.3 s point the count due has a standard
+    # deviation of its square root (12 of 150 at 500/s: a 15 % bound failed
+    # once in CI at +2 sd); 4 sd of it, and 2 I/Os of edge
+    due = p["rate_asked"] * p["seconds"]
+    assert abs(p["rate_served"] - p["rate_asked"]) * p["seconds"] <= 4 * due ** 0.5 + 2, p
     assert p["service_lat_ns"]["p50"] <= p["lat_ns"]["p50"], p' "$S/curve.json"
 	check "sweep --curve 0: exit 2" 2 sweep --curve 0 "$S/data"
 	check "sweep --curve 50,10: exit 2" 2 sweep --curve 50,10 "$S/data"

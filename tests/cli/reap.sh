@@ -23,6 +23,11 @@
 #   by the run's thousands of requests (on io_uring by 90 % of them or more:
 #   a few merge), the run warns that no
 #   data moved, no device finding is made, and NOPs go faster than reads.
+# - --sqpoll: under strace no io_uring_enter carries a submission (to_submit
+#   0 in every call; without --sqpoll at least 100 do), and every read is
+#   done.  --poll on a loop device (its queue/io_poll, read by the test, is
+#   0) is refused before any I/O, exit 2, saying why; --poll or --sqpoll with
+#   aio or sync, --poll with --no-direct, --rate or trims: usage errors.
 # - Bad input: --reap bogus is a usage error (exit 2) saying the choices.
 # strace, setpriv and prlimit are needed for their cases (skipped, saying
 # why, where missing); every run is under a second on an 8 MiB file in a
@@ -180,6 +185,60 @@ assert nop['ios'] / nop['seconds'] > r['ios'] / r['seconds'], (nop['ios'], r['io
 else
 	skip "--engine=nop on a loop device: no read reaches it" "needs root, a loop device and io_uring"
 fi
+
+# ---- --sqpoll and --poll -----------------------------------------------------------
+# --sqpoll: a kernel thread takes the submissions, so no io_uring_enter
+# carries any (its second argument, to_submit, is 0 in every call strace
+# sees); without it, the calls that submit are many.
+submitting_enters() { grep -c 'io_uring_enter([0-9]*, [1-9]' "$1"; }
+if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null && engine_runs uring; then
+	strace -f -qq -o "$S/strace.sq" -e trace=io_uring_enter "$DB" randread --engine=uring --sqpoll \
+		--qd 8 -s 8M --once --json "$F" >"$S/out" 2>"$S/err"
+	rc=$?
+	if [ $rc != 0 ] && grep -q "io_uring refused SQPOLL" "$S/err"; then
+		skip "--sqpoll: no io_uring_enter submits (strace)" "$(head -c 200 "$S/err")"
+	else
+		strace -f -qq -o "$S/strace.def" -e trace=io_uring_enter "$DB" randread --engine=uring \
+			--qd 8 -s 8M --once "$F" >/dev/null 2>&1
+		sq=$(submitting_enters "$S/strace.sq") def=$(submitting_enters "$S/strace.def")
+		py "--sqpoll: no io_uring_enter submits ($sq calls did; $def without --sqpoll), every read done" "
+assert $rc == 0, err
+assert $sq == 0 and $def >= 100, ($sq, $def)
+assert d['result']['ios'] == 2048 and d['params']['sqpoll'] is True, d['result']['ios']
+"
+	fi
+else
+	skip "--sqpoll: no io_uring_enter submits (strace)" "needs strace that can trace and io_uring"
+fi
+
+# --poll: where the device has no poll queues (a loop device's queue/io_poll,
+# read here, is 0), refused before any I/O, saying why; and its other limits.
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && LOOP=$(losetup -r -f --show "$F" 2>/dev/null); then
+	trap 'losetup -d "$LOOP" 2>/dev/null; rm -rf -- "$S"' EXIT
+	io_poll=$(cat "/sys/block/$(basename "$LOOP")/queue/io_poll" 2>/dev/null || echo "?")
+	if [ "$io_poll" = 0 ] && run 2 randread --poll --qd 4 -t 0.2 "$LOOP" &&
+		grep -q "^diskbench: --poll: '$LOOP' ($(basename "$LOOP")) has no poll queues (its queue/io_poll is 0)" "$S/err"; then
+		ok "--poll on a loop device (queue/io_poll $io_poll): refused, exit 2, saying why"
+	else
+		not_ok "--poll on a loop device (queue/io_poll $io_poll): refused, exit 2, saying why" "exit $rc" "$(head -c 300 "$S/err")"
+	fi
+	losetup -d "$LOOP"
+	trap 'rm -rf -- "$S"' EXIT
+else
+	skip "--poll on a loop device: refused, exit 2, saying why" "needs root and a loop device"
+fi
+bad_poll() {
+	local name=$1 words=$2; shift 2
+	if run 2 "$@" && grep -q -- "$words" "$S/err"; then ok "$name"; else
+		not_ok "$name" "exit $rc" "$(head -c 300 "$S/err")"; fi
+}
+bad_poll "--poll --engine=aio: usage error" "--poll is an io_uring setting, not --engine=aio's" \
+	randread --poll --engine=aio "$F"
+bad_poll "--sqpoll --engine=sync: usage error" "--sqpoll is an io_uring setting, not --engine=sync's" \
+	randread --sqpoll --engine=sync "$F"
+bad_poll "--poll --no-direct: usage error" "--poll polls O_DIRECT requests" randread --poll --no-direct "$F"
+bad_poll "--poll --rate: usage error" "--poll and an open loop" randread --poll --rate 100 "$F"
+bad_poll "--poll on a trim test: usage error" "a trim cannot be polled" randtrim --poll --force "$F"
 
 # ---- bad input -----------------------------------------------------------------
 if run 2 randread --reap bogus "$F" && grep -q "^diskbench: --reap 'bogus': use ring or syscall" "$S/err"; then

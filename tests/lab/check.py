@@ -365,6 +365,23 @@ def check_open_loop(t, runs, accel):
         t.check(wc <= 2, f"stall: the closed loop shows {wc} (its one request in flight)")
 
 
+def check_poll(t, runs):
+    """--poll (issue 32): polled I/O runs on a null_blk with a poll queue
+    (sysfs says io_poll 1), and a device without one is refused, exit 2,
+    saying why."""
+    rc, out, err = runs.get("poll.refused", (None, "", ""))
+    t.check(rc == 2 and "has no poll queues (its queue/io_poll is 0)" in err,
+            f"--poll on nullb0 (no poll queues): refused, exit 2 (got {rc})", err.strip()[-200:])
+    if "poll.io_poll" not in runs or runs["poll.io_poll"][1].strip() != "1":
+        t.skip("--poll on a null_blk with a poll queue", "this kernel's null_blk made no poll queue")
+        return
+    rc, out, err = runs["poll.randread"]
+    d = doc(runs, "poll.randread") or {}
+    r = result_of(d)
+    t.check(rc == 0 and r.get("ios", 0) > 0 and (d.get("params") or {}).get("poll") is True,
+            f"--poll on nullb3 (io_poll 1): {r.get('ios')} polled reads, exit {rc}", err.strip()[-200:])
+
+
 def check_flakey(t, runs, roles):
     name = "dm_flakey.randread"
     if not t.check(name in runs, "dm-flakey: randread ran"):
@@ -591,6 +608,7 @@ def main():
     guarded(t, "dm-flakey", check_flakey, runs, roles)
     accel = next((n.split("accel=")[1].split()[0] for n in notes if "accel=" in n), "")
     guarded(t, "open loop", check_open_loop, runs, accel)
+    guarded(t, "poll", check_poll, runs)
     for role in ("zns", "null_zoned"):
         guarded(t, role, check_zoned, runs, role)
     guarded(t, "stack", check_stack, runs)

@@ -60,10 +60,20 @@ if mkdir "$d" && echo 64 >"$d/size" && echo 2 >"$d/queue_mode" && echo 2 >"$d/ir
 else
 	emit "@@@ note null_blk M/D/1 failed"
 fi
+# Polled I/O (issue 32): a null_blk with a poll queue (its queue/io_poll is
+# 1), where --poll runs; the plain nullb0 has none and is refused.
+d=/sys/kernel/config/nullb/nullb3
+if mkdir "$d" && echo 64 >"$d/size" && echo 2 >"$d/queue_mode" && echo 1 >"$d/poll_queues" &&
+	echo 1 >"$d/power"; then
+	emit "@@@ role null_poll nullb3"
+else
+	emit "@@@ note null_blk with poll queues failed"
+fi
 
-# the disks qemu attached: 8 of them, plus the three nullb
+want=11 # the 8 disks qemu attached and nullb0-2; nullb3 where it was made
+[ -e /sys/block/nullb3 ] && want=12
 for i in $(seq 1 300); do
-	[ "$(ls /sys/block | grep -cvE '^(loop|ram)')" -ge 11 ] && break
+	[ "$(ls /sys/block | grep -cvE '^(loop|ram)')" -ge $want ] && break
 	sleep 0.1
 done
 emit "@@@ note block devices: $(ls /sys/block | grep -vE '^(loop|ram)' | tr '\n' ' ')"
@@ -74,7 +84,7 @@ role_of() {
 	case $b in
 	nvme*) [ "$(attr "$b" queue/zoned)" = none ] && echo nvme || echo zns ;;
 	vd*) [ "$(attr "$b" serial)" = vol-labburst ] && echo burst || echo capped ;;
-	nullb2) ;; # the M/D/1 server: open loop alone (below)
+	nullb2 | nullb3) ;; # the M/D/1 server, the polled one: their own runs (below)
 	nullb*) [ "$(attr "$b" queue/zoned)" = none ] && echo null || echo null_zoned ;;
 	sd*)
 		case "$(attr "$b" device/vendor)/$(attr "$b" queue/rotational)" in
@@ -199,6 +209,12 @@ if [ -e /dev/nullb2 ]; then
 	run md1.5k diskbench --json randread --rate 5000 -t 2 -s 16M /dev/nullb2
 	run md1.8k diskbench --json randread --rate 8000 -t 2 -s 16M /dev/nullb2
 fi
+# --poll where the device has poll queues, and where it has none
+if [ -e /dev/nullb3 ]; then
+	run poll.io_poll cat /sys/block/nullb3/queue/io_poll
+	run poll.randread diskbench --json randread --engine=uring --poll --qd 8 -t 1 -s 16M /dev/nullb3
+fi
+run poll.refused diskbench --json randread --engine=uring --poll --qd 8 -t 1 -s 16M /dev/$nb
 # A stall: dm-linear over the plain nullb, suspended for 200 ms one second
 # into a 3 s run at 2000 IOPS open loop (the I/Os due meanwhile all wait),
 # and again under a closed loop of one in flight (one I/O waits).
