@@ -367,11 +367,13 @@ def check_open_loop(t, runs, accel):
 
 def check_poll(t, runs):
     """--poll (issue 32): polled I/O runs on a null_blk with a poll queue
-    (sysfs says io_poll 1), and a device without one is refused, exit 2,
-    saying why."""
+    (sysfs says io_poll 1), and the virtio disk, without one (sysfs says
+    io_poll 0), is refused, exit 2, saying why."""
     rc, out, err = runs.get("poll.refused", (None, "", ""))
-    t.check(rc == 2 and "has no poll queues (its queue/io_poll is 0)" in err,
-            f"--poll on nullb0 (no poll queues): refused, exit 2 (got {rc})", err.strip()[-200:])
+    io_poll = runs.get("poll.refused_io_poll", (None, "?", ""))[1].strip()
+    t.check(io_poll == "0" and rc == 2 and "has no poll queues (its queue/io_poll is 0)" in err,
+            f"--poll on the virtio disk (io_poll {io_poll}): refused, exit 2 (got {rc})",
+            err.strip()[-200:])
     if "poll.io_poll" not in runs or runs["poll.io_poll"][1].strip() != "1":
         t.skip("--poll on a null_blk with a poll queue", "this kernel's null_blk made no poll queue")
         return
