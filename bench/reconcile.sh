@@ -10,7 +10,8 @@
 # so that load from other processes hits all of them alike:
 #   peer      the peer tool
 #   db-peer   diskbench in peer mode: the peer's engine and depth, --buffers=pages
-#             --batch 1 (and --once where the peer does one pass)
+#             --batch 1 (and --once where the peer does one pass; --reap=syscall
+#             beside fio's libaio)
 #   db-def    diskbench as a user runs it (its defaults: engine auto, huge-page
 #             buffers, no batch limit), with the same -b, -s, -t, depth
 # and reports the median of REPS (default 5) with min-max, the ratios
@@ -91,8 +92,10 @@ d = json.load(open(sys.argv[1]))
 r = d["result"]
 b = r["buffer"]
 seg = b["segments_per_request"]
-f = "%s,%s,seg=%s,rps=%s,qd=%s,%s" % (r["engine"], "huge" if b["backing"] == "huge pages" else "pages",
-    "-" if seg is None else "%.0f" % seg, r["requests_per_submit"], r["in_flight"], r["ended"])
+cpr = (r.get("reap") or {}).get("completions_per_call")
+f = "%s,%s,seg=%s,rps=%s,cpr=%s,qd=%s,%s" % (r["engine"], "huge" if b["backing"] == "huge pages" else "pages",
+    "-" if seg is None else "%.0f" % seg, r["requests_per_submit"], "-" if cpr is None else cpr,
+    r["in_flight"], r["ended"])
 print(r["bytes"] / r["seconds"] / 1e6, r["ios"] / r["seconds"], f)
 PY
 }
@@ -113,6 +116,9 @@ T="-t $RUNTIME -s ${MB}M"
 ROWS=()
 row() { ROWS+=("$1"); eval "METRIC_$1=\$2; PEER_$1=\$3; DBP_$1=\$4; DBD_$1=\$5; PAUSE_$1=\${6:-0}"; }
 PAGES="--buffers=pages --batch 1"
+# fio's libaio job asks the kernel for completions once each (io_getevents
+# returning one at a time when it keeps up): --reap=syscall does the same (issue 32)
+AIO_PEER="--engine=aio $PAGES --reap=syscall"
 row seqread_Q1_fio   MB/s "fio_run $READF --rw=read --bs=1M --ioengine=psync" \
 	"seqread -b 1M $T --engine=sync $PAGES $READF" "seqread -b 1M $T $READF"
 row seqread_Q1_dd    MB/s "dd_run if=$READF of=/dev/null bs=1M iflag=direct" \
@@ -123,7 +129,7 @@ row seqwrite_Q1_dd   MB/s "dd_run if=/dev/zero of=$WRITEF bs=1M count=$MB oflag=
 	"seqwrite -b 1M -s ${MB}M --once --force --zeros --engine=sync $PAGES $WRITEF" \
 	"seqwrite -b 1M -s ${MB}M --once --force $WRITEF"
 row seq1M_Q8_libaio  MB/s "fio_run $READF --rw=read --bs=1M --ioengine=libaio --iodepth=8" \
-	"seqread -b 1M $T --qd 8 --engine=aio $PAGES $READF" "seqread -b 1M $T --qd 8 $READF"
+	"seqread -b 1M $T --qd 8 $AIO_PEER $READF" "seqread -b 1M $T --qd 8 $READF"
 row seq1M_Q8_uring   MB/s "fio_run $READF --rw=read --bs=1M --ioengine=io_uring --iodepth=8" \
 	"seqread -b 1M $T --qd 8 --engine=uring $PAGES $READF" "seqread -b 1M $T --qd 8 $READF"
 row randread_Q1_fio  IOPS "fio_run $READF --rw=randread --bs=4k --ioengine=psync" \
@@ -133,7 +139,7 @@ row randread_Q1_ioping IOPS "ioping_run -D -R -S ${MB}m -s 4k -w $RUNTIME $READF
 	"randread -b 4k $T --engine=sync $PAGES $READF" "randread -b 4k $T $READF"
 fi
 row randread_Q32_libaio IOPS "fio_run $READF --rw=randread --bs=4k --ioengine=libaio --iodepth=32" \
-	"randread -b 4k $T --qd 32 --engine=aio $PAGES $READF" "randread -b 4k $T --qd 32 $READF"
+	"randread -b 4k $T --qd 32 $AIO_PEER $READF" "randread -b 4k $T --qd 32 $READF"
 row randread_Q32_uring IOPS "fio_run $READF --rw=randread --bs=4k --ioengine=io_uring --iodepth=32" \
 	"randread -b 4k $T --qd 32 --engine=uring $PAGES $READF" "randread -b 4k $T --qd 32 $READF"
 row randwrite_Q1_fio IOPS "fio_run $WRITEF --rw=randwrite --bs=4k --ioengine=psync --sync=dsync" \
