@@ -151,7 +151,10 @@ fi
 # NOPs reach no disk: the loop device's own read counter (field 1 of
 # /sys/block/loopN/stat) does not move, where the same run on io_uring moves it.
 reads_of() { awk '{print $1}' "/sys/block/$(basename "$1")/stat"; }
-if engine_runs uring && [ "$(id -u)" = 0 ] && command -v losetup >/dev/null &&
+if [ ! -d /sys/block ]; then
+	skip "--engine=nop on a loop device: none of its requests reach it" \
+		"no /sys here (a chroot): the device's counters cannot be read"
+elif engine_runs uring && [ "$(id -u)" = 0 ] && command -v losetup >/dev/null &&
 	LOOP=$(losetup -r -f --show "$F" 2>/dev/null); then
 	trap 'losetup -d "$LOOP" 2>/dev/null; rm -rf -- "$S"' EXIT
 	before=$(reads_of "$LOOP")
@@ -212,11 +215,19 @@ else
 fi
 
 # --poll: where the device has no poll queues (a loop device's queue/io_poll,
-# read here, is 0), refused before any I/O, saying why; and its other limits.
+# read here, is 0), refused before any I/O, saying why; where there is no
+# sysfs to tell (a chroot), refused as unknown; and its other limits.
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && LOOP=$(losetup -r -f --show "$F" 2>/dev/null); then
 	trap 'losetup -d "$LOOP" 2>/dev/null; rm -rf -- "$S"' EXIT
 	io_poll=$(cat "/sys/block/$(basename "$LOOP")/queue/io_poll" 2>/dev/null || echo "?")
-	if [ "$io_poll" = 0 ] && run 2 randread --poll --qd 4 -t 0.2 "$LOOP" &&
+	if [ ! -d /sys/block ]; then
+		if run 2 randread --poll --qd 4 -t 0.2 "$LOOP" &&
+			grep -q "^diskbench: --poll: cannot tell whether '$LOOP' has poll queues" "$S/err"; then
+			ok "--poll on a loop device without /sys: refused as unknown, exit 2"
+		else
+			not_ok "--poll on a loop device without /sys: refused as unknown, exit 2" "exit $rc" "$(head -c 300 "$S/err")"
+		fi
+	elif [ "$io_poll" = 0 ] && run 2 randread --poll --qd 4 -t 0.2 "$LOOP" &&
 		grep -q "^diskbench: --poll: '$LOOP' ($(basename "$LOOP")) has no poll queues (its queue/io_poll is 0)" "$S/err"; then
 		ok "--poll on a loop device (queue/io_poll $io_poll): refused, exit 2, saying why"
 	else
