@@ -50,6 +50,9 @@ F=$S/data
 head -c $((8 << 20)) /dev/urandom >"$F"
 chmod 755 "$S" && chmod 644 "$F"
 
+# LeakSanitizer cannot run under ptrace (make sanitize's build dies at exit
+# under strace): the traced runs go without leak checking, the rest keep it
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
 engine_runs() { "$DB" randread --engine="$1" -s 1M -t 0 "$F" >/dev/null 2>&1; }
 
 # strace_case NAME ENGINE MODE: a one-pass run of 2048 reads at 8 in flight
@@ -68,7 +71,7 @@ strace_case() {
 		skip "$name" "the $engine engine does not run here"
 		return
 	fi
-	if ! strace -f -qq -o "$S/strace" -e trace=io_getevents,io_uring_enter \
+	if ! traced -f -qq -o "$S/strace" -e trace=io_getevents,io_uring_enter \
 		"$DB" randread --engine="$engine" --reap="$mode" --qd 8 -s 8M --once --warmup 1 --json "$F" \
 		>"$S/out" 2>"$S/err"; then
 		not_ok "$name" "diskbench failed under strace" "$(head -c 300 "$S/err")"
@@ -195,13 +198,13 @@ fi
 # sees); without it, the calls that submit are many.
 submitting_enters() { grep -c 'io_uring_enter([0-9]*, [1-9]' "$1"; }
 if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null && engine_runs uring; then
-	strace -f -qq -o "$S/strace.sq" -e trace=io_uring_enter "$DB" randread --engine=uring --sqpoll \
+	traced -f -qq -o "$S/strace.sq" -e trace=io_uring_enter "$DB" randread --engine=uring --sqpoll \
 		--qd 8 -s 8M --once --json "$F" >"$S/out" 2>"$S/err"
 	rc=$?
 	if [ $rc != 0 ] && grep -q "io_uring refused SQPOLL" "$S/err"; then
 		skip "--sqpoll: no io_uring_enter submits (strace)" "$(head -c 200 "$S/err")"
 	else
-		strace -f -qq -o "$S/strace.def" -e trace=io_uring_enter "$DB" randread --engine=uring \
+		traced -f -qq -o "$S/strace.def" -e trace=io_uring_enter "$DB" randread --engine=uring \
 			--qd 8 -s 8M --once "$F" >/dev/null 2>&1
 		sq=$(submitting_enters "$S/strace.sq") def=$(submitting_enters "$S/strace.def")
 		py "--sqpoll: no io_uring_enter submits ($sq calls did; $def without --sqpoll), every read done" "
