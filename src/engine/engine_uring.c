@@ -458,6 +458,19 @@ static int enter_failed(struct engine *e, int err)
 	return -err;
 }
 
+/* An io_uring_enter that submits what is queued and waits for wait
+ * completions (with GETEVENTS in flags), then counts what the kernel took:
+ * 0, 1 to try again (enter_failed), or -errno. */
+static int enter_counted(struct engine *e, unsigned wait, unsigned flags)
+{
+	int ret = ring_enter(e, e->to_submit, wait, flags);
+	if (ret < 0)
+		return enter_failed(e, errno);
+	e->to_submit -= (unsigned)ret;
+	e->in_kernel += (unsigned)ret;
+	return 0;
+}
+
 /* SQPOLL: the kernel thread takes what was published; a system call only
  * to wake it (it sleeps after sq_thread_idle) or to wait for wait
  * completions.  0 or -errno. */
@@ -493,24 +506,14 @@ static int uring_reap_each(struct engine *e, struct engine_io *done[], unsigned 
 				return rc;
 		}
 		if (!ready && (min == 0 || e->in_kernel + e->to_submit == 0)) {
-			int ret = e->to_submit ? ring_enter(e, e->to_submit, 0, 0) : 0;
-			if (ret < 0) {
-				int again = enter_failed(e, errno);
-				return again < 0 ? again : 0;
-			}
-			e->to_submit -= (unsigned)ret;
-			e->in_kernel += (unsigned)ret;
-			return 0;
+			int rc = e->to_submit ? enter_counted(e, 0, 0) : 0;
+			return rc < 0 ? rc : 0;
 		}
-		int ret = ring_enter(e, e->to_submit, ready ? 0 : 1, IORING_ENTER_GETEVENTS);
-		if (ret < 0) {
-			int again = enter_failed(e, errno);
-			if (again < 0)
-				return again;
+		int rc = enter_counted(e, ready ? 0 : 1, IORING_ENTER_GETEVENTS);
+		if (rc < 0)
+			return rc;
+		if (rc > 0)
 			continue;
-		}
-		e->to_submit -= (unsigned)ret;
-		e->in_kernel += (unsigned)ret;
 		if (ring_harvest(e, done, 1) == 1)
 			return 1;
 		if (e->noutside > 0) { /* a refused trim, done at once */
@@ -543,15 +546,9 @@ static int uring_reap(struct engine *e, struct engine_io *done[], unsigned min, 
 				return (int)got;
 			continue;
 		}
-		int ret = ring_enter(e, e->to_submit, wait, wait ? IORING_ENTER_GETEVENTS : 0);
-		if (ret < 0) {
-			int again = enter_failed(e, errno);
-			if (again < 0)
-				return again;
-			continue;
-		}
-		e->to_submit -= (unsigned)ret;
-		e->in_kernel += (unsigned)ret;
+		int rc = enter_counted(e, wait, wait ? IORING_ENTER_GETEVENTS : 0);
+		if (rc < 0)
+			return rc;
 	}
 }
 

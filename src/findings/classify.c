@@ -357,16 +357,9 @@ static void virtual_line(char *buf, size_t len, const struct quick_figures *f, c
 }
 
 /* The figures of memory_speed_cache() and where they came from. */
-static void memory_speed_line(char *buf, size_t len, const struct quick_figures *f,
-			      const struct verdict *v)
+static void memory_speed_line(char *buf, size_t len, const struct verdict *v, const char *seq,
+			      const char *lat, const char *iops)
 {
-	char seq[32] = "-", lat[32] = "-", iops[32] = "-";
-	if (f->seq_read_bps > 0)
-		fmt_rate_si(seq, sizeof(seq), f->seq_read_bps);
-	if (f->qd1_lat_p50_ns > 0)
-		fmt_ns(lat, sizeof(lat), f->qd1_lat_p50_ns);
-	if (f->qd32_iops > 0)
-		fmt_count(iops, sizeof(iops), f->qd32_iops);
 	snprintf(buf, len, "looks like: %sa cache, not the disk: the figures are memory speed (seq "
 		 "read %s, QD1 read %s, %s IOPS @ 32) on a target not known to live in RAM: memory "
 		 "below it served them (a hypervisor's, a controller's or the device's), so no "
@@ -376,8 +369,14 @@ static void memory_speed_line(char *buf, size_t len, const struct quick_figures 
 void verdict_line(char *buf, size_t len, const struct quick_figures *f, const struct verdict *v)
 {
 	char seq[32] = "-", lat[32] = "-", iops[32] = "-";
+	if (f->seq_read_bps > 0)
+		fmt_rate_si(seq, sizeof(seq), f->seq_read_bps);
+	if (f->qd1_lat_p50_ns > 0)
+		fmt_ns(lat, sizeof(lat), f->qd1_lat_p50_ns);
+	if (f->qd32_iops > 0)
+		fmt_count(iops, sizeof(iops), f->qd32_iops);
 	if (v->memory_speed) {
-		memory_speed_line(buf, len, f, v);
+		memory_speed_line(buf, len, v, seq, lat, iops);
 		return;
 	}
 	if (!v->cls && v->fit && strcmp(v->fit, "cache") == 0) {
@@ -390,12 +389,6 @@ void verdict_line(char *buf, size_t len, const struct quick_figures *f, const st
 		snprintf(buf, len, "looks like: unknown (nothing was measured)");
 		return;
 	}
-	if (f->seq_read_bps > 0)
-		fmt_rate_si(seq, sizeof(seq), f->seq_read_bps);
-	if (f->qd1_lat_p50_ns > 0)
-		fmt_ns(lat, sizeof(lat), f->qd1_lat_p50_ns);
-	if (f->qd32_iops > 0)
-		fmt_count(iops, sizeof(iops), f->qd32_iops);
 	if (strcmp(v->fit, "capped") == 0) {
 		snprintf(buf, len, "looks like: %scapped by %s: the figures are the limit, not a "
 			 "device class (seq read %s, QD1 read %s, %s IOPS @ 32)", v->prefix, f->cap,
