@@ -74,6 +74,12 @@ struct dev_node {
 	char zoned[16];        /* queue/zoned: "none", "host-aware", "host-managed"; "" unknown */
 	int64_t zone_size_bytes; /* a zoned disk's zone (queue/chunk_sectors); -1 unknown or none */
 	int64_t nr_zones;      /* queue/nr_zones of a zoned disk; -1 unknown or none */
+	int64_t max_open_zones, max_active_zones; /* queue/max_open_zones, max_active_zones
+						   * of a zoned disk: 0 no limit; -1 unknown */
+	/* from the zone report (set by whoever can open the disk: info, a run):
+	 * the least capacity of its sequential zones and how many conventional
+	 * zones it has; -1 unknown */
+	int64_t zone_capacity_bytes, conventional_zones;
 	struct dev_link link;
 	char sysfs_path[512];  /* realpath of the node's sysfs directory */
 	/* Place in devinfo.stack (meaningless in devinfo.top): */
@@ -145,11 +151,18 @@ int devinfo_loop_backing(unsigned maj, unsigned min, const struct devinfo_roots 
 bool devinfo_fd_in_ram(int fd, char *name, size_t len);
 int devinfo_fd_loop_backing(int fd, char *path, size_t len, bool *direct_io);
 
-/* Whether the block device at path takes writes only in order at each
- * zone's write pointer (queue/zoned "host-managed": ZNS namespaces, SMR
- * drives, zoned null_blk, dm over them): 1 with *zone_bytes (0 unknown);
- * 0 if not, or unknown; -1 with errno if path is no block device. */
-int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int64_t *zone_bytes);
+/* What sysfs says of a zoned block device's zones. */
+struct devinfo_zoned {
+	char model[16];          /* "host-managed", "host-aware"; "" unknown */
+	int64_t max_open, max_active; /* 0 no limit, -1 unknown */
+};
+
+/* Whether the block device at path is zoned (queue/zoned "host-managed" or
+ * "host-aware": ZNS namespaces, SMR drives, zoned null_blk, dm over them):
+ * 1 with *z filled; 0 if not, or no sysfs to say; -1 with errno if path is
+ * no block device. */
+int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots,
+		       struct devinfo_zoned *z);
 
 /* A mounted filesystem that uses a block device. */
 struct devinfo_mounted {

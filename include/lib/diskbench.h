@@ -185,6 +185,8 @@ struct options {
 	bool once;                /* --once: one pass over the region ends the run */
 	bool poll;                /* --poll: io_uring polls for completions (IOPOLL) */
 	bool sqpoll;              /* --sqpoll: a kernel thread takes submissions (SQPOLL) */
+	unsigned max_open_zones;  /* --max-open-zones: a zoned device's writes keep at most
+				   * this many zones open; 0: the device's limit */
 	struct steady_options steady;
 	/* open-loop load (issue 30) */
 	double rate;              /* --rate: I/Os a second on a schedule; 0: closed loop */
@@ -252,6 +254,22 @@ struct finding {
 /* What a test measured, filled by the command and rendered by the command's
  * renderers (the command row's, else output.c's single-test ones).  Nothing
  * here names a command: what only one command has goes in `detail`. */
+/* A zoned device's run (issue 31): the zones of its region, and how the
+ * writes used them or what the reads could read. */
+struct result_zoned {
+	char model[16];           /* "host-managed", "host-aware"; "" unknown (no sysfs) */
+	uint64_t zone_bytes;
+	uint64_t zone_capacity_bytes; /* the least capacity among the writable zones */
+	unsigned zones, sequential, conventional; /* in the region */
+	int64_t device_max_open, device_max_active; /* 0: no limit; -1: unknown */
+	bool writes;
+	unsigned open_limit;      /* writes: zones open at once, every thread's together */
+	uint64_t reset_before;    /* writes: part-written zones emptied before the run, untimed */
+	uint64_t resets;          /* writes: written zones emptied in the run to go round, timed */
+	struct stats reset_lat;
+	uint64_t readable_bytes;  /* reads: below the write pointers, conventional zones whole */
+};
+
 struct result {
 	const char *test;
 	const char *target;
@@ -338,6 +356,7 @@ struct result {
 	} open_loop;
 	struct stats service_lat;
 	const struct result_ops *ops; /* a mix's figures by operation; NULL: not a mix */
+	const struct result_zoned *zoned; /* a zoned device's zones in the run; NULL: not zoned */
 	const char *trim_engine; /* how the trims reached the kernel ("uring_fallocate",
 				  * "ioctl_blkdiscard", ...); NULL: none ran */
 };

@@ -46,6 +46,10 @@ void out_text_ops(FILE *f, const struct result *r);
 /* The keys "ops" (each operation asked: ios, bytes, share, IOPS, bytes/s,
  * lat_ns, lat_hist) and "trim_engine" (when trims ran) of a mix's result. */
 void out_json_ops(struct json *j, const struct result *r);
+/* A zoned device's zones in the run (output_zoned.c): a text line, and
+ * "zoned": {...} in the result; nothing for any other target. */
+void out_text_zoned(FILE *f, const struct result *r);
+void out_json_zoned(struct json *j, const struct result *r);
 /* Several targets: a line for each, "  TARGET (DEVICE, STATE): bytes in s
  * = rate, IOPS, p50, p99"; nothing for one. */
 void out_text_targets(FILE *f, const struct result *r);

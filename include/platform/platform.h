@@ -64,6 +64,34 @@ const char *plat_discard_name(bool is_blockdev);
  * (EOPNOTSUPP: it cannot; EPERM: a read-only device). */
 int plat_discard_probe(int fd, bool is_blockdev, uint64_t end);
 
+/* Zoned block devices (platform_zones.c).  The zone count and size of the
+ * device fd is open on: 0 with *nr_zones 0 when it is not zoned (an older
+ * kernel included), -1 with errno on a failure. */
+int plat_zone_geometry(int fd, uint32_t *nr_zones, uint64_t *zone_bytes);
+
+enum plat_zone_cond {
+	ZONE_COND_NOT_WP,   /* a conventional zone: no write pointer */
+	ZONE_COND_EMPTY,
+	ZONE_COND_OPEN,     /* written part way: open (implicitly or explicitly) or closed */
+	ZONE_COND_FULL,
+	ZONE_COND_READONLY,
+	ZONE_COND_OFFLINE,
+};
+
+/* One zone, in bytes: where it starts, its size, the part of it that can be
+ * written (its capacity, at most its size), and its write pointer. */
+struct plat_zone {
+	uint64_t start, len, cap, wp;
+	bool conventional;
+	enum plat_zone_cond cond;
+};
+
+/* Reports up to max zones from the one holding byte `from` into out: the
+ * number reported (fewer at the device's end), or -1 with errno. */
+int plat_zone_report(int fd, uint64_t from, struct plat_zone *out, unsigned max);
+/* Resets the zones in [start, start + len) to empty: 0, or -1 with errno. */
+int plat_zone_reset(int fd, uint64_t start, uint64_t len);
+
 /* Whether the block device under fd (the device itself, or the one its
  * file lives on; a partition's disk) has poll queues, which io_uring's
  * IOPOLL needs: 1 (its queue/io_poll is 1), 0 (it is 0), -1 (no sysfs to

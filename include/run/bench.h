@@ -18,6 +18,8 @@
 #include "rng.h"
 #include "stats.h"
 
+struct zone_map; /* zoned.h */
+
 #define BENCH_MAX_THREADS 1024
 /* Warm-up I/Os per thread a run should do unless told otherwise. */
 #define BENCH_WARMUP_IOS_DEFAULT 1
@@ -87,6 +89,10 @@ struct bench_job {
 	bool poll, sqpoll;      /* --poll, --sqpoll (engine_setup's) */
 	bool ceiling_check;     /* after a CPU-bound run, measure the tool's own ceiling
 				 * (ceiling.h): the plain tests ask, sweeps and steps not */
+	/* a zoned device (issue 31; zoned.h): writes go to the zones' write
+	 * pointers, reads below them (the read region is the readable blocks,
+	 * mapped); NULL: any other target.  Not with a mix or several targets. */
+	struct zone_map *zones;
 };
 
 /* What ended a run, so that a short one is never taken for a full one. */
@@ -144,6 +150,10 @@ struct bench_outcome {
 	uint64_t reap_calls, reaped;
 	int fixed_buffers, fixed_file;
 	char reg_why[128];      /* the first thread's refusal, or "" */
+	/* a zoned device's writes (job->zones): the zones reset to be written
+	 * again, each reset's time */
+	uint64_t zone_resets;
+	struct stats lat_zone_reset;
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */

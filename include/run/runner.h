@@ -91,6 +91,21 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
  * several targets (multi.h) has its descriptors set, and t is the array of
  * its targets (a failure names the one it was on; the flush check after a
  * write test uses the first). */
+/* A zoned block device (issue 31; zoned.h) among t (job->ntargets of them,
+ * or one), before any I/O: what it cannot run refused (exit 2, the reason
+ * said), a write test's part-written zones
+ * emptied, a read test's region cut to the blocks below the write pointers,
+ * and m into job->zones, r->zoned.  Nothing for any other target.  Then
+ * run_zoned_finish after the run: the resets into r->zoned, m freed. */
+struct zone_map;
+int run_zoned_prepare(const struct target *t, struct bench_job *job, const struct options *opt,
+		      struct result *r, struct zone_map *m);
+void run_zoned_finish(struct bench_job *job, const struct bench_outcome *out, struct result *r);
+/* What only a zoned device's zone report tells: the least capacity of its
+ * sequential zones and how many conventional zones it has.  1 with both, 0
+ * if path is no zoned device, -1 if it cannot be opened or asked. */
+int run_zone_census(const char *path, int64_t *cap, int64_t *conventional);
+
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
 		struct result *r);
 

@@ -285,6 +285,7 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 	case ID_QD: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->qd, &reason); break;
 	case ID_WARMUP: rc = parse_count(v, 0, 1000000, &o->warmup_ios, &reason); break;
 	case ID_BATCH: rc = parse_count(v, 1, ENGINE_MAX_QD, &o->batch, &reason); break;
+	case ID_MAX_OPEN_ZONES: rc = parse_count(v, 1, 1u << 20, &o->max_open_zones, &reason); break;
 	case ID_BUFFERS:
 		if (buffer_mode_parse(v, &o->buffers) != 0)
 			return usage_error(why, len, "--buffers '%s': use huge or pages", v);

@@ -28,7 +28,7 @@ enum opt_id {
 	ID_ROUND, ID_MAX_ROUNDS, ID_WINDOW, ID_EXCURSION, ID_SLOPE, ID_METRIC, ID_PRECONDITION,
 	ID_HOLD, /* steady (issue 29) */
 	ID_RATE, ID_ARRIVALS, ID_LATENCY, ID_STEP_TIME, ID_CURVE, /* open loop, sla (issue 30) */
-	ID_MIX, /* issue 31 */
+	ID_MIX, ID_MAX_OPEN_ZONES, /* issue 31 */
 };
 
 struct optdef {

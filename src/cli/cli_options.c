@@ -37,6 +37,8 @@ const struct optdef optdefs[] = {
 	{ "seed", 0, "N", OPT_SEED, ID_SEED, "seed of the offset generator, for reproducible runs" },
 	{ "histogram", 0, NULL, OPT_HIST, ID_HIST, "print the latency distribution as a bar chart" },
 	{ "keep", 0, NULL, OPT_KEEP, ID_KEEP, "keep the test file diskbench created" },
+	{ "max-open-zones", 0, "N", OPT_FORCE, ID_MAX_OPEN_ZONES,
+	  "a zoned device's writes: at most N zones open at once (default: the device's limit)" },
 	{ "force", 0, NULL, OPT_FORCE, ID_FORCE,
 	  "write tests: allow writing to an existing file or block device; read tests: "
 	  "measure a file with holes anyway" },

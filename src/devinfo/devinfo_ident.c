@@ -374,6 +374,10 @@ static void zoned_details(const char *disk, struct dev_node *n)
 		n->zone_size_bytes = v * 512;
 	if (read_i64(disk, "queue/nr_zones", &v) == 0 && v > 0)
 		n->nr_zones = v;
+	if (read_i64(disk, "queue/max_open_zones", &v) == 0 && v >= 0)
+		n->max_open_zones = v;
+	if (read_i64(disk, "queue/max_active_zones", &v) == 0 && v >= 0)
+		n->max_active_zones = v;
 }
 
 /* SCSI VPD page 0xB1 (block device characteristics): bytes 4-5 hold the
@@ -396,13 +400,14 @@ static void read_vpd_rpm(const char *disk, struct dev_node *n)
 		n->rpm = (int)rate;
 }
 
-int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int64_t *zone_bytes)
+int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots,
+		       struct devinfo_zoned *z)
 {
 	struct stat st;
 	struct ctx c;
 	char dir[PATH_MAX];
 	struct dev_node n;
-	*zone_bytes = 0;
+	*z = (struct devinfo_zoned){ .max_open = -1, .max_active = -1 };
 	if (stat(path, &st) != 0)
 		return -1;
 	if (!S_ISBLK(st.st_mode)) {
@@ -413,11 +418,13 @@ int devinfo_path_zoned(const char *path, const struct devinfo_roots *roots, int6
 	if (sysfs_dev_dir(&c, st.st_rdev, dir) != 0)
 		return 0;
 	memset(&n, 0, sizeof(n));
-	n.zone_size_bytes = n.nr_zones = -1;
+	n.zone_size_bytes = n.nr_zones = n.max_open_zones = n.max_active_zones = -1;
 	zoned_details(dir, &n);
-	if (strcmp(n.zoned, "host-managed") != 0)
+	if (strcmp(n.zoned, "host-managed") != 0 && strcmp(n.zoned, "host-aware") != 0)
 		return 0;
-	*zone_bytes = n.zone_size_bytes > 0 ? n.zone_size_bytes : 0;
+	SCOPY(z->model, n.zoned);
+	z->max_open = n.max_open_zones;
+	z->max_active = n.max_active_zones;
 	return 1;
 }
 

@@ -17,6 +17,32 @@ static void j_str(struct json *j, const char *key, const char *s)
 	json_string(j, s && s[0] ? s : NULL);
 }
 
+/* ", host-managed zoned (8.0 MiB zones x 8, capacity 6.0 MiB, 2
+ * conventional, at most 4 open, 6 active)": what a write test must keep to */
+static void text_zones(FILE *f, const struct dev_node *n)
+{
+	char size[32];
+	fprintf(f, ", %s zoned", n->zoned);
+	if (n->zone_size_bytes <= 0)
+		return;
+	fmt_bytes_iec(size, sizeof(size), (uint64_t)n->zone_size_bytes);
+	fprintf(f, " (%s zones", size);
+	if (n->nr_zones > 0)
+		fprintf(f, " x %lld", (long long)n->nr_zones);
+	if (n->zone_capacity_bytes > 0 && n->zone_capacity_bytes < n->zone_size_bytes) {
+		fmt_bytes_iec(size, sizeof(size), (uint64_t)n->zone_capacity_bytes);
+		fprintf(f, ", capacity %s", size);
+	}
+	if (n->conventional_zones > 0)
+		fprintf(f, ", %lld conventional", (long long)n->conventional_zones);
+	if (n->max_open_zones >= 0)
+		n->max_open_zones ? fprintf(f, ", at most %lld open", (long long)n->max_open_zones)
+				  : fprintf(f, ", no open limit");
+	if (n->max_active_zones > 0)
+		fprintf(f, ", %lld active", (long long)n->max_active_zones);
+	fputc(')', f);
+}
+
 static void j_int(struct json *j, const char *key, int64_t v)
 {
 	json_key(j, key);
@@ -108,6 +134,10 @@ static void json_node(struct json *j, const struct devinfo *d, const struct dev_
 	j_str(j, "zoned", n->zoned);
 	j_int(j, "zone_size_bytes", n->zone_size_bytes);
 	j_int(j, "nr_zones", n->nr_zones);
+	j_int(j, "zone_capacity_bytes", n->zone_capacity_bytes);
+	j_int(j, "conventional_zones", n->conventional_zones);
+	j_int(j, "max_open_zones", n->max_open_zones);
+	j_int(j, "max_active_zones", n->max_active_zones);
 	json_link(j, &n->link);
 	if (in_stack) {
 		int self = (int)(n - d->stack);
@@ -351,17 +381,8 @@ static void text_node_details(FILE *f, const struct dev_node *n)
 		fprintf(f, ", scheduler %s", n->scheduler);
 	if (n->removable == 1 || n->hotplug == 1)
 		fprintf(f, ", %s", n->removable == 1 ? "removable" : "hotplug");
-	if (n->zoned[0] && strcmp(n->zoned, "none") != 0) {
-		fprintf(f, ", %s zoned", n->zoned);
-		if (n->zone_size_bytes > 0) {
-			char zone[32];
-			fmt_bytes_iec(zone, sizeof(zone), (uint64_t)n->zone_size_bytes);
-			fprintf(f, " (%s zones", zone);
-			if (n->nr_zones > 0)
-				fprintf(f, " x %lld", (long long)n->nr_zones);
-			fputc(')', f);
-		}
-	}
+	if (n->zoned[0] && strcmp(n->zoned, "none") != 0)
+		text_zones(f, n);
 	fputc('\n', f);
 }
 

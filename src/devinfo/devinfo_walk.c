@@ -28,7 +28,8 @@ void node_init(struct dev_node *n)
 	n->logical_block_size = n->physical_block_size = -1;
 	n->fua = n->removable = n->hotplug = -1;
 	n->md_raid_disks = n->loop_dio = -1;
-	n->zone_size_bytes = n->nr_zones = -1;
+	n->zone_size_bytes = n->nr_zones = n->max_open_zones = n->max_active_zones = -1;
+	n->zone_capacity_bytes = n->conventional_zones = -1;
 	n->link.width = n->link.max_width = -1;
 	n->parent = -1;
 }

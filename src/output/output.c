@@ -197,6 +197,7 @@ void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	out_text_result_line(f, r);
 	out_text_ops(f, r);
+	out_text_zoned(f, r);
 	out_text_targets(f, r);
 	if (quiet)
 		return;
@@ -359,6 +360,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_latency(j, &r->lat);
 	out_json_open_loop(j, r);
 	out_json_ops(j, r);
+	out_json_zoned(j, r);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
 	out_json_factors(j, r);

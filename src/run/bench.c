@@ -124,6 +124,8 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 		stats_merge(&out->lat_write, &w->lat[1]);
 		stats_merge(&out->lat_trim, &w->lat[2]);
 		out->trims += w->trims;
+		out->zone_resets += w->zw.resets;
+		stats_merge(&out->lat_zone_reset, &w->zone_reset_lat);
 		if (w->trim_path)
 			out->trim_path = w->trim_path;
 		for (unsigned b = 0; b < BENCH_QD_BUCKETS; b++)
@@ -195,6 +197,7 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	stats_init(&out->lat_write);
 	stats_init(&out->lat_service);
 	stats_init(&out->lat_trim);
+	stats_init(&out->lat_zone_reset);
 	out->engine_name = ops->name;
 	bool no_targets = job->ntargets > 1 && (!job->fds || !job->regions);
 	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets) {
@@ -231,6 +234,8 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 			stats_init(&w->service);
 		if (mixed && mix_has(&job->mix, MIX_TRIM))
 			stats_init(&w->lat[2]);
+		if (job->zones && job->dir == IO_WRITE)
+			stats_init(&w->zone_reset_lat);
 		atomic_init(&w->progress, 0);
 		atomic_init(&w->progress_ios, 0);
 		for (unsigned b = 0; b < STATS_COARSE_N; b++)

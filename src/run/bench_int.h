@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "bench.h"
+#include "zoned.h"
 
 /* Workers finish their set-up, then wait here so that all start together. */
 struct start_gate {
@@ -61,6 +62,11 @@ struct worker {
 	uint64_t late_ios, max_lag_ns, unserved;
 	double gap_ns;                   /* the mean gap between its arrivals */
 	enum bench_end ended;
+	/* a zoned device's writes (job->zones): its zones, and the resets' times */
+	bool zoned_writes;
+	bool zone_wait;                  /* the last slot waited for a zone's write */
+	struct zone_writer zw;
+	struct stats zone_reset_lat;
 };
 
 /* One worker's requests: qd of them, each with its own buffer slot in one

@@ -66,6 +66,24 @@ static void record_failure(struct worker *w, const char *op, uint64_t offset, in
 _Static_assert(ENGINE_READ == (int)MIX_READ && ENGINE_WRITE == (int)MIX_WRITE &&
 	       ENGINE_TRIM == (int)MIX_TRIM, "one numbering of the operations");
 
+/* Where the next I/O goes: the generator's offset (on a zoned device a read
+ * is mapped below the write pointers), or for a zoned device's writes the
+ * next write pointer of a zone with none in flight (ZONE_WAIT: none now). */
+static enum zone_next next_offset(struct worker *w, struct offset_gen *g, uint64_t *offset)
+{
+	if (w->zoned_writes) {
+		enum zone_next got = zone_writer_next(&w->zw, g->pattern == PAT_RAND, &g->rng, offset);
+		if (got == ZONE_FAIL)
+			record_failure(w, "zone reset", w->zw.failed_offset, w->zw.error);
+		return got;
+	}
+	if (!offset_gen_next(g, offset))
+		return ZONE_DONE;
+	if (w->job->zones)
+		*offset = zone_map_read_offset(w->job->zones, *offset);
+	return ZONE_IO;
+}
+
 /* This I/O's operation: the job's direction, or for a mixed job (--mix,
  * sweep --write) a draw of the generator by the mix's shares. */
 static uint8_t next_op(const struct bench_job *job, struct rng *mix)
@@ -227,7 +245,11 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 	uint64_t offset;
 	if (wg.pattern == PAT_RAND)
 		rng_seed(&wg.rng, job->seed, 0x3a3a0000u + w->index);
+	if (w->zoned_writes)
+		return; /* a zone's writes go in order: each is one of the run's */
 	for (unsigned i = 0; i < job->warmup_ios && offset_gen_next(&wg, &offset); i++) {
+		if (job->zones)
+			offset = zone_map_read_offset(job->zones, offset);
 		struct engine_io *io = l->free[--l->nfree];
 		prepare_io(io, job, offset, warm_up_op(job));
 		l->batch[0] = io;
@@ -310,6 +332,8 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 	for (unsigned i = 0; i < got; i++) {
 		struct engine_io *io = l->done[i];
 		l->free[l->nfree++] = io;
+		if (w->zoned_writes)
+			zone_writer_done(&w->zw, io->offset);
 		l->inflight--;
 		l->inflight_bytes -= io->len;
 		if (io->result < 0) {
@@ -365,8 +389,11 @@ static struct engine_io *take_slot(struct worker *w, struct lane *l, struct offs
 {
 	const struct bench_job *job = w->job;
 	uint64_t offset;
-	if (w->bytes + l->inflight_bytes >= quota || !offset_gen_next(g, &offset)) {
-		if (w->ended == BENCH_END_NONE)
+	enum zone_next got = w->bytes + l->inflight_bytes >= quota ? ZONE_DONE
+								   : next_offset(w, g, &offset);
+	w->zone_wait = got == ZONE_WAIT;
+	if (got != ZONE_IO) {
+		if (got == ZONE_DONE && w->ended == BENCH_END_NONE)
 			w->ended = BENCH_END_PASS;
 		return NULL;
 	}
@@ -385,7 +412,7 @@ static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, u
 		return false;
 	while (l->nfree > 0)
 		if (!take_slot(w, l, g, quota, mix, n))
-			return false;
+			return w->zone_wait; /* a zoned device's writes: more once one completes */
 	return true;
 }
 
@@ -459,7 +486,7 @@ static bool fill_due(struct worker *w, struct lane *l, struct offset_gen *g, uin
 	while (l->nfree > 0 && *due <= now) {
 		struct engine_io *io = take_slot(w, l, g, quota, mix, n);
 		if (!io)
-			return false;
+			return w->zone_wait;
 		io->t_due = *due;
 		*due = arrivals_next(arr);
 	}
@@ -562,6 +589,19 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 	w->cpu_ns = thread_cpu_ns() - w->cpu_from;
 }
 
+/* A zoned device's writes: this worker's zones and share of the open limit. */
+static int zoned_writer_open(struct worker *w)
+{
+	const struct bench_job *job = w->job;
+	if (zone_writer_init(&w->zw, job->zones, w->index, job->threads, job->wrap,
+			     &w->zone_reset_lat) != 0) {
+		record_failure(w, "zones", 0, errno);
+		return -1;
+	}
+	w->zoned_writes = true;
+	return 0;
+}
+
 void *bench_worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -572,6 +612,8 @@ void *bench_worker_main(void *arg)
 
 	int ready = lane_open(&lane, w);
 	offset_gen_init(&g, job, w->index, &quota);
+	if (ready == 0 && job->zones && job->dir == IO_WRITE)
+		ready = zoned_writer_open(w);
 	if (ready == 0)
 		warm_up(w, &lane, &g);
 	if (gate_wait(w->gate) && ready == 0) {
@@ -581,6 +623,8 @@ void *bench_worker_main(void *arg)
 			worker_loop(w, &lane, &g, quota);
 	}
 	lane_close(w, &lane);
+	if (w->zoned_writes)
+		zone_writer_free(&w->zw);
 	atomic_fetch_sub(&w->gate->running, 1);
 	return NULL;
 }

@@ -99,7 +99,9 @@ void checks_flush(const struct target *t, uint64_t region, uint64_t bs,
 	size_t len = bs < CHECKS_FLUSH_LEN ? (size_t)bs : CHECKS_FLUSH_LEN;
 	char median[32];
 	bool trims_only = r->ops && !mix_has(&r->ops->mix, MIX_WRITE); /* writes nothing */
-	if (r->dir != IO_WRITE || trims_only || !r->measured || written == 0 ||
+	/* on a zoned device the rewrite in place would be a write off a zone's
+	 * write pointer, which it fails */
+	if (r->dir != IO_WRITE || trims_only || !r->measured || written == 0 || r->zoned ||
 	    !(t->created || opt->force) || !write_back_leaf(r->device))
 		return;
 	int fd = open_for_flush(t, opt->direct && !t->no_direct);

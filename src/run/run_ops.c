@@ -1,4 +1,5 @@
-/* The mixes and trims (issue 31): a mix's shares into the job, the probe
+/* The job's shape: how it ends (by time, or one pass), and the mixes and
+ * trims (issue 31): a mix's shares into the job, the probe
  * that refuses a target which cannot discard, and each operation's
  * figures into the result. */
 #define _POSIX_C_SOURCE 200809L
@@ -16,6 +17,23 @@ void run_job_mix(struct bench_job *job, const struct options *opt)
 		return;
 	job->mix = opt->mix;
 	job->fsync_at_end = job->fsync_at_end && mix_has(&opt->mix, MIX_WRITE);
+}
+
+void run_job_by_time(struct bench_job *job)
+{
+	job->wrap = true;
+	job->bytes_limit = UINT64_MAX;
+}
+
+void run_job_for(struct bench_job *job, const struct options *opt)
+{
+	/* reads through the page cache never go round: the second pass would
+	 * come from the cache the first one filled */
+	bool cache_reads = !opt->direct && job->dir == IO_READ && !mix_has(&job->mix, MIX_WRITE);
+	if (opt->time_s > 0 && !opt->once && !cache_reads)
+		run_job_by_time(job);
+	else if (opt->once)
+		job->one_pass = true; /* one pass over each region, random I/O included */
 }
 
 int run_check_trim(const struct target *t, struct result *r)

@@ -24,6 +24,7 @@
 #include "units.h"
 #include "util.h"
 #include "utctime.h"
+#include "zoned.h"
 
 int run_prepare(struct target *t, const struct options *opt, struct result *r)
 {
@@ -300,23 +301,6 @@ unsigned run_warmup_ios(const struct options *opt)
 	return opt->direct ? opt->warmup_ios : 0;
 }
 
-void run_job_by_time(struct bench_job *job)
-{
-	job->wrap = true;
-	job->bytes_limit = UINT64_MAX;
-}
-
-void run_job_for(struct bench_job *job, const struct options *opt)
-{
-	/* reads through the page cache never go round: the second pass would
-	 * come from the cache the first one filled */
-	bool cache_reads = !opt->direct && job->dir == IO_READ && !mix_has(&job->mix, MIX_WRITE);
-	if (opt->time_s > 0 && !opt->once && !cache_reads)
-		run_job_by_time(job);
-	else if (opt->once)
-		job->one_pass = true; /* one pass over each region, random I/O included */
-}
-
 static const char *end_name(enum bench_end e)
 {
 	switch (e) {
@@ -519,12 +503,16 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		struct result *r)
 {
 	int code = run_pick_engine(opt, job->qd, r, &job->engine);
+	struct zone_map zones;
 	for (unsigned k = 0; code == EXIT_OK && opt->poll && k < (job->ntargets ? job->ntargets : 1); k++)
 		code = run_check_poll(&t[k], r); /* before any I/O: a device without poll queues */
+	if (code == EXIT_OK) /* a zoned device: refused with the reason, or its zones into the job */
+		code = run_zoned_prepare(t, job, opt, r, &zones);
 	if (code != EXIT_OK)
 		return code;
 	struct bench_outcome *out = calloc(1, sizeof(*out));
 	if (!out) {
+		run_zoned_finish(job, NULL, r);
 		errno = ENOMEM;
 		return fail(r, EXIT_RUN, "cannot allocate the result:");
 	}
@@ -541,6 +529,7 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 						  .cap = job->qd * job->threads };
 	int rc = run_bench(job, out, sampler, r);
 	progress_clear();
+	run_zoned_finish(job, out, r);
 	fill_result(out, r);
 	run_fill_ops(job, out, r);
 	keep_record(r);

@@ -316,22 +316,6 @@ static int refuse_if_mounted(const char *path, struct result *r)
 		    use.source);
 }
 
-/* A host-managed zoned device fails any write off a zone's write pointer
- * with EIO; the write tests write at random offsets or wrap round their
- * region, so they are refused up front with the reason. */
-static int refuse_if_zoned(const char *path, struct result *r)
-{
-	int64_t zone = 0;
-	if (devinfo_path_zoned(path, NULL, &zone) != 1)
-		return EXIT_OK;
-	char size[32] = "unknown size";
-	if (zone > 0)
-		fmt_bytes_iec(size, sizeof(size), (uint64_t)zone);
-	return fail(r, EXIT_USAGE, "device '%s' is host-managed zoned (zones of %s): it takes "
-		    "writes only in order at each zone's write pointer, which write tests do not "
-		    "keep; read tests work on it", path, size);
-}
-
 int target_open(struct target *t, int flags, bool direct, struct result *r)
 {
 	target_close(t);
@@ -341,8 +325,6 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 	 * the device or a partition of it is mounted, or another program holds it */
 	if (t->kind == TARGET_BLOCKDEV && (flags & O_ACCMODE) != O_RDONLY) {
 		int code = refuse_if_mounted(t->path, r);
-		if (code == EXIT_OK)
-			code = refuse_if_zoned(t->path, r);
 		if (code != EXIT_OK)
 			return code;
 		flags |= O_EXCL;

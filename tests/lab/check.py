@@ -402,15 +402,106 @@ def check_flakey(t, runs, roles):
             "dm-flakey: the message names the failing offset and EIO", err.strip()[-200:])
 
 
-def check_zoned(t, runs, role):
-    for test in ("randwrite", "seqwrite"):
-        name = f"{role}.{test}"
-        if name not in runs:
-            t.check(False, f"{role}: {test} ran")
+# What guest.sh and lab.sh gave the zoned disks (issue 31): zone size and
+# capacity, conventional zones (the first ones), the open and active limits
+# (0: none), and the zones a -s 32M region holds.
+ZONED = {
+    "null_zoned": {"zone": 8 * MIB, "cap": 6 * MIB, "conv": 1, "max_open": 3, "max_active": 4,
+                   "region_zones": 4, "qd": 8},
+    "zns": {"zone": 8 * MIB, "cap": 8 * MIB, "conv": 0, "max_open": 0, "max_active": 0,
+            "region_zones": 4, "qd": 1},
+}
+
+
+def blkzone_zones(text):
+    """blkzone report's zones: (start, len, cap, written, full, conventional) in bytes."""
+    zones = []
+    for line in text.splitlines():
+        m = re.search(r"start: 0x([0-9a-f]+), len 0x([0-9a-f]+), (?:cap 0x([0-9a-f]+), )?"
+                      r"wptr 0x([0-9a-f]+).*zcond:\s*(\d+).*type:\s*(\d+)", line)
+        if not m:
             continue
-        rc, out, err = runs[name]
-        t.check(rc == 2 and re.search(r"zoned", err) is not None and "Input/output error" not in err,
-                f"{role}: {test} refused with the reason (exit {rc})", err.strip()[-200:])
+        start, length, wptr = (int(m.group(i), 16) * 512 for i in (1, 2, 4))
+        cap = int(m.group(3), 16) * 512 if m.group(3) else length
+        full, conventional = int(m.group(5)) == 14, int(m.group(6)) == 1
+        written = cap if full else (0 if conventional else wptr)
+        zones.append((start, length, cap, written, full, conventional))
+    return zones
+
+
+def check_zoned(t, runs, role, roles):
+    z = ZONED[role]
+    seq = z["region_zones"] - z["conv"]
+    node = doc(runs, f"{role}.info")["result"]["device"]
+    t.check(node.get("zone_capacity_bytes") == z["cap"] and node.get("conventional_zones") == z["conv"]
+            and node.get("max_open_zones") == z["max_open"] and node.get("max_active_zones") == z["max_active"],
+            f"{role}: info's zone capacity {z['cap']}, {z['conv']} conventional, open {z['max_open']}, "
+            f"active {z['max_active']} as set",
+            f"{node.get('zone_capacity_bytes')} {node.get('conventional_zones')} "
+            f"{node.get('max_open_zones')} {node.get('max_active_zones')}")
+    rc, out, err = runs[f"{role}.read_empty"]
+    if z["conv"]:
+        d = doc(runs, f"{role}.read_empty")
+        t.check(rc == 0 and d["result"]["zoned"]["readable_bytes"] == z["conv"] * z["zone"],
+                f"{role}: nothing written yet: reads only the conventional zone ({z['conv'] * z['zone']} B)",
+                f"rc {rc} {err.strip()[-160:]}")
+    else:
+        t.check(rc == 1 and "nothing written" in err, f"{role}: nothing written yet: a read test refused, "
+                f"saying why (exit {rc})", err.strip()[-200:])
+    want_open = min(v for v in (z["max_open"], z["max_active"], seq) if v > 0) \
+        if z["max_open"] or z["max_active"] else min(z["qd"], seq)
+    rc, out, err = runs[f"{role}.randwrite"]
+    d = doc(runs, f"{role}.randwrite")
+    zd = d["result"]["zoned"] if rc == 0 else {}
+    t.check(rc == 0 and zd.get("writes") is True and zd.get("open_limit") == want_open
+            and zd.get("zone_capacity_bytes") == z["cap"] and zd.get("sequential_zones") == seq,
+            f"{role}: randwrite --force at the write pointers, {want_open} zones open, capacity {z['cap']}",
+            f"rc {rc} {err.strip()[-200:]} {zd}")
+    if rc == 0:
+        resets, nbytes = zd["zone_resets"]["count"], d["result"]["bytes"]
+        least = -(-nbytes // z["cap"]) - seq  # zones opened beyond the first of each
+        t.check(resets >= least and (resets == 0 or zd["zone_resets"]["lat_ns"]["p50"] > 0),
+                f"{role}: {nbytes} B written in {z['cap']} B zones took >= {least} timed resets ({resets})")
+    mid = [x for x in blkzone_zones(runs[f"{role}.blkzone_mid"][1]) if not x[5]]
+    rc, out, err = runs[f"{role}.seqwrite"]
+    d = doc(runs, f"{role}.seqwrite")
+    t.check(rc == 0 and d["result"]["bytes"] == seq * z["cap"],
+            f"{role}: seqwrite --once wrote each zone's capacity once ({seq} x {z['cap']} B)",
+            f"rc {rc} {err.strip()[-200:]}")
+    if rc == 0:
+        zd = d["result"]["zoned"]
+        emptied = zd["zones_reset_before"] + zd["zone_resets"]["count"]
+        nonempty = sum(1 for x in mid[:seq] if x[3] > 0)
+        t.check(len(mid) >= seq and emptied == nonempty,
+                f"{role}: every zone blkzone saw written was emptied once ({nonempty}: "
+                f"{zd['zones_reset_before']} before, {zd['zone_resets']['count']} timed)", f"{emptied}")
+        after = [x for x in blkzone_zones(runs[f"{role}.blkzone_after"][1]) if not x[5]][:seq]
+        t.check(len(after) == seq and sum(x[3] for x in after) == d["result"]["bytes"]
+                and all(x[4] for x in after),
+                f"{role}: blkzone's write pointers hold what seqwrite says it wrote ({d['result']['bytes']} B), "
+                f"every zone full", f"{after}")
+    rc, out, err = runs[f"{role}.randread"]
+    d = doc(runs, f"{role}.randread")
+    want = z["conv"] * z["zone"] + seq * z["cap"]
+    t.check(rc == 0 and d["result"]["zoned"]["readable_bytes"] == want and d["result"]["ios"] > 0,
+            f"{role}: randread below the write pointers ({want} B readable)", f"rc {rc} {err.strip()[-200:]}")
+    rc, out, err = runs[f"{role}.refused_mix"]
+    t.check(rc == 2 and "zoned" in err, f"{role}: randrw refused with the reason (exit {rc})", err.strip()[-200:])
+    rc, out, err = runs[f"{role}.refused_open"]
+    if z["max_open"]:
+        t.check(rc == 2 and "--max-open-zones" in err,
+                f"{role}: --max-open-zones above the device's {z['max_open']} refused (exit {rc})", err.strip()[-200:])
+    else:
+        d = doc(runs, f"{role}.refused_open")
+        t.check(rc == 0 and d["result"]["zoned"]["open_limit"] == seq,
+                f"{role}: no open limit: --max-open-zones 64 runs, capped at the region's {seq} zones",
+                f"rc {rc} {err.strip()[-200:]}")
+    rc, out, err = runs[f"{role}.quick"]
+    t.check(rc == 0, f"{role}: quick runs, reading below the write pointers (exit {rc})", err.strip()[-200:])
+    dev = roles.get(role, "?")
+    bad = [ln for ln in runs[f"{role}.dmesg"][1].splitlines()
+           if dev in ln and re.search(r"error|Invalid|[Uu]naligned", ln)]
+    t.check(not bad, f"{role}: no write error on {dev} in the kernel log", "; ".join(bad[-3:]))
 
 
 def check_stack(t, runs):
@@ -612,7 +703,7 @@ def main():
     guarded(t, "open loop", check_open_loop, runs, accel)
     guarded(t, "poll", check_poll, runs)
     for role in ("zns", "null_zoned"):
-        guarded(t, role, check_zoned, runs, role)
+        guarded(t, role, check_zoned, runs, role, roles)
     guarded(t, "stack", check_stack, runs)
     for role in ("nvme", "zns"):
         guarded(t, role, check_health_nvme, runs, roles, role)

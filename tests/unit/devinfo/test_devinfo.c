@@ -547,6 +547,24 @@ static void test_nvme_zoned(void **state)
 	assert_true(has(json, "\"zoned\": \"host-managed\", \"zone_size_bytes\": 8388608, \"nr_zones\": 8"));
 	free(text);
 	free(json);
+	/* its limits from sysfs; capacity and conventional zones, which only the
+	 * zone report tells, as info sets them after it */
+	put(f, NS_A "/queue/max_open_zones", "14");
+	put(f, NS_A "/queue/max_active_zones", "0");
+	struct devinfo *d = probe(f);
+	assert_int_equal(d->top.max_open_zones, 14);
+	assert_int_equal(d->top.max_active_zones, 0);
+	assert_int_equal(d->top.zone_capacity_bytes, -1);
+	d->top.zone_capacity_bytes = 6 << 20;
+	d->top.conventional_zones = 1;
+	text = render(d, OUT_TEXT);
+	json = render(d, OUT_JSON);
+	assert_true(has(text, ", host-managed zoned (8.0 MiB zones x 8, capacity 6.0 MiB, 1 conventional, "
+			"at most 14 open)"));
+	assert_true(has(json, "\"zone_capacity_bytes\": 6291456, \"conventional_zones\": 1, "
+			"\"max_open_zones\": 14, \"max_active_zones\": 0"));
+	free(text);
+	free(json);
 
 	put(f, NS_A "/queue/zoned", "none");
 	put(f, NS_A "/queue/chunk_sectors", "128");
@@ -560,13 +578,13 @@ static void test_nvme_zoned(void **state)
 	free(text);
 }
 
-/* The write tests' refusal asks devinfo_path_zoned about a device node: a
- * node made here (root only) whose number the fake tree describes. */
+/* A run on a zoned device asks devinfo_path_zoned for its model and limits:
+ * a node made here (root only) whose number the fake tree describes. */
 static void test_path_zoned(void **state)
 {
 	struct fx *f = *state;
 	char node[PATH_MAX];
-	int64_t zone = -1;
+	struct devinfo_zoned z;
 	fmt_to(node, sizeof(node), "%s/zns", f->root);
 	if (mknod(node, S_IFBLK | 0600, makedev(259, 77)) != 0) {
 		print_message("skipped: mknod needs root (%s)\n", strerror(errno));
@@ -576,20 +594,26 @@ static void test_path_zoned(void **state)
 	lnk(f, "dev/block/259:77", "devices/virtual/block/nullb1");
 	put(f, "devices/virtual/block/nullb1/queue/zoned", "host-managed");
 	put(f, "devices/virtual/block/nullb1/queue/chunk_sectors", "131072");
-	assert_int_equal(devinfo_path_zoned(node, &f->roots, &zone), 1);
-	assert_int_equal(zone, 64 << 20);
-	/* host-aware takes writes anywhere; so does a conventional disk */
+	put(f, "devices/virtual/block/nullb1/queue/max_open_zones", "14");
+	put(f, "devices/virtual/block/nullb1/queue/max_active_zones", "0");
+	assert_int_equal(devinfo_path_zoned(node, &f->roots, &z), 1);
+	assert_string_equal(z.model, "host-managed");
+	assert_int_equal(z.max_open, 14);
+	assert_int_equal(z.max_active, 0); /* no limit */
+	/* host-aware is zoned too: written in order for speed, not for need */
 	put(f, "devices/virtual/block/nullb1/queue/zoned", "host-aware");
-	assert_int_equal(devinfo_path_zoned(node, &f->roots, &zone), 0);
+	assert_int_equal(devinfo_path_zoned(node, &f->roots, &z), 1);
+	assert_string_equal(z.model, "host-aware");
+	/* a conventional disk is not */
 	put(f, "devices/virtual/block/nullb1/queue/zoned", "none");
-	assert_int_equal(devinfo_path_zoned(node, &f->roots, &zone), 0);
-	assert_int_equal(zone, 0);
+	assert_int_equal(devinfo_path_zoned(node, &f->roots, &z), 0);
+	assert_string_equal(z.model, "");
 	/* a device the tree does not know: not zoned as far as can be told */
 	unlink(node);
 	assert_int_equal(mknod(node, S_IFBLK | 0600, makedev(259, 78)), 0);
-	assert_int_equal(devinfo_path_zoned(node, &f->roots, &zone), 0);
+	assert_int_equal(devinfo_path_zoned(node, &f->roots, &z), 0);
 	unlink(node);
-	assert_int_equal(devinfo_path_zoned(f->root, &f->roots, &zone), -1);
+	assert_int_equal(devinfo_path_zoned(f->root, &f->roots, &z), -1);
 	assert_int_equal(errno, ENOTBLK);
 }
 
