@@ -95,11 +95,11 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
  * or one), before any I/O: what it cannot run refused (exit 2, the reason
  * said), a write test's part-written zones
  * emptied, a read test's region cut to the blocks below the write pointers,
- * and m into job->zones, r->zoned.  Nothing for any other target.  Then
- * run_zoned_finish after the run: the resets into r->zoned, m freed. */
-struct zone_map;
+ * and the zones into job->zones (allocated), r->zoned.  Nothing for any
+ * other target.  Then run_zoned_finish after the run (out NULL when none
+ * ran): the resets into r->zoned, job->zones freed. */
 int run_zoned_prepare(const struct target *t, struct bench_job *job, const struct options *opt,
-		      struct result *r, struct zone_map *m);
+		      struct result *r);
 void run_zoned_finish(struct bench_job *job, const struct bench_outcome *out, struct result *r);
 /* What only a zoned device's zone report tells: the least capacity of its
  * sequential zones and how many conventional zones it has.  1 with both, 0

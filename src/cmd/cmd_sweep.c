@@ -127,6 +127,21 @@ static double evict_targets(struct multi *m, struct result *r)
 	return known && total ? resident / (double)total : -1;
 }
 
+/* A point's run (rc: run_bench's); on a zoned device its reads go below the
+ * write pointers, and what it cannot run is refused before any I/O (the
+ * exit status).  The sweep's region stays the region asked. */
+static int run_point(struct bench_job *job, struct bench_outcome *out, struct multi *m,
+		     const struct options *opt, struct result *r, int *rc)
+{
+	uint64_t region = r->region;
+	int code = run_zoned_prepare(m->t, job, opt, r);
+	if (code == EXIT_OK)
+		*rc = run_bench(job, out, NULL, r);
+	run_zoned_finish(job, code == EXIT_OK ? out : NULL, r);
+	r->region = region;
+	return code;
+}
+
 static int measure_point_into(struct bench_outcome *out, struct multi *m,
 			      struct sweep_result *sw, struct sweep_series *s, unsigned level,
 			      const struct options *opt, struct result *r)
@@ -154,7 +169,9 @@ static int measure_point_into(struct bench_outcome *out, struct multi *m,
 	double resident = -1;
 	if (!opt->direct) /* each point from the disk, not from the last one's cache */
 		resident = evict_targets(m, r);
-	int rc = run_bench(&job, out, NULL, r); /* --start-at waits before the first point */
+	int rc = 0, code = run_point(&job, out, m, opt, r, &rc); /* --start-at waits before the first */
+	if (code != EXIT_OK)
+		return code;
 	struct sweep_point *p = &s->points[s->npoints];
 	memset(p, 0, sizeof(*p));
 	p->level = level;
@@ -249,7 +266,9 @@ static int measure_curve_into(struct bench_outcome *out, struct multi *m, struct
 	progress_label(opt, "sweep: curve, %u %% of the max IOPS", pct);
 	if (!opt->direct)
 		evict_targets(m, r);
-	int rc = run_bench(&job, out, NULL, r);
+	int rc = 0, code = run_point(&job, out, m, opt, r, &rc);
+	if (code != EXIT_OK)
+		return code;
 	if (rc != 0)
 		return fail(r, EXIT_RUN, "curve at %u %%: %s: %s", pct, out->failed_op,
 			    out->failed_why[0] ? out->failed_why : strerror(out->error));

@@ -612,8 +612,11 @@ void *bench_worker_main(void *arg)
 
 	int ready = lane_open(&lane, w);
 	offset_gen_init(&g, job, w->index, &quota);
-	if (ready == 0 && job->zones && job->dir == IO_WRITE)
+	if (ready == 0 && job->zones && job->dir == IO_WRITE) {
 		ready = zoned_writer_open(w);
+		if (!job->wrap) /* one pass: every zone of its own once, however many */
+			quota = UINT64_MAX;
+	}
 	if (ready == 0)
 		warm_up(w, &lane, &g);
 	if (gate_wait(w->gate) && ready == 0) {

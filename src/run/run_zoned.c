@@ -77,6 +77,10 @@ static int pick_open_limit(const struct zone_map *m, const struct bench_job *job
 			    "(or active) at once", opt->max_open_zones, r->file, (long long)dev);
 	if (limit > m->writable)
 		limit = m->writable;
+	if (!opt->max_open_zones && z->device_max_open < 0 && z->device_max_active < 0)
+		warn(r, "the open and active zone limits of '%s' are unknown (no sysfs to say): %llu "
+		     "zones are kept open; should writes fail with too many open or active zones, "
+		     "lower --max-open-zones", r->file, (unsigned long long)limit);
 	if (limit < job->threads)
 		return fail(r, EXIT_USAGE, "-j %u: each thread writes zones of its own, and %llu can "
 			    "be open at once%s", job->threads, (unsigned long long)limit,
@@ -124,6 +128,7 @@ static int prepare_writes(const struct target *t, struct bench_job *job,
 	m->open_limit = z->open_limit;
 	job->warmup_ios = 0; /* each write of a zone must be one of the run's */
 	r->warmup_ios = 0;
+	job->region = r->region = m->writable_bytes; /* what one pass writes */
 	return empty_part_written(t, m, z, r);
 }
 
@@ -137,6 +142,11 @@ static int prepare_reads(const struct target *t, struct bench_job *job, struct z
 			    "beyond a write pointer returns zeros without touching the medium; write "
 			    "it first (diskbench seqwrite --force %s)", t->path,
 			    (unsigned long long)job->bs, t->path);
+	char readable[32];
+	fmt_bytes_iec(readable, sizeof(readable), z->readable_bytes);
+	warn(r, "'%s' is a zoned device: the reads cover the %s below its zones' write pointers%s, "
+	     "not the whole region (a read beyond a pointer returns zeros without touching the "
+	     "medium)", t->path, readable, m->conventional ? " and its conventional zones" : "");
 	job->region = z->readable_bytes;
 	r->region = z->readable_bytes;
 	return EXIT_OK;
@@ -161,12 +171,27 @@ static bool is_zoned(const struct target *t, uint32_t *nr, uint64_t *zone_bytes)
 	return t->kind == TARGET_BLOCKDEV && plat_zone_geometry(t->fd, nr, zone_bytes) == 0 && *nr > 0;
 }
 
+static int prepare_map(const struct target *t, struct bench_job *job, const struct options *opt,
+		       struct result *r, struct zone_map *m);
+
 int run_zoned_prepare(const struct target *t, struct bench_job *job, const struct options *opt,
-		      struct result *r, struct zone_map *m)
+		      struct result *r)
+{
+	job->zones = NULL;
+	struct zone_map *m = calloc(1, sizeof(*m));
+	if (!m)
+		return fail(r, EXIT_RUN, "cannot allocate the zone map:");
+	int code = prepare_map(t, job, opt, r, m);
+	if (!job->zones)
+		free(m); /* not zoned, or refused */
+	return code;
+}
+
+static int prepare_map(const struct target *t, struct bench_job *job, const struct options *opt,
+		       struct result *r, struct zone_map *m)
 {
 	uint32_t nr = 0;
 	uint64_t zone_bytes = 0;
-	memset(m, 0, sizeof(*m));
 	for (unsigned k = 1; k < job->ntargets; k++) /* several targets: none may be zoned */
 		if (is_zoned(&t[k], &nr, &zone_bytes))
 			return refuse_on_zoned(&t[k], job, opt, r);
@@ -175,9 +200,12 @@ int run_zoned_prepare(const struct target *t, struct bench_job *job, const struc
 	int code = refuse_on_zoned(t, job, opt, r);
 	if (code != EXIT_OK)
 		return code;
-	struct result_zoned *z = result_keep(r, sizeof(*z), NULL);
+	/* a command of several runs into one result (sweep's points) keeps one */
+	struct result_zoned *z = r->zoned ? (struct result_zoned *)r->zoned
+					  : result_keep(r, sizeof(*z), NULL);
 	if (!z)
 		return fail(r, EXIT_RUN, "cannot allocate the zones' figures:");
+	memset(z, 0, sizeof(*z));
 	struct devinfo_zoned dz;
 	if (devinfo_path_zoned(t->path, NULL, &dz) != 1)
 		dz = (struct devinfo_zoned){ .max_open = -1, .max_active = -1 };
@@ -215,6 +243,7 @@ void run_zoned_finish(struct bench_job *job, const struct bench_outcome *out, st
 		z->reset_lat = out->lat_zone_reset;
 	}
 	zone_map_free(job->zones);
+	free(job->zones);
 	job->zones = NULL;
 }
 

@@ -24,7 +24,6 @@
 #include "units.h"
 #include "util.h"
 #include "utctime.h"
-#include "zoned.h"
 
 int run_prepare(struct target *t, const struct options *opt, struct result *r)
 {
@@ -503,11 +502,10 @@ int run_measure(const struct target *t, struct bench_job *job, const struct opti
 		struct result *r)
 {
 	int code = run_pick_engine(opt, job->qd, r, &job->engine);
-	struct zone_map zones;
 	for (unsigned k = 0; code == EXIT_OK && opt->poll && k < (job->ntargets ? job->ntargets : 1); k++)
 		code = run_check_poll(&t[k], r); /* before any I/O: a device without poll queues */
 	if (code == EXIT_OK) /* a zoned device: refused with the reason, or its zones into the job */
-		code = run_zoned_prepare(t, job, opt, r, &zones);
+		code = run_zoned_prepare(t, job, opt, r);
 	if (code != EXIT_OK)
 		return code;
 	struct bench_outcome *out = calloc(1, sizeof(*out));

@@ -57,6 +57,7 @@ int zone_map_build(struct zone_map *m, const struct plat_zone *rep, unsigned n, 
 				    .wp = p->cond == ZONE_COND_FULL ? p->start + p->cap : p->wp,
 				    .writable = zone_writable(p), .conventional = p->conventional };
 		m->writable += z->writable;
+		m->writable_bytes += z->writable ? z->cap : 0;
 		m->conventional += z->conventional;
 		m->read_first[i + 1] = m->read_first[i] + readable_bytes(p) / bs;
 	}

@@ -33,6 +33,7 @@ struct zone_map {
 	uint64_t zone_bytes;
 	uint64_t bs;
 	unsigned writable;       /* zones a write may use */
+	uint64_t writable_bytes; /* their capacity, all together: one pass of writes */
 	unsigned conventional;
 	unsigned open_limit;     /* zones open at once, every worker's together */
 	/* reads: zone i's readable blocks are read_first[i] .. read_first[i+1]-1

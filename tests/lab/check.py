@@ -496,6 +496,19 @@ def check_zoned(t, runs, role, roles):
         t.check(rc == 0 and d["result"]["zoned"]["open_limit"] == seq,
                 f"{role}: no open limit: --max-open-zones 64 runs, capped at the region's {seq} zones",
                 f"rc {rc} {err.strip()[-200:]}")
+    rc, out, err = runs[f"{role}.sweep"]
+    d = doc(runs, f"{role}.sweep")
+    said = [w for w in (d or {}).get("warnings", []) if "zoned device: the reads cover" in w]
+    t.check(rc == 0 and said, f"{role}: sweep reads below the write pointers and says so (exit {rc})",
+            err.strip()[-200:])
+    rc, out, err = runs[f"{role}.seqwrite_text"]
+    cap = r" \(capacity 6\.0 MiB\)" if z["cap"] < z["zone"] else ""
+    line = re.search(r"^  zoned \(host-managed\): 2 zones of 8\.0 MiB" + cap +
+                     r", written at each write pointer: 1 open at once, one write in flight in each; "
+                     r"(\d+) zone resets? \(timed, in the run\): p50 ", out, re.M)
+    t.check(rc == 0 and line is not None and int(line.group(1)) == 2 - z["conv"],
+            f"{role}: the text's zoned line: 2 zones, 1 open, {2 - z['conv']} written zone(s) reset",
+            out.strip()[-300:])
     rc, out, err = runs[f"{role}.quick"]
     t.check(rc == 0, f"{role}: quick runs, reading below the write pointers (exit {rc})", err.strip()[-200:])
     dev = roles.get(role, "?")
