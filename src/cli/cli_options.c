@@ -259,6 +259,8 @@ static const struct {
 	{ "rate_iops", "--rate, open loop: latency counts from when each I/O was due" },
 	{ "rate_process", "--arrivals poisson or fixed, with --rate" },
 	{ "userspace_reap", "nothing, --reap=ring is the default (--reap=syscall: one call per completion)" },
+	{ "zonemode", "nothing, a zoned device is written at its zones' write pointers" },
+	{ "max_open_zones", "--max-open-zones" },
 };
 
 const char *fio_equivalent(const char *name, size_t n)
