@@ -10,7 +10,8 @@
 #   - --series: the intervals add up to the run's bytes, the last, shorter
 #     one flagged partial=true and no other;
 #   - files: its own columns, files/s never under iops;
-#   - per operation (issue 31): randrw --mix r70,w30 --seed 3 on a 16 MiB
+#   - per operation (issue 31; sweep --write's points add up the same way,
+#     a sweep of reads alone fills read_ alone): randrw --mix r70,w30 --seed 3 on a 16 MiB
 #     file in the scratch directory: read_ios + write_ios = ios, bytes =
 #     ios x 4096, each share within 1 point of --mix, trim_ columns empty; the
 #     same run in JSON has the same counts and bytes in result.ops (the seed
@@ -140,6 +141,24 @@ for c in COLS:
     assert r["read_" + c] == r[c] != "", (c, r)
 assert empty(r, "write") and empty(r, "trim"), r' \
 	--csv randread -s 8M -t 0 "$S"
+
+py_run "sweep --write 30 --csv: each point's read_ios + write_ios = ios, bytes too; --curve rows leave them empty" "$OPS_PY"'
+pts = [r for r in rows if not r["workload"].startswith("curve_")]
+assert pts and all(r["workload"].endswith("_mixed") for r in pts), [r["workload"] for r in rows]
+for r in pts:
+    assert n(r, "read_ios") + n(r, "write_ios") == n(r, "ios"), r
+    assert n(r, "read_bytes") + n(r, "write_bytes") == n(r, "bytes"), r
+    assert n(r, "write_ios") > 0 and n(r, "read_ios") > n(r, "write_ios"), r
+assert "trim_ios" not in rows[0], list(rows[0])
+curve = [r for r in rows if r["workload"].startswith("curve_")]
+assert curve and all(empty(r, "read") and empty(r, "write") for r in curve), curve' \
+	--csv sweep --write 30 --budget 2 --point-time 0.2 --curve 50 -s 8M "$S"
+py_run "sweep of reads alone --csv: read_ is each point's own figures, write_ empty" "$OPS_PY"'
+for r in rows:
+    for c in COLS:
+        assert r["read_" + c] == r[c] != "", (c, r)
+    assert empty(r, "write"), r' \
+	--csv sweep --budget 1 --point-time 0.2 -s 8M "$S"
 
 # loop_stat FIELD: the loop device's counter (1 reads, 3 sectors read, 5 writes,
 # 7 sectors written, 12 discards, 14 sectors discarded)
