@@ -120,13 +120,13 @@ void out_csv_field(FILE *f, const char *s);
 	"read_ios,read_bytes,read_iops,read_lat_p50_ns,read_lat_p99_ns," \
 	"write_ios,write_bytes,write_iops,write_lat_p50_ns,write_lat_p99_ns," \
 	"trim_ios,trim_bytes,trim_iops,trim_lat_p50_ns,trim_lat_p99_ns"
-/* OUT_CSV_OPS_HEADER's columns of a row whose figures are ios, bytes,
- * seconds and s (NULL: the row has none): a mix's operations in its whole
- * row (whole: the run's, or its targets' total) are JSON's result.ops, an
- * operation without a share empty; a test of one direction fills that
- * direction's with the row's own figures and leaves the others empty.
- * Empty: the operation did not run (or, in one target's row of a mix, is
- * not counted apart); 0 is a figure. */
+/* output_csv_ops.c: OUT_CSV_OPS_HEADER's columns of a row whose figures
+ * are ios, bytes, seconds and s (NULL: the row has none): a mix's
+ * operations in its whole row (whole: the run's, or its targets' total) are
+ * JSON's result.ops, an operation without a share empty; a test of one
+ * direction fills that direction's with the row's own figures and leaves
+ * the others empty.  Empty: the operation did not run (or, in one target's
+ * row of a mix, is not counted apart); 0 is a figure. */
 void out_csv_ops(FILE *f, const struct result *r, bool whole, uint64_t ios, uint64_t bytes,
 		 double seconds, const struct stats_summary *s);
 void out_csv_header(FILE *f);
