@@ -114,10 +114,25 @@ void out_json_factors(struct json *j, const struct result *r);
 /* One field, quoted where it must be; NULL writes nothing. */
 void out_csv_field(FILE *f, const char *s);
 /* The header of every single-test, multi-target and quick CSV; columns are
- * only ever appended (qd and what follows came with issue 22). */
+ * only ever appended (qd and what follows came with issue 22, the
+ * per-operation ones with issue 31). */
 #define OUT_CSV_HEADER "test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns," \
 	"lat_p99_ns,ios,threads,direct,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns," \
-	"lat_max_ns,resident_before_pct,warnings,error,qd,engine,step,verdict"
+	"lat_max_ns,resident_before_pct,warnings,error,qd,engine,step,verdict," \
+	OUT_CSV_OPS_HEADER
+#define OUT_CSV_OPS_HEADER \
+	"read_ios,read_bytes,read_iops,read_lat_p50_ns,read_lat_p99_ns," \
+	"write_ios,write_bytes,write_iops,write_lat_p50_ns,write_lat_p99_ns," \
+	"trim_ios,trim_bytes,trim_iops,trim_lat_p50_ns,trim_lat_p99_ns"
+/* output_csv_ops.c: OUT_CSV_OPS_HEADER's columns of a row whose figures
+ * are ios, bytes, seconds and s (NULL: the row has none): a mix's
+ * operations in its whole row (whole: the run's, or its targets' total) are
+ * JSON's result.ops, an operation without a share empty; a test of one
+ * direction fills that direction's with the row's own figures and leaves
+ * the others empty.  Empty: the operation did not run (or, in one target's
+ * row of a mix, is not counted apart); 0 is a figure. */
+void out_csv_ops(FILE *f, const struct result *r, bool whole, uint64_t ios, uint64_t bytes,
+		 double seconds, const struct stats_summary *s);
 void out_csv_header(FILE *f);
 void out_csv_row(FILE *f, const struct result *r);
 /* The row of one step of a command of several (quick): its name and the

@@ -518,7 +518,8 @@ void out_csv_header(FILE *f)
 }
 
 /* What one CSV row says: a whole test, one of several targets, or their
- * total; notes: the warnings and the error go in this row. */
+ * total; notes: the row is the run's, with the warnings, the error and a
+ * mix's operations (which are not counted per target). */
 struct csv_part {
 	const char *target;
 	uint64_t bytes, ios;
@@ -588,15 +589,13 @@ static void csv_part_row(FILE *f, const struct result *r, const struct csv_part 
 	fputc(',', f);
 	out_csv_field(f, p->notes ? r->error : NULL);
 	/* appended columns: requests in flight per thread, the engine, the step */
-	if (r->opt)
-		fprintf(f, ",%u,", r->opt->qd);
-	else
-		fputs(",,", f);
+	r->opt ? fprintf(f, ",%u,", r->opt->qd) : fputs(",,", f);
 	out_csv_field(f, r->engine);
 	fputc(',', f);
 	out_csv_field(f, p->step);
 	fputc(',', f);
 	out_csv_field(f, p->verdict);
+	out_csv_ops(f, r, p->notes, p->ios, p->bytes, p->seconds, p->measured ? &s : NULL);
 	fputc('\n', f);
 }
 

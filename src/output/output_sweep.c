@@ -324,8 +324,33 @@ static void sweep_result_json(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
+/* A point's reads and writes apart (issue 31), as its JSON "read" and
+ * "write" count them: ios, bytes (ios x bs), iops over the point's seconds,
+ * p50, p99; a point of reads alone fills the read columns with its own
+ * figures and leaves the write columns empty (no write ran). */
+static void csv_point_op(FILE *f, uint64_t ios, const struct sweep_series *s,
+			 const struct sweep_point *p, const struct stats_summary *lat)
+{
+	fprintf(f, ",%llu,%llu,%.2f,%llu,%llu", (unsigned long long)ios,
+		(unsigned long long)(ios * s->bs), p->seconds > 0 ? (double)ios / p->seconds : 0.0,
+		(unsigned long long)lat->p50, (unsigned long long)lat->p99);
+}
+
+static void csv_point_ops(FILE *f, const struct sweep_result *sw, const struct sweep_series *s,
+			  const struct sweep_point *p)
+{
+	if (sw->write_pct == 0) {
+		csv_point_op(f, p->ios, s, p, &p->lat);
+		fputs(",,,,,", f);
+		return;
+	}
+	csv_point_op(f, p->lat_read.count, s, p, &p->lat_read);
+	csv_point_op(f, p->lat_write.count, s, p, &p->lat_write);
+}
+
 /* --curve's points: workload "curve_PCT", the in-flight cap as outstanding,
- * the response time in the latency columns */
+ * the response time in the latency columns; reads and writes are not counted
+ * apart there, so their columns are empty */
 static void csv_curve(FILE *f, const struct result *r, const struct sweep_result *sw)
 {
 	for (unsigned i = 0; i < sw->ncurve; i++) {
@@ -336,7 +361,8 @@ static void csv_curve(FILE *f, const struct result *r, const struct sweep_result
 		fputc(',', f);
 		out_csv_field(f, r->target);
 		double iops = sweep_curve_served(c);
-		fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,curve_%u,%u,%llu,%llu,%.1f,%llu,%llu,%llu,\n",
+		fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,curve_%u,%u,%llu,%llu,%.1f,%llu,%llu,%llu,"
+			",,,,,,,,,,\n",
 			(unsigned long long)bs, (unsigned long long)(c->ios * bs), c->seconds,
 			iops * (double)bs, iops, (unsigned long long)l->p50, (unsigned long long)l->p99,
 			c->pct, sw->curve_outstanding, (unsigned long long)c->ios,
@@ -354,7 +380,8 @@ static void sweep_csv(FILE *f, const struct result *r)
 	}
 	fputs("test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,"
 	      "workload,outstanding,ios,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns,lat_max_ns,"
-	      "littles_law_outstanding\n", f);
+	      "littles_law_outstanding,read_ios,read_bytes,read_iops,read_lat_p50_ns,read_lat_p99_ns,"
+	      "write_ios,write_bytes,write_iops,write_lat_p50_ns,write_lat_p99_ns\n", f);
 	for (unsigned i = 0; i < sw->nseries; i++) {
 		const struct sweep_series *s = &sw->series[i];
 		for (unsigned k = 0; k < s->npoints; k++) {
@@ -362,13 +389,15 @@ static void sweep_csv(FILE *f, const struct result *r)
 			out_csv_field(f, r->test);
 			fputc(',', f);
 			out_csv_field(f, r->target);
-			fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,%s,%u,%llu,%llu,%.1f,%llu,%llu,%llu,%.3f\n",
+			fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,%s,%u,%llu,%llu,%.1f,%llu,%llu,%llu,%.3f",
 				(unsigned long long)s->bs, (unsigned long long)p->bytes, p->seconds,
 				sweep_rate(p), sweep_iops(p), (unsigned long long)p->lat.p50,
 				(unsigned long long)p->lat.p99, s->workload, p->level,
 				(unsigned long long)p->ios, (unsigned long long)p->lat.min, p->lat.mean,
 				(unsigned long long)p->lat.p90, (unsigned long long)p->lat.p99_9,
 				(unsigned long long)p->lat.max, sweep_littles_outstanding(p));
+			csv_point_ops(f, sw, s, p);
+			fputc('\n', f);
 		}
 	}
 	csv_curve(f, r, sw);

@@ -3,21 +3,39 @@
 #
 #   bash tests/cli/csv.sh ./diskbench      (part of `make cli`)
 #
-#   - the single-test header ends in qd,engine,step,verdict, with --qd's
+#   - the single-test header has qd,engine,step,verdict appended, with --qd's
 #     value and the engine JSON names; step and verdict empty outside quick;
 #   - quick: a row per step named as its text table and JSON tests[].step
 #     name it, the verdict class in every row (JSON's verdict.class);
 #   - --series: the intervals add up to the run's bytes, the last, shorter
 #     one flagged partial=true and no other;
-#   - files: its own columns, files/s never under iops.
+#   - files: its own columns, files/s never under iops;
+#   - per operation (issue 31; sweep --write's points add up the same way,
+#     a sweep of reads alone fills read_ alone): randrw --mix r70,w30 --seed 3 on a 16 MiB
+#     file in the scratch directory: read_ios + write_ios = ios, bytes =
+#     ios x 4096, each share within 1 point of --mix, trim_ columns empty; the
+#     same run in JSON has the same counts and bytes in result.ops (the seed
+#     fixes the draw); a plain randread fills read_ with the row's own
+#     figures and leaves write_ and trim_ empty.  The expected counts do not
+#     come from diskbench alone: on a loop device over a 16 MiB file in
+#     /dev/shm (root only; skipped, saying why, otherwise), r70,w30 and
+#     r60,w30,t10 are checked against the device's own counters
+#     (/sys/block/loopN/stat: reads, sectors read, writes, sectors written,
+#     discards, sectors discarded) within 5 % and 2 I/Os, as mix.sh does.
 # (That each header is the one the man page documents is tests/cli/doctest.py's.)
 # Output: `ok N - name` / `not ok N - name`, then `N passed, M failed, K skipped`.
 set -u
 
 DB=$(realpath -- "${1:?usage: csv.sh PATH/TO/diskbench}") || exit 2
 S=$(mktemp -d -p /var/tmp diskbench-csv.XXXXXX) || exit 2
-trap 'rm -rf -- "$S"' EXIT
-trap 'rm -rf -- "$S"; trap - EXIT; exit 130' INT TERM
+LOOP="" SHM_IMG=""
+cleanup() {
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	[ -n "$SHM_IMG" ] && rm -f -- "$SHM_IMG"
+	rm -rf -- "$S"
+}
+trap cleanup EXIT
+trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
 # shellcheck source=tests/cli/tap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
@@ -39,7 +57,7 @@ $code"
 
 py_run "single test: qd and engine appended; step and verdict empty" '
 head = out.splitlines()[0].split(",")
-assert head[-4:] == ["qd", "engine", "step", "verdict"], head
+assert head[21:25] == ["qd", "engine", "step", "verdict"], head
 assert head[:9] == "test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns".split(","), head
 r = rows[0]
 assert r["qd"] == "4" and r["engine"] in ("uring", "aio"), r
@@ -87,5 +105,106 @@ head = out.splitlines()[0].split(",")
 assert "iops" not in head and "files_per_sec" in head and head[2] == "phase", head
 assert all(r["test"] == "files" for r in rows), rows' \
 	--csv files -n 64 -t 0 "$S"
+
+# ---- per operation (issue 31) -------------------------------------------------
+OPS_PY='
+OPS = ("read", "write", "trim")
+COLS = ("ios", "bytes", "iops", "lat_p50_ns", "lat_p99_ns")
+def empty(r, op):
+    return all(r[op + "_" + c] == "" for c in COLS)
+def n(r, col):
+    return int(r[col])'
+MIX=(randrw --mix r70,w30 -s 16M -t 0 --seed 3)
+py_run "randrw r70,w30 --csv: read_ios + write_ios = ios, each share within 1 point, trim_ empty" "$OPS_PY"'
+assert len(rows) == 1, rows
+r = rows[0]
+assert n(r, "ios") == 4096, r["ios"]
+assert n(r, "read_ios") + n(r, "write_ios") == n(r, "ios"), r
+assert n(r, "read_bytes") + n(r, "write_bytes") == n(r, "bytes"), r
+for op, want in (("read", 70), ("write", 30)):
+    assert n(r, op + "_bytes") == n(r, op + "_ios") * 4096, (op, r)
+    assert abs(100.0 * n(r, op + "_ios") / n(r, "ios") - want) <= 1, (op, r)
+    assert float(r[op + "_iops"]) > 0 and 0 < n(r, op + "_lat_p50_ns") <= n(r, op + "_lat_p99_ns"), (op, r)
+assert empty(r, "trim"), r
+open(os.path.join(os.path.dirname(os.environ["TAP_OUT"]), "mix.csv"), "w").write(out)' \
+	--csv "${MIX[@]}" "$S"
+py_run "the same run in JSON: result.ops has the CSV's counts and bytes, and no trim" "$OPS_PY"'
+r = list(csv.DictReader(open(os.path.join(os.path.dirname(os.environ["TAP_OUT"]), "mix.csv"))))[0]
+ops = json.loads(out)["result"]["ops"]
+assert sorted(ops) == ["read", "write"], list(ops)
+for op in ("read", "write"):
+    assert ops[op]["ios"] == n(r, op + "_ios") and ops[op]["bytes"] == n(r, op + "_bytes"), (op, ops[op], r)' \
+	--json "${MIX[@]}" "$S"
+py_run "a plain randread: read_ is the row's own figures, write_ and trim_ empty" "$OPS_PY"'
+r = rows[0]
+for c in COLS:
+    assert r["read_" + c] == r[c] != "", (c, r)
+assert empty(r, "write") and empty(r, "trim"), r' \
+	--csv randread -s 8M -t 0 "$S"
+
+py_run "sweep --write 30 --csv: each point's read_ios + write_ios = ios, bytes too; --curve rows leave them empty" "$OPS_PY"'
+pts = [r for r in rows if not r["workload"].startswith("curve_")]
+assert pts and all(r["workload"].endswith("_mixed") for r in pts), [r["workload"] for r in rows]
+for r in pts:
+    assert n(r, "read_ios") + n(r, "write_ios") == n(r, "ios"), r
+    assert n(r, "read_bytes") + n(r, "write_bytes") == n(r, "bytes"), r
+    assert n(r, "write_ios") > 0 and n(r, "read_ios") > n(r, "write_ios"), r
+assert "trim_ios" not in rows[0], list(rows[0])
+curve = [r for r in rows if r["workload"].startswith("curve_")]
+assert curve and all(empty(r, "read") and empty(r, "write") for r in curve), curve' \
+	--csv sweep --write 30 --budget 2 --point-time 0.2 --curve 50 -s 8M "$S"
+py_run "sweep of reads alone --csv: read_ is each point's own figures, write_ empty" "$OPS_PY"'
+for r in rows:
+    for c in COLS:
+        assert r["read_" + c] == r[c] != "", (c, r)
+    assert empty(r, "write"), r' \
+	--csv sweep --budget 1 --point-time 0.2 -s 8M "$S"
+
+# loop_stat FIELD: the loop device's counter (1 reads, 3 sectors read, 5 writes,
+# 7 sectors written, 12 discards, 14 sectors discarded)
+loop_stat() { awk -v f="$1" '{ print $f }' "/sys/block/${LOOP#/dev/}/stat"; }
+setup_loop() {
+	[ "$(id -u)" = 0 ] || return 1
+	SHM_IMG=$(mktemp -p /dev/shm diskbench-csv.XXXXXX) || { SHM_IMG=""; return 1; }
+	truncate -s 16M "$SHM_IMG"
+	LOOP=$(losetup -f --show "$SHM_IMG" 2>/dev/null) || { LOOP=""; return 1; }
+	[ -r "/sys/block/${LOOP#/dev/}/stat" ] && [ -n "$(loop_stat 14)" ]
+}
+# counted NAME ARGS...: one pass on the loop device in CSV; each operation's
+# ios and bytes against the deltas of the device's counters, within 5 % and
+# 2 I/Os (the warm-up I/O, the zero-sample reads before a read, the flush
+# after writes and the eviction's flush are the run's too: mix.sh), and never
+# under them (at qd 1 no two requests merge: the device counts each)
+counted() {
+	local name=$1 f before after; shift
+	before=$(for f in 1 3 5 7 12 14; do loop_stat $f; done | tr '\n' ' ')
+	if ! tap_run 0 --csv "$@" --force "$LOOP"; then
+		not_ok "$name" "exit $rc" "$(head -c 300 "$S/err")"
+		return
+	fi
+	after=$(for f in 1 3 5 7 12 14; do loop_stat $f; done | tr '\n' ' ')
+	py "$name" "$OPS_PY
+b, a = [int(x) for x in '$before'.split()], [int(x) for x in '$after'.split()]
+dev = {'read': (a[0] - b[0], 512 * (a[1] - b[1])), 'write': (a[2] - b[2], 512 * (a[3] - b[3])),
+       'trim': (a[4] - b[4], 512 * (a[5] - b[5]))}
+r = list(csv.DictReader(io.StringIO(out)))[0]
+for op, (ios, nbytes) in dev.items():
+    got_ios = 0 if empty(r, op) else n(r, op + '_ios')
+    got_bytes = 0 if empty(r, op) else n(r, op + '_bytes')
+    assert abs(ios - got_ios) <= max(2, 0.05 * got_ios), (op, 'device', ios, 'csv', got_ios)
+    assert abs(nbytes - got_bytes) <= max(2 * 4096, 0.05 * got_bytes), (op, 'device', nbytes, 'csv', got_bytes)
+    # the extras only add: the device sees at least every counted I/O
+    assert ios >= got_ios - 2 and nbytes >= got_bytes, (op, 'device', ios, nbytes, 'csv', got_ios, got_bytes)
+print('# device: %d reads, %d writes, %d discards' % (dev['read'][0], dev['write'][0], dev['trim'][0]))"
+}
+if setup_loop; then
+	counted "loop: r70,w30's read_ and write_ ios and bytes match the device's counters within 5 %" \
+		randrw --mix r70,w30 -s 16M -t 0 --seed 3
+	counted "loop: r60,w30,t10's trim_ ios and bytes arrive as discards, within 5 %" \
+		randrw --mix r60,w30,t10 -s 16M -t 0 --seed 3
+else
+	skip "loop: r70,w30 against the device's counters" "needs root and a loop device over /dev/shm"
+	skip "loop: r60,w30,t10 against the device's counters" "needs root and a loop device over /dev/shm"
+fi
 
 tap_done

@@ -928,7 +928,9 @@ def mask_json(text, machine, keep_seed):
 # ---- CSV: header as it is, volatile columns masked
 CSV_VOLATILE = re.compile(r"^(bytes|seconds|bytes_per_sec|iops|ios|lat_\w+_ns|resident_before_pct|"
                           r"littles_law_outstanding|files_per_sec|value|range_pct|slope_pct|t_start_s|"
-                          r"asked_iops|served_iops|late_ios|unserved_ios|response_\w+_ns|service_p99_ns)$")
+                          r"asked_iops|served_iops|late_ios|unserved_ios|response_\w+_ns|service_p99_ns|"
+                          r"(?:read|write|trim)_(?:ios|bytes|iops|lat_p50_ns|lat_p99_ns))$")
+# (an operation's columns: masked when filled, kept empty when it did not run)
 
 def csv_warnings(cell):
     for d in DROP + EXTRA_DROP:  # remove whole warnings from the "; "-joined list
@@ -1065,6 +1067,10 @@ cases_mix() {
 	g randrw.dir.text text randrw --mix r60,w30,t10 "${MX[@]}" "$D"
 	g randrw.dir.json json+m --json randrw --mix r60,w30,t10 "${MX[@]}" "$D"
 	g randrw.dir.read-only.text text randrw --mix r100 "${MX[@]}" "$D"
+	# CSV: each operation's columns filled, those without a share empty
+	g randrw.dir.csv csv --csv randrw --mix r60,w30,t10 "${MX[@]}" "$D"
+	g randrw.dir.read-only.csv csv --csv randrw --mix r100 "${MX[@]}" "$D"
+	g randtrim.dir.csv csv --csv randtrim "${MX[@]}" "$D"
 	g rw.dir.text text rw -s 4M -t 0 --seed 7 "$D"  # a fixed draw: 4 I/Os may otherwise hold no write
 	g randtrim.dir.text text randtrim "${MX[@]}" "$D"
 	g trim.dir.json json+m --json trim -s 4M -t 0 "$D"
