@@ -219,6 +219,13 @@ static void register_extras(struct engine *e, int fd, void *const bufs[], size_t
 	} else {
 		refused(e, "a registered file", errno);
 	}
+}
+
+/* The ring's own descriptor registered (5.18), so that io_uring_enter need
+ * not look it up and reference it on every call; quietly left unregistered
+ * where the kernel refuses. */
+static void register_ring(struct engine *e)
+{
 	struct ring_fd_update up = { .offset = -1U, .data = (uint64_t)e->ring_fd };
 	if (ring_register(e->ring_fd, RING_REGISTER_RING_FDS, &up, 1) == 1) {
 		e->enter_fd = (int)up.offset;
@@ -314,6 +321,7 @@ static struct engine *ring_open(const struct engine_setup *s, bool nop, char *wh
 	e->ext_arg = (p.features & IORING_FEAT_EXT_ARG) != 0;
 	if (!nop) /* a NOP touches neither buffer nor file */
 		register_extras(e, fd, s->bufs, s->buf_len);
+	register_ring(e); /* but enters the ring as often as a read does */
 	return e;
 }
 
@@ -425,7 +433,7 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 			e->trim_sync = true; /* this kernel cannot queue it: at once, from now on */
 			trim_now(e, io);
 			done[got++] = io;
-		} else if (engine_complete(io, res) == ENGINE_DONE) {
+		} else if (engine_complete_hot(io, res) == ENGINE_DONE) {
 			done[got++] = io;
 		} else {
 			ring_prep(e, io);
