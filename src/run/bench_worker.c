@@ -251,13 +251,6 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 	}
 }
 
-static void count_coarse(struct worker *w, uint64_t ns)
-{
-	atomic_uint_fast64_t *c = &w->lat_coarse[stats_coarse_index(ns)];
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
-}
-
 /* This thread's CPU time: read when the timing starts and once
  * at the end, outside the hot loop. */
 static uint64_t thread_cpu_ns(void)
@@ -294,12 +287,35 @@ static void count_open(struct worker *w, const struct engine_io *io, uint64_t t1
 	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
 }
 
+/* Completions reaped together share t1, and those submitted together share
+ * t0 and depth: a run of them has one latency, counted once for the run. */
+struct lat_run {
+	uint64_t from, n;
+	uint16_t depth;
+	uint8_t op;
+};
+
+static inline void count_run(struct worker *w, const struct lat_run *run, uint64_t t1)
+{
+	if (run->n == 0)
+		return;
+	stats_add_n(&w->lat[run->op], t1 - run->from, run->n);
+	atomic_uint_fast64_t *c = &w->lat_coarse[stats_coarse_index(t1 - run->from)];
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + run->n,
+			      memory_order_relaxed);
+	w->qd_hist[bench_qd_bucket(run->depth)] += run->n;
+	w->ios += run->n;
+	w->writes += run->op == ENGINE_WRITE ? run->n : 0;
+	w->trims += run->op == ENGINE_TRIM ? run->n : 0;
+}
+
 /* Counts what was reaped at t1; false once no more should be issued (an
  * error, end of file, the deadline). */
 static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 {
 	const struct bench_job *job = w->job;
 	bool go_on = true;
+	struct lat_run run = { 0 };
 	if (!w->recording && t1 >= w->measure_from) {
 		w->recording = true;
 		w->t_start = t1; /* what was in flight before does not count */
@@ -329,16 +345,17 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 		if (io->result == 0 || !counted(w, io, t1))
 			continue;
 		uint64_t from = job->rate > 0 ? io->t_due : io->t_submit;
-		stats_add(&w->lat[io->op], t1 - from);
-		count_coarse(w, t1 - from);
 		if (job->rate > 0)
 			count_open(w, io, t1);
 		w->bytes += (uint64_t)io->result;
-		w->ios++;
-		w->writes += io->write;
-		w->trims += io->op == ENGINE_TRIM;
-		w->qd_hist[bench_qd_bucket(io->depth)]++;
+		if (run.n > 0 && from == run.from && io->op == run.op && io->depth == run.depth) {
+			run.n++;
+			continue;
+		}
+		count_run(w, &run, t1);
+		run = (struct lat_run){ .from = from, .n = 1, .depth = io->depth, .op = io->op };
 	}
+	count_run(w, &run, t1);
 	atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
 	atomic_store_explicit(&w->progress_ios, w->ios, memory_order_relaxed);
 	if (go_on && t1 >= w->deadline && w->ended == BENCH_END_NONE)
