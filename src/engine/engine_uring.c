@@ -421,6 +421,8 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 	unsigned head = __atomic_load_n(e->cq_head, __ATOMIC_RELAXED);
 	unsigned tail = __atomic_load_n(e->cq_tail, __ATOMIC_ACQUIRE);
 	unsigned got = 0, again = 0;
+	if (head == tail)
+		return 0; /* the look before a wait, mostly: nothing to give back */
 	while (head != tail && got < max) {
 		const struct io_uring_cqe *cqe = &e->cqes[head & e->cq_mask];
 		struct engine_io *io = (struct engine_io *)(uintptr_t)cqe->user_data;

@@ -201,7 +201,9 @@ static int lane_submit(struct worker *w, struct lane *l, struct engine_io **ios,
  * 0: all in one).  On a failure the requests not yet started go back. */
 static int lane_submit_batch(struct worker *w, struct lane *l, unsigned n)
 {
-	unsigned most = w->job->batch ? w->job->batch : n;
+	if (!w->job->batch) /* the usual: one call */
+		return lane_submit(w, l, l->batch, n);
+	unsigned most = w->job->batch;
 	for (unsigned at = 0; at < n; at += most) {
 		unsigned k = n - at < most ? n - at : most;
 		if (lane_submit(w, l, l->batch + at, k) == 0)
