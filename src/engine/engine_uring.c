@@ -221,18 +221,6 @@ static void register_extras(struct engine *e, int fd, void *const bufs[], size_t
 	}
 }
 
-/* The ring's own descriptor registered (5.18), so that io_uring_enter need
- * not look it up and reference it on every call; quietly left unregistered
- * where the kernel refuses. */
-static void register_ring(struct engine *e)
-{
-	struct ring_fd_update up = { .offset = -1U, .data = (uint64_t)e->ring_fd };
-	if (ring_register(e->ring_fd, RING_REGISTER_RING_FDS, &up, 1) == 1) {
-		e->enter_fd = (int)up.offset;
-		e->enter_flags = IORING_ENTER_REGISTERED_RING;
-	}
-}
-
 static void unmap_rings(struct engine *e)
 {
 	if (e->sqe_map && e->sqe_map != MAP_FAILED)
@@ -321,7 +309,12 @@ static struct engine *ring_open(const struct engine_setup *s, bool nop, char *wh
 	e->ext_arg = (p.features & IORING_FEAT_EXT_ARG) != 0;
 	if (!nop) /* a NOP touches neither buffer nor file */
 		register_extras(e, fd, s->bufs, s->buf_len);
-	register_ring(e); /* but enters the ring as often as a read does */
+	/* the ring's descriptor, NOP or not: no lookup of it on every enter */
+	struct ring_fd_update up = { .offset = -1U, .data = (uint64_t)e->ring_fd };
+	if (ring_register(e->ring_fd, RING_REGISTER_RING_FDS, &up, 1) == 1) {
+		e->enter_fd = (int)up.offset;
+		e->enter_flags = IORING_ENTER_REGISTERED_RING;
+	}
 	return e;
 }
 
