@@ -18,7 +18,9 @@
 
 volatile sig_atomic_t bench_stop_requested;
 
-bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
+/* inline: once per I/O; bench.h's declaration makes this the external
+ * definition too */
+inline bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 {
 	if (g->pattern == PAT_RAND) {
 		*offset = g->start + rng_below(&g->rng, g->blocks) * g->bs;
@@ -68,7 +70,7 @@ _Static_assert(ENGINE_READ == (int)MIX_READ && ENGINE_WRITE == (int)MIX_WRITE &&
 
 /* This I/O's operation: the job's direction, or for a mixed job (--mix,
  * sweep --write) a draw of the generator by the mix's shares. */
-static uint8_t next_op(const struct bench_job *job, struct rng *mix)
+static inline uint8_t next_op(const struct bench_job *job, struct rng *mix)
 {
 	if (!mix_set(&job->mix))
 		return job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
@@ -379,8 +381,8 @@ static bool told_to_stop(struct worker *w)
 
 /* A free slot made the next request, added to the batch; NULL when the
  * quota or the region says no more. */
-static struct engine_io *take_slot(struct worker *w, struct lane *l, struct offset_gen *g,
-				   uint64_t quota, struct rng *mix, unsigned *n)
+static inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offset_gen *g,
+					  uint64_t quota, struct rng *mix, unsigned *n)
 {
 	const struct bench_job *job = w->job;
 	uint64_t offset;
