@@ -28,6 +28,10 @@ struct stats_summary {
 
 void stats_init(struct stats *s);
 void stats_add(struct stats *s, uint64_t value);
+/* n values equal to value at once: the same counts, min, max and buckets as
+ * n stats_add calls, and the same mean and variance up to rounding (Chan's
+ * combination with a group of zero variance).  n = 0 adds nothing. */
+void stats_add_n(struct stats *s, uint64_t value, uint64_t n);
 void stats_merge(struct stats *dst, const struct stats *src);
 /* Value at percentile q (0 < q <= 100), nearest-rank; 0 when empty. */
 uint64_t stats_percentile(const struct stats *s, double q);

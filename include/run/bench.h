@@ -192,6 +192,7 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 struct offset_gen {
 	enum io_pattern pattern;
 	uint64_t bs, start, end, next;
+	uint64_t blocks; /* (end - start) / bs, worked out once, not per I/O */
 	bool wrap;
 	struct rng rng;
 };

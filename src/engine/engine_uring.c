@@ -219,11 +219,6 @@ static void register_extras(struct engine *e, int fd, void *const bufs[], size_t
 	} else {
 		refused(e, "a registered file", errno);
 	}
-	struct ring_fd_update up = { .offset = -1U, .data = (uint64_t)e->ring_fd };
-	if (ring_register(e->ring_fd, RING_REGISTER_RING_FDS, &up, 1) == 1) {
-		e->enter_fd = (int)up.offset;
-		e->enter_flags = IORING_ENTER_REGISTERED_RING;
-	}
 }
 
 static void unmap_rings(struct engine *e)
@@ -314,6 +309,12 @@ static struct engine *ring_open(const struct engine_setup *s, bool nop, char *wh
 	e->ext_arg = (p.features & IORING_FEAT_EXT_ARG) != 0;
 	if (!nop) /* a NOP touches neither buffer nor file */
 		register_extras(e, fd, s->bufs, s->buf_len);
+	/* the ring's descriptor, NOP or not: no lookup of it on every enter */
+	struct ring_fd_update up = { .offset = -1U, .data = (uint64_t)e->ring_fd };
+	if (ring_register(e->ring_fd, RING_REGISTER_RING_FDS, &up, 1) == 1) {
+		e->enter_fd = (int)up.offset;
+		e->enter_flags = IORING_ENTER_REGISTERED_RING;
+	}
 	return e;
 }
 
@@ -413,6 +414,8 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 	unsigned head = __atomic_load_n(e->cq_head, __ATOMIC_RELAXED);
 	unsigned tail = __atomic_load_n(e->cq_tail, __ATOMIC_ACQUIRE);
 	unsigned got = 0, again = 0;
+	if (head == tail)
+		return 0; /* the look before a wait, mostly: nothing to give back */
 	while (head != tail && got < max) {
 		const struct io_uring_cqe *cqe = &e->cqes[head & e->cq_mask];
 		struct engine_io *io = (struct engine_io *)(uintptr_t)cqe->user_data;
@@ -425,7 +428,7 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 			e->trim_sync = true; /* this kernel cannot queue it: at once, from now on */
 			trim_now(e, io);
 			done[got++] = io;
-		} else if (engine_complete(io, res) == ENGINE_DONE) {
+		} else if (engine_complete_hot(io, res) == ENGINE_DONE) {
 			done[got++] = io;
 		} else {
 			ring_prep(e, io);

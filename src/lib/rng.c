@@ -20,21 +20,6 @@ void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 		r->state = 0x2545f4914f6cdd1du;
 }
 
-uint64_t rng_next(struct rng *r)
-{
-	uint64_t x = r->state;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	r->state = x;
-	return x * 0x2545f4914f6cdd1du;
-}
-
-uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	return rng_next(r) % n;
-}
-
 void rng_fill(struct rng *r, void *buf, size_t len)
 {
 	unsigned char *p = buf;

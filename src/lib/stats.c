@@ -51,6 +51,21 @@ void stats_add(struct stats *s, uint64_t value)
 	s->bucket[stats_bucket_index(value)]++;
 }
 
+void stats_add_n(struct stats *s, uint64_t value, uint64_t n)
+{
+	if (n == 0)
+		return;
+	s->count += n;
+	if (value < s->min)
+		s->min = value;
+	if (value > s->max)
+		s->max = value;
+	double delta = (double)value - s->mean;
+	s->mean += delta * (double)n / (double)s->count;
+	s->m2 += delta * ((double)value - s->mean) * (double)n;
+	s->bucket[stats_bucket_index(value)] += n;
+}
+
 /* Chan et al.'s pairwise combination keeps mean and variance exact. */
 void stats_merge(struct stats *dst, const struct stats *src)
 {

@@ -59,5 +59,6 @@ void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned
 		if (!job->wrap && g->end - g->start < limit)
 			limit = g->end - g->start;
 	}
+	g->blocks = (g->end - g->start) / job->bs;
 	*quota = limit;
 }

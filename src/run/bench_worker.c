@@ -18,10 +18,12 @@
 
 volatile sig_atomic_t bench_stop_requested;
 
-bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
+/* inline: once per I/O; bench.h's declaration makes this the external
+ * definition too */
+inline bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 {
 	if (g->pattern == PAT_RAND) {
-		*offset = g->start + rng_below(&g->rng, (g->end - g->start) / g->bs) * g->bs;
+		*offset = g->start + rng_below(&g->rng, g->blocks) * g->bs;
 		return true;
 	}
 	if (g->next >= g->end) {
@@ -86,7 +88,7 @@ static enum zone_next next_offset(struct worker *w, struct offset_gen *g, uint64
 
 /* This I/O's operation: the job's direction, or for a mixed job (--mix,
  * sweep --write) a draw of the generator by the mix's shares. */
-static uint8_t next_op(const struct bench_job *job, struct rng *mix)
+static inline uint8_t next_op(const struct bench_job *job, struct rng *mix)
 {
 	if (!mix_set(&job->mix))
 		return job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
@@ -219,7 +221,9 @@ static int lane_submit(struct worker *w, struct lane *l, struct engine_io **ios,
  * 0: all in one).  On a failure the requests not yet started go back. */
 static int lane_submit_batch(struct worker *w, struct lane *l, unsigned n)
 {
-	unsigned most = w->job->batch ? w->job->batch : n;
+	if (!w->job->batch) /* the usual: one call */
+		return lane_submit(w, l, l->batch, n);
+	unsigned most = w->job->batch;
 	for (unsigned at = 0; at < n; at += most) {
 		unsigned k = n - at < most ? n - at : most;
 		if (lane_submit(w, l, l->batch + at, k) == 0)
@@ -273,13 +277,6 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 	}
 }
 
-static void count_coarse(struct worker *w, uint64_t ns)
-{
-	atomic_uint_fast64_t *c = &w->lat_coarse[stats_coarse_index(ns)];
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
-}
-
 /* This thread's CPU time: read when the timing starts and once
  * at the end, outside the hot loop. */
 static uint64_t thread_cpu_ns(void)
@@ -316,12 +313,35 @@ static void count_open(struct worker *w, const struct engine_io *io, uint64_t t1
 	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
 }
 
+/* Completions reaped together share t1, and those submitted together share
+ * t0 and depth: a run of them has one latency, counted once for the run. */
+struct lat_run {
+	uint64_t from, n;
+	uint16_t depth;
+	uint8_t op;
+};
+
+static inline void count_run(struct worker *w, const struct lat_run *run, uint64_t t1)
+{
+	if (run->n == 0)
+		return;
+	stats_add_n(&w->lat[run->op], t1 - run->from, run->n);
+	atomic_uint_fast64_t *c = &w->lat_coarse[stats_coarse_index(t1 - run->from)];
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + run->n,
+			      memory_order_relaxed);
+	w->qd_hist[bench_qd_bucket(run->depth)] += run->n;
+	w->ios += run->n;
+	w->writes += run->op == ENGINE_WRITE ? run->n : 0;
+	w->trims += run->op == ENGINE_TRIM ? run->n : 0;
+}
+
 /* Counts what was reaped at t1; false once no more should be issued (an
  * error, end of file, the deadline). */
 static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 {
 	const struct bench_job *job = w->job;
 	bool go_on = true;
+	struct lat_run run = { 0 };
 	if (!w->recording && t1 >= w->measure_from) {
 		w->recording = true;
 		w->t_start = t1; /* what was in flight before does not count */
@@ -353,16 +373,17 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 		if (io->result == 0 || !counted(w, io, t1))
 			continue;
 		uint64_t from = job->rate > 0 ? io->t_due : io->t_submit;
-		stats_add(&w->lat[io->op], t1 - from);
-		count_coarse(w, t1 - from);
 		if (job->rate > 0)
 			count_open(w, io, t1);
 		w->bytes += (uint64_t)io->result;
-		w->ios++;
-		w->writes += io->write;
-		w->trims += io->op == ENGINE_TRIM;
-		w->qd_hist[bench_qd_bucket(io->depth)]++;
+		if (run.n > 0 && from == run.from && io->op == run.op && io->depth == run.depth) {
+			run.n++;
+			continue;
+		}
+		count_run(w, &run, t1);
+		run = (struct lat_run){ .from = from, .n = 1, .depth = io->depth, .op = io->op };
 	}
+	count_run(w, &run, t1);
 	atomic_store_explicit(&w->progress, w->bytes, memory_order_relaxed);
 	atomic_store_explicit(&w->progress_ios, w->ios, memory_order_relaxed);
 	if (go_on && t1 >= w->deadline && w->ended == BENCH_END_NONE)
@@ -384,8 +405,8 @@ static bool told_to_stop(struct worker *w)
 
 /* A free slot made the next request, added to the batch; NULL when the
  * quota or the region says no more. */
-static struct engine_io *take_slot(struct worker *w, struct lane *l, struct offset_gen *g,
-				   uint64_t quota, struct rng *mix, unsigned *n)
+static inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offset_gen *g,
+					  uint64_t quota, struct rng *mix, unsigned *n)
 {
 	const struct bench_job *job = w->job;
 	uint64_t offset;

@@ -475,6 +475,42 @@ static void test_merge_uneven(void **state)
 	free(u);
 }
 
+/* n equal values at once (the timed loop's completions that share their
+ * submit and reap timestamps) against one by one; n = 1 is stats_add. */
+static void test_add_n(void **state)
+{
+	(void)state;
+	struct stats *one = new_stats(), *many = new_stats(), *single = new_stats();
+	struct rng r;
+	rng_seed(&r, 3, 4);
+	for (unsigned i = 0; i < 5000; i++) {
+		uint64_t v = 20000 + rng_below(&r, 900000), n = rng_below(&r, 40);
+		for (uint64_t k = 0; k < n; k++)
+			stats_add(one, v);
+		stats_add_n(many, v, n);
+		stats_add(single, v);
+		stats_add_n(single, v, 0);
+	}
+	assert_int_equal(many->count, one->count);
+	assert_int_equal(many->min, one->min);
+	assert_int_equal(many->max, one->max);
+	assert_memory_equal(many->bucket, one->bucket, sizeof(one->bucket));
+	assert_true(rel_err(many->mean, one->mean) <= 1e-9);
+	assert_true(rel_err(many->m2, one->m2) <= 1e-9);
+	struct stats *ref = new_stats();
+	rng_seed(&r, 3, 4);
+	for (unsigned i = 0; i < 5000; i++) {
+		uint64_t v = 20000 + rng_below(&r, 900000);
+		rng_below(&r, 40);
+		stats_add_n(ref, v, 1);
+	}
+	assert_memory_equal(ref, single, sizeof(*ref)); /* bit for bit */
+	free(one);
+	free(many);
+	free(single);
+	free(ref);
+}
+
 /* ---- log2 counts ------------------------------------------------------- */
 
 /* The coarse histogram: exact below 8, every value within 6.25 % of its
@@ -574,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_p999_rank),
 		cmocka_unit_test(test_merge_equals_union),
 		cmocka_unit_test(test_merge_uneven),
+		cmocka_unit_test(test_add_n),
 		cmocka_unit_test(test_log2_counts),
 		cmocka_unit_test(test_coarse),
 	};
