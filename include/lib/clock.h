@@ -6,5 +6,8 @@
 #include <stdint.h>
 
 uint64_t clock_ns(void);
+/* The calling thread's CPU time in nanoseconds (0 if it cannot be read):
+ * read when a timing starts and once at its end, outside the hot loop. */
+uint64_t clock_thread_cpu_ns(void);
 
 #endif

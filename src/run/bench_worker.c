@@ -277,16 +277,6 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 	}
 }
 
-/* This thread's CPU time: read when the timing starts and once
- * at the end, outside the hot loop. */
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Whether a completion at t1 counts.  Closed loop: an I/O started inside
  * the timing; after a time-based warm-up (sweep's points, sla's probe),
  * one completing inside the window, whenever it started, since the
@@ -345,7 +335,7 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 	if (!w->recording && t1 >= w->measure_from) {
 		w->recording = true;
 		w->t_start = t1; /* what was in flight before does not count */
-		w->cpu_from = thread_cpu_ns(); /* nor the CPU the warm-up used */
+		w->cpu_from = clock_thread_cpu_ns(); /* nor the CPU the warm-up used */
 		if (job->time_limit_s > 0)
 			w->deadline = t1 + (uint64_t)(job->time_limit_s * 1e9);
 	}
@@ -443,7 +433,7 @@ static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, u
 static void open_window(struct worker *w, uint64_t start, uint64_t warmup_ns)
 {
 	const struct bench_job *job = w->job;
-	w->cpu_from = thread_cpu_ns();
+	w->cpu_from = clock_thread_cpu_ns();
 	w->t_start = start;
 	w->measure_from = start + warmup_ns;
 	w->recording = warmup_ns == 0;
@@ -486,7 +476,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 	w->t_end = clock_ns();
 	if (warmup_ns > 0 && w->t_end > w->deadline)
 		w->t_end = w->deadline; /* what completed after the window is not counted */
-	w->cpu_ns = thread_cpu_ns() - w->cpu_from;
+	w->cpu_ns = clock_thread_cpu_ns() - w->cpu_from;
 }
 
 /* Open loop: every arrival due by now that has a free slot, into the
@@ -595,7 +585,7 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 		w->reaped += (unsigned)got;
 		if (!w->recording && t1 >= w->measure_from) {
 			w->recording = true;
-			w->cpu_from = thread_cpu_ns();
+			w->cpu_from = clock_thread_cpu_ns();
 		}
 		account(w, l, (unsigned)got, t1);
 	}
@@ -607,7 +597,7 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 	w->t_end = clock_ns();
 	if (w->ended == BENCH_END_TIME && w->t_end < w->deadline)
 		w->t_end = w->deadline;
-	w->cpu_ns = thread_cpu_ns() - w->cpu_from;
+	w->cpu_ns = clock_thread_cpu_ns() - w->cpu_from;
 }
 
 /* A zoned device's writes: this worker's zones and share of the open limit. */
