@@ -458,6 +458,9 @@ def check_zoned(t, runs, role, roles):
             f"{role}: randwrite --force at the write pointers, {want_open} zones open, capacity {z['cap']}",
             f"rc {rc} {err.strip()[-200:]} {zd}")
     if rc == 0:
+        unknown = [w for w in d.get("warnings", []) if "zone limits" in w]
+        t.check(not unknown, f"{role}: sysfs gives the zone limits: no warning that they are unknown",
+                "; ".join(unknown))
         resets, nbytes = zd["zone_resets"]["count"], d["result"]["bytes"]
         least = -(-nbytes // z["cap"]) - seq  # zones opened beyond the first of each
         t.check(resets >= least and (resets == 0 or zd["zone_resets"]["lat_ns"]["p50"] > 0),
