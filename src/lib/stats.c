@@ -40,15 +40,7 @@ uint64_t stats_bucket_width(unsigned index)
 
 void stats_add(struct stats *s, uint64_t value)
 {
-	s->count++;
-	if (value < s->min)
-		s->min = value;
-	if (value > s->max)
-		s->max = value;
-	double delta = (double)value - s->mean;
-	s->mean += delta / (double)s->count;
-	s->m2 += delta * ((double)value - s->mean);
-	s->bucket[stats_bucket_index(value)]++;
+	stats_add_n(s, value, 1);
 }
 
 void stats_add_n(struct stats *s, uint64_t value, uint64_t n)

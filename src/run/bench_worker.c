@@ -68,8 +68,18 @@ static void record_failure(struct worker *w, const char *op, uint64_t offset, in
 _Static_assert(ENGINE_READ == (int)MIX_READ && ENGINE_WRITE == (int)MIX_WRITE &&
 	       ENGINE_TRIM == (int)MIX_TRIM, "one numbering of the operations");
 
-/* Where the next I/O goes: the generator's offset (on a zoned device a read
- * is mapped below the write pointers), or for a zoned device's writes the
+/* The generator's next offset; on a zoned device mapped below the write
+ * pointers (a read's).  False when a non-wrapping slice is done. */
+static bool gen_offset(const struct bench_job *job, struct offset_gen *g, uint64_t *offset)
+{
+	if (!offset_gen_next(g, offset))
+		return false;
+	if (job->zones)
+		*offset = zone_map_read_offset(job->zones, *offset);
+	return true;
+}
+
+/* Where the next I/O goes: gen_offset's, or for a zoned device's writes the
  * next write pointer of a zone with none in flight (ZONE_WAIT: none now). */
 static enum zone_next next_offset(struct worker *w, struct offset_gen *g, uint64_t *offset)
 {
@@ -79,11 +89,7 @@ static enum zone_next next_offset(struct worker *w, struct offset_gen *g, uint64
 			record_failure(w, "zone reset", w->zw.failed_offset, w->zw.error);
 		return got;
 	}
-	if (!offset_gen_next(g, offset))
-		return ZONE_DONE;
-	if (w->job->zones)
-		*offset = zone_map_read_offset(w->job->zones, *offset);
-	return ZONE_IO;
+	return gen_offset(w->job, g, offset) ? ZONE_IO : ZONE_DONE;
 }
 
 /* This I/O's operation: the job's direction, or for a mixed job (--mix,
@@ -251,9 +257,7 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 		rng_seed(&wg.rng, job->seed, 0x3a3a0000u + w->index);
 	if (w->zoned_writes)
 		return; /* a zone's writes go in order: each is one of the run's */
-	for (unsigned i = 0; i < job->warmup_ios && offset_gen_next(&wg, &offset); i++) {
-		if (job->zones)
-			offset = zone_map_read_offset(job->zones, offset);
+	for (unsigned i = 0; i < job->warmup_ios && gen_offset(job, &wg, &offset); i++) {
 		struct engine_io *io = l->free[--l->nfree];
 		prepare_io(io, job, offset, warm_up_op(job));
 		l->batch[0] = io;

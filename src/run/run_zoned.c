@@ -96,7 +96,7 @@ static int empty_part_written(const struct target *t, struct zone_map *m,
 {
 	for (unsigned i = 0; i < m->n; i++) {
 		struct zone *zn = &m->z[i];
-		if (!zn->writable || zn->wp == zn->start || zn->wp >= zn->start + zn->cap)
+		if (!zn->writable || zn->wp == zn->start || zone_full(zn))
 			continue;
 		if (plat_zone_reset(t->fd, zn->start, zn->len) != 0)
 			return fail(r, EXIT_RUN, "reset the zone at %llu of '%s':",

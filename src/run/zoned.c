@@ -144,11 +144,6 @@ void zone_writer_free(struct zone_writer *zw)
 	zw->mine = zw->open = NULL;
 }
 
-static bool zone_full(const struct zone *z)
-{
-	return z->wp >= z->start + z->cap;
-}
-
 /* Empties a written zone for its next round, timed: a reset is part of
  * what writing a zoned disk costs. */
 static int reset_zone(struct zone_writer *zw, struct zone *z)

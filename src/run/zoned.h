@@ -27,6 +27,12 @@ struct zone {
 	bool open, busy;     /* a worker is filling it; a write of it is in flight */
 };
 
+/* Written to its capacity: no write may go to it until it is reset. */
+static inline bool zone_full(const struct zone *z)
+{
+	return z->wp >= z->start + z->cap;
+}
+
 struct zone_map {
 	struct zone *z;
 	unsigned n;              /* the zones wholly inside the region, from offset 0 */

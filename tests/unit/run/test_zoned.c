@@ -84,6 +84,14 @@ static void map_of(struct zone_map *m, uint64_t region, unsigned open_limit, int
 	m->reset = fake_reset;
 }
 
+/* Zone 5, written part way, emptied on the map and the device alike, as
+ * run_zoned_prepare leaves it for a write test. */
+static void empty_part_written(struct zone_map *m)
+{
+	m->z[5].wp = m->z[5].start;
+	dev.wp[5] = 5 * ZONE;
+}
+
 /* ---- the map ------------------------------------------------------------------ */
 
 static void test_map(void **state)
@@ -178,8 +186,7 @@ static void one_pass(bool random)
 	struct stats lat;
 	stats_init(&lat);
 	map_of(&m, NZ * ZONE, 3, -1);
-	m.z[5].wp = m.z[5].start; /* as run_zoned_prepare leaves a part-written zone */
-	dev.wp[5] = 5 * ZONE;
+	empty_part_written(&m);
 	assert_int_equal(zone_writer_init(&zw, &m, 0, 1, false, &lat), 0);
 	unsigned issued = drive(&zw, random, 16, 1000);
 	/* six writable zones, three blocks each; zone 3 was full: reset first */
@@ -220,8 +227,7 @@ static void test_writer_cycles(void **state)
 	struct stats lat;
 	stats_init(&lat);
 	map_of(&m, NZ * ZONE, 2, -1);
-	m.z[5].wp = m.z[5].start;
-	dev.wp[5] = 5 * ZONE;
+	empty_part_written(&m);
 	assert_int_equal(zone_writer_init(&zw, &m, 0, 1, true, &lat), 0);
 	unsigned issued = drive(&zw, true, 8, 3 * 18 + 1);
 	assert_int_equal(issued, 3 * 18 + 1);
@@ -361,8 +367,7 @@ static void test_loop_writes_one_pass(void **state)
 	struct bench_outcome *out = calloc(1, sizeof(*out));
 	assert_non_null(out);
 	map_of(&m, NZ * ZONE, 4, f->fd);
-	m.z[5].wp = m.z[5].start;
-	dev.wp[5] = 5 * ZONE;
+	empty_part_written(&m);
 	job_on(&job, f->fd, IO_WRITE, &m);
 	assert_int_equal(bench_run(&job, out, NULL), 0);
 	assert_int_equal(out->bytes, 6 * CAP);
@@ -384,7 +389,7 @@ static void test_loop_writes_by_time(void **state)
 	struct bench_outcome *out = calloc(1, sizeof(*out));
 	assert_non_null(out);
 	map_of(&m, NZ * ZONE, 2, f->fd);
-	m.z[5].wp = m.z[5].start;
+	empty_part_written(&m);
 	job_on(&job, f->fd, IO_WRITE, &m);
 	job.wrap = true;
 	job.time_limit_s = 0.2;
