@@ -12,6 +12,19 @@
 
 #define SECTOR 512u
 #define REPORT_CHUNK 1024u /* zones asked for per BLKREPORTZONE */
+#define ZONE_CMD_TRIES 3   /* EINTR: the command was cancelled (an NVMe timeout and
+			    * reset, seen in the lab) or a signal came; both are
+			    * queries or idempotent, so asked again a few times */
+
+/* A zone ioctl, asked again where it was cancelled (EINTR). */
+static int zone_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int rc = -1;
+	for (unsigned i = 0; i < ZONE_CMD_TRIES; i++)
+		if ((rc = ioctl(fd, cmd, arg)) == 0 || errno != EINTR)
+			break;
+	return rc;
+}
 
 int plat_zone_geometry(int fd, uint32_t *nr_zones, uint64_t *zone_bytes)
 {
@@ -63,7 +76,7 @@ int plat_zone_report(int fd, uint64_t from, struct plat_zone *out, unsigned max)
 		rep->sector = from / SECTOR;
 		rep->nr_zones = max - n < REPORT_CHUNK ? max - n : REPORT_CHUNK;
 		rep->flags = 0;
-		if (ioctl(fd, BLKREPORTZONE, rep) != 0) {
+		if (zone_ioctl(fd, BLKREPORTZONE, rep) != 0) {
 			int err = errno;
 			free(rep);
 			errno = err;
@@ -83,5 +96,5 @@ int plat_zone_report(int fd, uint64_t from, struct plat_zone *out, unsigned max)
 int plat_zone_reset(int fd, uint64_t start, uint64_t len)
 {
 	struct blk_zone_range range = { .sector = start / SECTOR, .nr_sectors = len / SECTOR };
-	return ioctl(fd, BLKRESETZONE, &range);
+	return zone_ioctl(fd, BLKRESETZONE, &range); /* resetting an empty zone is harmless */
 }
