@@ -208,6 +208,19 @@ static void judge_rate_cap(const struct options *opt, const struct series *s, bo
 	finding_figure(f, "wait_share", c.wait_share, 3);
 }
 
+/* What the command lets the user add to go further: the threads, the depth,
+ * both, or neither (each said only where the command takes the option). */
+static const char *more_parallel_hint(const struct options *opt)
+{
+	bool threads = opt && (opt->accepts & OPT_THREADS);
+	bool depth = opt && (opt->accepts & OPT_QD);
+	if (threads && depth)
+		return "; more threads (-j) or a deeper queue (--qd) may go further";
+	if (threads)
+		return "; more threads (-j) may go further";
+	return depth ? "; a deeper queue (--qd) may go further" : "";
+}
+
 /* The busiest submitting thread on the CPU for most of its run.  A thread
  * cannot use more than all of one CPU: a share above 1 is the two clocks'
  * disagreement, and says 100 %. */
@@ -237,9 +250,8 @@ static void judge_cpu(const struct options *opt, struct result *r)
 			 "may be the limit", of_ceiling * 100, nops);
 	}
 	warn(r, "a submitting thread was busy on the CPU for %.0f %% of the run%s: the figure is "
-	     "limited by this CPU, not the device%s%s%s", share * 100, cost, ceiling,
-	     opt_hint(opt, OPT_THREADS, "; more threads (-j)"),
-	     opt_hint(opt, OPT_QD, " or a deeper queue (--qd) may go further"));
+	     "limited by this CPU, not the device%s%s", share * 100, cost, ceiling,
+	     more_parallel_hint(opt));
 	struct finding *f = finding_add(r, "cpu_bound");
 	finding_figure(f, "busiest_thread_share", share, 3);
 	if (known)

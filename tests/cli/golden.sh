@@ -581,7 +581,6 @@ DROP = [re.compile(p) for p in (
     r"(?:[^;]*: )?the I/O buffers are not in huge pages:[^;]*",
     r"[^;]* at \d+ outstanding: only \d+ I/Os, so p99 and above rest on few samples",
     r"throttled: [^;]*",
-    r"(?:[^;]*: )?a submitting thread was busy on the CPU for [^;]*",  # follows the machine's load
     r"link-bound: [^;]*; the device may be faster than its link",
     r"[^;]* is impossible: a cache was measured[^;]*",
     r"[^;]* that the hypervisor claims for this virtual disk: the host's cache was measured[^;]*",
@@ -589,11 +588,13 @@ DROP = [re.compile(p) for p in (
     r"(?:[^;]*: )?(?:io_uring|aio) unavailable: [^;]*(?:; [^;]*unavailable[^;]*)*; using \w+",
     r"only [0-9.]+ % of the bytes read reached [^;]*",
     r"[^;]* wrote [0-9.]+ times the bytes diskbench wrote [^;]*",
-    r"throughput was unsteady: [^;]*",
+    r"throughput was unsteady: [^;]*(?:; measure for longer[^;]*)?",  # its advice as above
     r"this process is limited to [^;]* by its cgroup: [^;]*",
     r"throughput held flat at [^;]*: a rate cap [^;]*",
     r"(?:[^;]*: )?flushes return in [^;]*: the device or hypervisor [^;]*; durability is not verified by this run",
-    r"(?:(?:step|round|confirm) \d+: |probe: )?a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
+    # follows the machine's load; the warning's own "; more threads (-j) ..." hint goes with it,
+    # since the CSV joins warnings with the same "; " (a run with a spare CPU hides this)
+    r"(?:[^;]*: )?a submitting thread was busy on the CPU for [^;]*(?:; more threads \(-j\)[^;]*)?",
     r"throughput fell while [^;]* (?:heated from|was at) [^;]*; cool it, or quote the sustained figure",
     r"[^;]* moved [^;]* during the run, diskbench [^;]*: other I/O on the disk [^;]*",
     r"--start-at: the system clock is not synchronised [^;]*; synchronise it with chrony, ntpd or "

@@ -431,6 +431,34 @@ static void test_cpu_bound_never_over_all(void **state)
 	assert_null(finding_find(&r, "cpu_bound"));
 }
 
+/* The CPU-bound warning's advice names only what the command takes: both,
+ * one of -j and --qd, or nothing (and never a sentence cut in half). */
+static void cpu_bound_with(opt_bits accepts)
+{
+	begin(1.0);
+	steady_read();
+	opt.accepts = OPT_INTERVAL | OPT_TIME | accepts;
+	r.cpu_busiest = 0.97;
+	finish();
+	assert_non_null(finding_find(&r, "cpu_bound"));
+}
+
+static void test_cpu_bound_advice(void **state)
+{
+	(void)state;
+	cpu_bound_with(OPT_THREADS | OPT_QD);
+	assert_true(said("not the device; more threads (-j) or a deeper queue (--qd) may go further"));
+	cpu_bound_with(OPT_THREADS);
+	assert_true(said("not the device; more threads (-j) may go further"));
+	assert_false(said("--qd"));
+	cpu_bound_with(OPT_QD);
+	assert_true(said("not the device; a deeper queue (--qd) may go further"));
+	assert_false(said("-j"));
+	cpu_bound_with(0);
+	assert_true(said("limited by this CPU, not the device"));
+	assert_false(said("may go further"));
+}
+
 /* A CPU-bound run near diskbench's own ceiling (NOPs at its depth, a
  * figure set here) is the tool's limit: tool_bound with both figures; at
  * half of it, or not CPU-bound, silent; unmeasured, no ceiling figure. */
@@ -508,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_merged_series_keeps_its_verdicts),
 		cmocka_unit_test(test_other_process_on_the_disk),
 		cmocka_unit_test(test_cpu_bound_never_over_all),
+		cmocka_unit_test(test_cpu_bound_advice),
 		cmocka_unit_test(test_tool_bound),
 		cmocka_unit_test(test_heat_only_with_a_drop),
 	};
