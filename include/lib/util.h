@@ -24,5 +24,8 @@ const char *opt_hint(const struct options *opt, opt_bits bit, const char *text);
 void *result_keep(struct result *r, size_t size, void (*release)(void *p));
 /* Frees what r keeps, newest first; r's pointers into it are stale after. */
 void result_release(struct result *r);
+/* result_release for a part's result (a round's, a step's) kept by the
+ * whole's result_keep: what the part's last run kept goes with it. */
+void result_release_part(void *part);
 
 #endif

@@ -366,9 +366,17 @@ static double write_share(void)
 	return share;
 }
 
+/* What each step's run kept (a zoned device's map, say), with quick's. */
+static void release_steps(void *report)
+{
+	struct quick_report *q = report;
+	for (unsigned i = 0; i < QUICK_MAX_STEPS; i++)
+		result_release(&q->steps[i]);
+}
+
 int cmd_run_quick(const struct command *cmd, const struct options *opt, struct result *r)
 {
-	struct quick_report *q = result_keep(r, sizeof(*q), NULL);
+	struct quick_report *q = result_keep(r, sizeof(*q), release_steps);
 	struct target t;
 	struct options probe = *opt;
 	(void)cmd;

@@ -234,7 +234,7 @@ int cmd_run_sla(const struct command *cmd, const struct options *opt, struct res
 	(void)cmd; /* its test is opt->steady.test */
 	s->test = plain_test_of(opt->steady.test);
 	s->rep = result_keep(r, sizeof(*s->rep), NULL);
-	s->step = result_keep(r, sizeof(*s->step), NULL);
+	s->step = result_keep(r, sizeof(*s->step), result_release_part);
 	if (!s->rep || !s->step || !s->test)
 		return fail(r, EXIT_RUN, "cannot allocate sla's steps:");
 	memset(s->rep, 0, sizeof(*s->rep));

@@ -363,8 +363,8 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 	(void)cmd; /* its test is opt->steady.test */
 	s->test = plain_test_of(opt->steady.test);
 	s->rep = result_keep(r, sizeof(*s->rep), NULL);
-	s->round = result_keep(r, sizeof(*s->round), NULL);
-	s->pre = result_keep(r, sizeof(*s->pre), NULL);
+	s->round = result_keep(r, sizeof(*s->round), result_release_part);
+	s->pre = result_keep(r, sizeof(*s->pre), result_release_part);
 	if (r->fleet)
 		s->round_fleet = result_keep(r, sizeof(*s->round_fleet), NULL);
 	if (!s->rep || !s->round || !s->pre || !s->test || (r->fleet && !s->round_fleet))

@@ -64,3 +64,8 @@ void result_release(struct result *r)
 		free(k->p);
 	}
 }
+
+void result_release_part(void *part)
+{
+	result_release(part);
+}

@@ -231,6 +231,7 @@ void run_evict(const struct target *t, const struct options *opt, struct result 
 void run_part_result(struct result *part, const struct result *whole, const char *test,
 		     const struct options *opt, enum io_dir dir)
 {
+	result_release(part); /* a reused part: what its last run kept (a mix's, the zones') */
 	memset(part, 0, sizeof(*part));
 	part->test = test;
 	part->target = whole->target;
