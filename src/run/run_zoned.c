@@ -132,10 +132,13 @@ static int prepare_writes(const struct target *t, struct bench_job *job,
 	return empty_part_written(t, m, z, r);
 }
 
-static int prepare_reads(const struct target *t, struct bench_job *job, struct zone_map *m,
-			 struct result_zoned *z, struct result *r)
+static int prepare_reads(const struct target *t, struct bench_job *job, const struct options *opt,
+			 struct zone_map *m, struct result_zoned *z, struct result *r)
 {
 	z->readable_bytes = m->read_blocks * job->bs;
+	if (opt->max_open_zones)
+		warn(r, "--max-open-zones %u: a read opens no zone, so it was not used",
+		     opt->max_open_zones);
 	if (m->read_blocks == 0)
 		return fail(r, EXIT_RUN, "'%s' is a zoned device with nothing written in the region "
 			    "(no whole block of %llu bytes below any zone's write pointer): a read "
@@ -195,8 +198,12 @@ static int prepare_map(const struct target *t, struct bench_job *job, const stru
 	for (unsigned k = 1; k < job->ntargets; k++) /* several targets: none may be zoned */
 		if (is_zoned(&t[k], &nr, &zone_bytes))
 			return refuse_on_zoned(&t[k], job, opt, r);
-	if (!is_zoned(t, &nr, &zone_bytes))
+	if (!is_zoned(t, &nr, &zone_bytes)) {
+		if (opt->max_open_zones) /* asked for, and nothing here to limit: say so */
+			warn(r, "--max-open-zones %u: '%s' is not a zoned device, so it was not used",
+			     opt->max_open_zones, t->path);
 		return EXIT_OK;
+	}
 	int code = refuse_on_zoned(t, job, opt, r);
 	if (code != EXIT_OK)
 		return code;
@@ -220,7 +227,7 @@ static int prepare_map(const struct target *t, struct bench_job *job, const stru
 		code = fail(r, EXIT_USAGE, "'%s' is a zoned device and the region holds no whole zone "
 			    "(zones of %s)%s", t->path, size, opt_hint(opt, OPT_SIZE, "; use a larger -s"));
 	} else {
-		code = z->writes ? prepare_writes(t, job, opt, m, z, r) : prepare_reads(t, job, m, z, r);
+		code = z->writes ? prepare_writes(t, job, opt, m, z, r) : prepare_reads(t, job, opt, m, z, r);
 	}
 	if (code != EXIT_OK) {
 		zone_map_free(m);

@@ -216,6 +216,8 @@ cases_bad() {
 	g bad.sqpoll.buffered raw buffered --sqpoll "${SZ[@]}" "$D"
 	g bad.engine.nop-poll raw randread --engine=nop --poll "${RZ[@]}" "$D"
 	g bad.max-open-zones.zero raw randwrite --max-open-zones 0 "${RZ[@]}" "$D"
+	g max-open-zones.not-zoned text randwrite --max-open-zones 2 "${RZ[@]}" "$D"
+	g max-open-zones.not-zoned.json json+m --json randread --max-open-zones 2 "${RZ[@]}" "$D"
 	g bad.once.cached raw cached --once -t 0.3 "$D"
 	g bad.size.negative raw seqwrite -s -1 -t 1 "$D"
 	g bad.size.suffix raw seqwrite -s 12q -t 1 "$D"

@@ -488,6 +488,9 @@ def check_zoned(t, runs, role, roles):
     want = z["conv"] * z["zone"] + seq * z["cap"]
     t.check(rc == 0 and d["result"]["zoned"]["readable_bytes"] == want and d["result"]["ios"] > 0,
             f"{role}: randread below the write pointers ({want} B readable)", f"rc {rc} {err.strip()[-200:]}")
+    unused = [w for w in (d or {}).get("warnings", []) if "--max-open-zones 2: a read opens no zone" in w]
+    t.check(bool(unused), f"{role}: randread says its --max-open-zones was not used",
+            f"{(d or {}).get('warnings')}")
     rc, out, err = runs[f"{role}.refused_mix"]
     t.check(rc == 2 and "zoned" in err, f"{role}: randrw refused with the reason (exit {rc})", err.strip()[-200:])
     rc, out, err = runs[f"{role}.refused_open"]
@@ -496,9 +499,10 @@ def check_zoned(t, runs, role, roles):
                 f"{role}: --max-open-zones above the device's {z['max_open']} refused (exit {rc})", err.strip()[-200:])
     else:
         d = doc(runs, f"{role}.refused_open")
-        t.check(rc == 0 and d["result"]["zoned"]["open_limit"] == seq,
-                f"{role}: no open limit: --max-open-zones 64 runs, capped at the region's {seq} zones",
-                f"rc {rc} {err.strip()[-200:]}")
+        t.check(rc == 0 and d["result"]["zoned"]["open_limit"] == seq
+                and not [w for w in d.get("warnings", []) if "so it was not used" in w],
+                f"{role}: no open limit: --max-open-zones 64 runs, capped at the region's {seq} zones "
+                f"(and used, so not said unused)", f"rc {rc} {err.strip()[-200:]}")
     rc, out, err = runs[f"{role}.sweep"]
     d = doc(runs, f"{role}.sweep")
     said = [w for w in (d or {}).get("warnings", []) if "zoned device: the reads cover" in w]

@@ -139,7 +139,7 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 		run "$role.blkzone_mid" blkzone report -c 4 "$dev"
 		run "$role.seqwrite" diskbench --json seqwrite --force --engine=$eng --once -b 1M -s 32M "$dev"
 		run "$role.blkzone_after" blkzone report -c 4 "$dev"
-		run "$role.randread" diskbench --json randread --engine=$eng -t 1 -s 32M "$dev"
+		run "$role.randread" diskbench --json randread --engine=$eng --max-open-zones 2 -t 1 -s 32M "$dev"
 		run "$role.sweep" diskbench --json sweep --engine=$eng --levels 1,2 --point-time 0.2 -s 32M "$dev"
 		run "$role.seqwrite_text" diskbench seqwrite --force --engine=$eng --once -b 1M -s 16M "$dev"
 		run "$role.dmesg" dmesg
