@@ -1058,7 +1058,6 @@ cases_matrix() {
 	g matrix.bad.file-target raw matrix --file-sizes 4M --budget 5 "$F"
 }
 
-# `completion SHELL`'s errors (the scripts themselves: tests/cli/completion.sh)
 # mixes and trims (issue 31): one pass (-t 0) of a few I/Os whose operations
 # the seed fixes (seed 2's first four: read, read, write, trim; rw's seed 0:
 # two reads, two writes), so every operation's line is there on any machine
@@ -1085,6 +1084,7 @@ cases_mix() {
 	g bad.mix.not-here raw randread --mix r50,w50 "$D"
 }
 
+# `completion SHELL`'s errors (the scripts themselves: tests/cli/completion.sh)
 cases_completion() {
 	g completion.fish raw completion fish
 	g completion.noshell raw completion
