@@ -17,13 +17,20 @@
 # and reports the median of REPS (default 5) with min-max, the ratios
 # db-peer/peer and db-def/peer, and for db-def the factors its JSON names.
 #
+# The *_cpu rows are CPU-bound on purpose: 4 KiB random reads from a read-only
+# loop device over a file in /dev/shm (a device that costs almost nothing), both
+# tools pinned to the last CPU with taskset, so each tool's own cost per I/O
+# decides the figure; with the reaping matched (--reap=syscall) the two should
+# agree within 5 % (issue 32).
+#
 # Environment: REPS=5, RUNTIME=2 (seconds of each time-based run), DIR=/var/tmp
 # (where the scratch directory is made), ONLY="row ..." (run only these rows).
-# Needs root for the loop device of the hdparm rows (they are skipped without).
+# Needs root for the loop devices of the hdparm and *_cpu rows (they are skipped
+# without, or without 80 MiB free in /dev/shm, or without taskset).
 #
-# Safety: scratch files only (<= 128 MiB each), in a directory it creates with
-# mktemp and removes on exit, also on error and Ctrl-C; the loop device is
-# read-only, over one of those files, and detached on exit.
+# Safety: scratch files only (<= 128 MiB each; 64 MiB in /dev/shm), in
+# directories it creates with mktemp and removes on exit, also on error and
+# Ctrl-C; the loop devices are read-only, over those files, and detached on exit.
 set -euo pipefail
 export LC_ALL=C
 
@@ -40,10 +47,13 @@ for t in fio dd python3; do command -v "$t" >/dev/null || die "missing tool: $t 
 
 S=$(mktemp -d "${DIR:-/var/tmp}/reconcile.XXXXXX")
 LOOPDEV=""
+SHM="" SHMDEV=""
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM
 	if [[ -n $LOOPDEV ]]; then losetup -d "$LOOPDEV" 2>/dev/null || true; fi
+	if [[ -n $SHMDEV ]]; then losetup -d "$SHMDEV" 2>/dev/null || true; fi
+	if [[ -n $SHM ]]; then rm -rf -- "$SHM"; fi
 	rm -rf -- "$S"
 	exit "$rc"
 }
@@ -60,16 +70,29 @@ sync
 if [[ $(id -u) == 0 ]] && command -v losetup >/dev/null && command -v hdparm >/dev/null; then
 	LOOPDEV=$(losetup -f --show -r --direct-io=on "$LOOPF" 2>/dev/null) || LOOPDEV=""
 fi
+# the *_cpu rows' device: 64 MiB of memory behind a read-only loop device
+PINCPU=$(($(nproc) - 1))
+if [[ $(id -u) == 0 ]] && command -v losetup >/dev/null && command -v taskset >/dev/null &&
+	(($(df -Pk /dev/shm 2>/dev/null | awk 'NR==2{print $4}' || echo 0) >= 80 * 1024)); then
+	SHM=$(mktemp -d /dev/shm/reconcile.XXXXXX)
+	dd if=/dev/urandom of="$SHM/cpu.img" bs=1M count=64 status=none
+	SHMDEV=$(losetup -f --show -r "$SHM/cpu.img" 2>/dev/null) || SHMDEV=""
+fi
 
 # ---- one measurement: prints "value unit factors" --------------------------------
 F=(--direct=1 --filename=X --size=${MB}M --time_based=1 --runtime=$RUNTIME --invalidate=1
    --group_reporting=1 --output-format=json --name=r)
 
-fio_run() { # fio_run FILE OPTIONS...: bandwidth in MB/s and IOPS of the busier direction
+# --pin first: the run on CPU $PINCPU alone (taskset), as the *_cpu rows want
+pinned() { [[ $1 == --pin ]] && echo taskset -c "$PINCPU"; }
+
+fio_run() { # fio_run [--pin] FILE OPTIONS...: bandwidth in MB/s and IOPS of the busier direction
+	local pre; pre=$(pinned "$1") && shift
 	local file=$1; shift
 	local args=("${F[@]}")
 	args[1]=--filename=$file
-	fio "${args[@]}" "$@" >"$S/fio.json" 2>"$S/fio.err" || { cat "$S/fio.err" >&2; return 1; }
+	# shellcheck disable=SC2086  # pre: "taskset -c N" or nothing
+	$pre fio "${args[@]}" "$@" >"$S/fio.json" 2>"$S/fio.err" || { cat "$S/fio.err" >&2; return 1; }
 	python3 - "$S/fio.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
@@ -84,8 +107,10 @@ dd_run() { # dd_run ARGS...: MB/s from the bytes and seconds dd reports
 		"$S/dd.err"
 }
 
-db_run() { # db_run ARGS...: MB/s, IOPS and the factors named in the JSON
-	"$DB" --json "$@" >"$S/db.json" 2>"$S/db.err" || { cat "$S/db.err" >&2; return 1; }
+db_run() { # db_run [--pin] ARGS...: MB/s, IOPS and the factors named in the JSON
+	local pre; pre=$(pinned "$1") && shift
+	# shellcheck disable=SC2086  # pre: "taskset -c N" or nothing
+	$pre "$DB" --json "$@" >"$S/db.json" 2>"$S/db.err" || { cat "$S/db.err" >&2; return 1; }
 	python3 - "$S/db.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -155,6 +180,15 @@ if [[ -n $LOOPDEV ]]; then
 # way before these rows (the 6th field: seconds of sync + sleep before each run)
 row buffered_hdparm  MB/s "hdparm_run -t" "buffered -t 3 --buffers=pages $LOOPDEV" "buffered -t 3 $LOOPDEV" 3
 row cached_hdparm    MB/s "hdparm_run -T" "cached -t 2 --buffers=pages $LOOPDEV" "cached -t 2 $LOOPDEV" 3
+fi
+
+if [[ -n $SHMDEV ]]; then
+# CPU-bound (issue 32): the device costs almost nothing, one CPU for each tool
+CPU="-b 4k -t $RUNTIME -s 64M"
+row randread_Q8_libaio_cpu IOPS "fio_run --pin $SHMDEV --rw=randread --bs=4k --ioengine=libaio --iodepth=8 --size=64M" \
+	"--pin randread $CPU --qd 8 $AIO_PEER $SHMDEV" "--pin randread $CPU --qd 8 $SHMDEV"
+row randread_Q32_libaio_cpu IOPS "fio_run --pin $SHMDEV --rw=randread --bs=4k --ioengine=libaio --iodepth=32 --size=64M" \
+	"--pin randread $CPU --qd 32 $AIO_PEER $SHMDEV" "--pin randread $CPU --qd 32 $SHMDEV"
 fi
 
 wanted() { [[ -z $ONLY || " $ONLY " == *" $1 "* ]]; }
