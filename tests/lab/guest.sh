@@ -4,29 +4,7 @@
 # tools on it, and writes every command's exit code, stdout and stderr,
 # framed by '@@@' lines, to the second serial port (a file on the host,
 # checked there by tests/lab/check.py). Nothing is judged here.
-/bin/busybox --install -s /bin
-export PATH=/usr/bin:/bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t tmpfs tmp /tmp
-exec 3>/dev/ttyS1
-stty -F /dev/ttyS1 raw -echo 2>/dev/null
-
-emit() { echo "$*" >&3; }
-# run NAME CMD...: the command's exit code, stdout and stderr, framed
-run() {
-	name=$1
-	shift
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	"$@" >/tmp/out 2>/tmp/err
-	rc=$?
-	emit "@@@ begin $name rc=$rc t0=$t0 t1=$(cut -d' ' -f1 /proc/uptime)"
-	cat /tmp/out >&3
-	emit "@@@ stderr $name"
-	cat /tmp/err >&3
-	emit "@@@ end $name"
-}
+. /lib/lab-common.sh # busybox, the mounts, emit and run
 
 emit "@@@ kernel $(uname -r) accel=$LAB_ACCEL"
 for ko in $(cat /modules.order); do

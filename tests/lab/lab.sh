@@ -18,6 +18,10 @@
 # env:   LAB_CACHE  kernel and tools kept between runs (default build/lab)
 #        LAB_KEEP=1 keep the guest's output (in LAB_CACHE/last/)
 #        LAB_ACCEL=kvm  (default tcg), LAB_NVME_ENGINE=uring (default sync, see guest.sh)
+#        for another guest job on the same machine (bench/perf-lab.sh):
+#        LAB_GUEST  its /init (default tests/lab/guest.sh), LAB_ADD  static programs
+#        for its /usr/bin, LAB_GUEST_ENV  KEY=VALUE words for its environment (on the
+#        kernel's command line), LAB_CHECK  what reads results.log (default check.py)
 # Without qemu, busybox-static, cpio, kmod or python3 it skips with the reason.
 set -euo pipefail
 
@@ -106,8 +110,18 @@ build_initramfs() {
 	mkdir -p "$root"/{bin,usr/bin,proc,sys,dev,tmp,lib64,run}
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$bin" "$root/usr/bin/diskbench"
-	cp "$here/guest.sh" "$root/init"
+	cp "${LAB_GUEST:-$here/guest.sh}" "$root/init"
 	chmod 755 "$root/init"
+	mkdir -p "$root/lib"
+	cp "$here/guest-common.sh" "$root/lib/lab-common.sh"
+	local add
+	for add in ${LAB_ADD:-}; do
+		if ldd "$add" >/dev/null 2>&1; then
+			echo "lab: $add is not static" >&2
+			exit 1
+		fi
+		cp "$add" "$root/usr/bin/"
+	done
 	copy_modules "$root"
 	for t in lsblk blkzone smartctl nvme dmsetup; do
 		copy_tool "$root" "$t"
@@ -131,7 +145,7 @@ run_guest() {
 	# shellcheck disable=SC2086 # $D and $accel are lists of words
 	local args=(-M q35 -accel $accel -cpu max -smp 1 -m 768M -display none -monitor none -no-reboot -nic none
 		-kernel "$kdir/boot/vmlinuz-$kv" -initrd "$work/initrd.gz"
-		-append "console=ttyS0 ${LAB_KAPPEND:-quiet loglevel=3} panic=-1 LAB_ACCEL=${accel%% *} LAB_NVME_ENGINE=${LAB_NVME_ENGINE:-sync}"
+		-append "console=ttyS0 ${LAB_KAPPEND:-quiet loglevel=3} panic=-1 LAB_ACCEL=${accel%% *} LAB_NVME_ENGINE=${LAB_NVME_ENGINE:-sync} ${LAB_GUEST_ENV:-}"
 		-serial "file:$work/console.log"
 		-chardev "file,id=results,path=$work/results.log" -device isa-serial,chardev=results
 		# NVMe behind a PCIe root port: the link speed and width show in sysfs
@@ -180,7 +194,7 @@ trap 'rm -rf "$work"' EXIT
 build_initramfs
 run_guest
 status=0
-python3 "$here/check.py" "$work/results.log" || status=$?
+python3 "${LAB_CHECK:-$here/check.py}" "$work/results.log" || status=$?
 if [[ ${LAB_KEEP:-} == 1 ]]; then
 	rm -rf "$cache/last" && mkdir -p "$cache/last"
 	cp "$work/results.log" "$work/console.log" "$cache/last/"
