@@ -45,8 +45,13 @@ need_tools() {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	command -v dpkg-deb >/dev/null && command -v apt-get >/dev/null || skip "no dpkg-deb/apt-get to fetch Debian's kernel"
 	[[ -x $bin ]] || { echo "lab: $bin: no such binary (make static)" >&2; exit 1; }
-	if ldd "$bin" >/dev/null 2>&1; then
-		echo "lab: $bin is not static (make static)" >&2
+	require_static "$bin" " (make static)"
+}
+
+# require_static FILE [HINT]: the guest has no libraries of its own for it
+require_static() {
+	if ldd "$1" >/dev/null 2>&1; then
+		echo "lab: $1 is not static${2:-}" >&2
 		exit 1
 	fi
 }
@@ -116,10 +121,7 @@ build_initramfs() {
 	cp "$here/guest-common.sh" "$root/lib/lab-common.sh"
 	local add
 	for add in ${LAB_ADD:-}; do
-		if ldd "$add" >/dev/null 2>&1; then
-			echo "lab: $add is not static" >&2
-			exit 1
-		fi
+		require_static "$add"
 		cp "$add" "$root/usr/bin/"
 	done
 	copy_modules "$root"
