@@ -64,6 +64,10 @@ struct worker {
 	uint64_t late_ios, max_lag_ns, unserved;
 	double gap_ns;                   /* the mean gap between its arrivals */
 	enum bench_end ended;
+	/* what its I/Os do, resolved once from the job: a mix's draw each, or
+	 * the one operation of its direction */
+	bool mixed;
+	uint8_t op;
 	/* a zoned device's writes (job->zones): its zones, and the resets' times */
 	bool zoned_writes;
 	bool zone_wait;                  /* the last slot waited for a zone's write */

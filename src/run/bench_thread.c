@@ -105,6 +105,8 @@ void *bench_worker_main(void *arg)
 	struct lane lane;
 	uint64_t quota;
 
+	w->mixed = mix_set(&job->mix);
+	w->op = job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
 	int ready = lane_open(&lane, w);
 	offset_gen_init(&g, job, w->index, &quota);
 	if (ready == 0 && job->zones && job->dir == IO_WRITE) {

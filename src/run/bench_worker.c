@@ -78,21 +78,19 @@ static enum zone_next next_offset(struct worker *w, struct offset_gen *g, uint64
 	return gen_offset(w->job, g, offset) ? ZONE_IO : ZONE_DONE;
 }
 
-/* This I/O's operation: the job's direction, or for a mixed job (--mix,
- * sweep --write) a draw of the generator by the mix's shares. */
-static inline uint8_t next_op(const struct bench_job *job, struct rng *mix)
+/* This I/O's operation: the job's one, or for a mixed job (--mix, sweep
+ * --write) a draw of the generator by the mix's shares. */
+static inline uint8_t next_op(const struct worker *w, struct rng *mix)
 {
-	if (!mix_set(&job->mix))
-		return job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
-	return (uint8_t)mix_pick(&job->mix, (unsigned)rng_below(mix, 100));
+	if (!w->mixed)
+		return w->op;
+	return (uint8_t)mix_pick(&w->job->mix, (unsigned)rng_below(mix, 100));
 }
 
-/* The warm-up's operation: the job's direction, or a mix's first. */
-static uint8_t warm_up_op(const struct bench_job *job)
+/* The warm-up's operation: the job's one, or a mix's first. */
+static uint8_t warm_up_op(const struct worker *w)
 {
-	if (!mix_set(&job->mix))
-		return job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
-	return (uint8_t)mix_first(&job->mix);
+	return w->mixed ? (uint8_t)mix_first(&w->job->mix) : w->op;
 }
 
 /* Makes io a fresh request for offset.  The data a write carries depend
@@ -187,7 +185,7 @@ void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
 		return; /* a zone's writes go in order: each is one of the run's */
 	for (unsigned i = 0; i < job->warmup_ios && gen_offset(job, &wg, &offset); i++) {
 		struct engine_io *io = l->free[--l->nfree];
-		prepare_io(io, job, offset, warm_up_op(job));
+		prepare_io(io, job, offset, warm_up_op(w));
 		l->batch[0] = io;
 		l->inflight_bytes += job->bs;
 		if (lane_submit(w, l, l->batch, 1) != 0)
@@ -352,7 +350,7 @@ inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offs
 		return NULL;
 	}
 	struct engine_io *io = l->free[--l->nfree];
-	prepare_io(io, job, offset, next_op(job, mix));
+	prepare_io(io, job, offset, next_op(w, mix));
 	l->batch[(*n)++] = io;
 	l->inflight_bytes += job->bs;
 	return io;
