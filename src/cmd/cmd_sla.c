@@ -36,34 +36,17 @@ struct sla_run {
 	bool text;
 };
 
-static int prepare(struct sla_run *s, const struct options *opt)
-{
-	struct result *r = s->r;
-	bool writes = s->test->dir == IO_WRITE;
-	int code = run_prepare(&s->t, opt, r);
-	if (code == EXIT_OK)
-		code = run_plan_region(&s->t, opt, writes, r);
-	if (code == EXIT_OK)
-		code = run_check_direct(&s->t, opt, r);
-	if (code == EXIT_OK && !writes)
-		code = run_check_data(&s->t, opt, r);
-	bool needs_data = !writes || s->test->pattern == PAT_RAND;
-	if (code == EXIT_OK && s->t.created)
-		code = needs_data ? run_layout(&s->t, opt, 0, r, NULL)
-				  : target_check_space(&s->t, r->region, r);
-	return code;
-}
-
+/* The worst case, said before anything is written: the probe, the
+ * bisection's steps and the confirm run. */
 static void say_worst_case(const struct sla_run *s, const struct options *opt)
 {
-	if (opt->quiet)
-		return;
 	const struct sla_report *rep = s->rep;
 	unsigned steps = SLA_BISECT_STEPS + 2;
-	double worst = steps * (rep->step_s + rep->warmup_s);
-	fprintf(stderr, "diskbench: sla %s: at most %u steps x (%g s + a %g s warm-up) = %.3g %s\n",
-		s->test->name, steps, rep->step_s, rep->warmup_s, worst < 120 ? worst : worst / 60,
-		worst < 120 ? "s" : "min");
+	char each[96];
+	snprintf(each, sizeof(each), "%u steps x (%g s + a %g s warm-up)", steps, rep->step_s,
+		 rep->warmup_s);
+	plain_test_say_worst_case("sla", s->test, opt, each, steps * (rep->step_s + rep->warmup_s),
+				  NULL);
 }
 
 /* A step's figures from its result; pass when the judged response time is
@@ -253,7 +236,7 @@ int cmd_run_sla(const struct command *cmd, const struct options *opt, struct res
 	s->step_opt.time_s = opt->sla.step_s;
 	s->step_opt.quiet = true; /* the step lines are sla's */
 	s->step_opt.given |= OPT_QD; /* the output names the cap, chosen or not */
-	int code = prepare(s, opt);
+	int code = plain_test_prepare(s->test, &s->t, opt, false, r);
 	if (code == EXIT_OK)
 		say_worst_case(s, opt);
 	if (code == EXIT_OK)

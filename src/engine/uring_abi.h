@@ -1,7 +1,7 @@
-/* The io_uring kernel ABI engine_uring.c uses, from <linux/io_uring.h>
+/* The io_uring kernel ABI the io_uring engine uses, from <linux/io_uring.h>
  * where the system has it, else declared here; the opcodes, register
  * operations and structures it names itself (stable ABI numbers).  Only
- * engine_uring.c includes it. */
+ * the engine's files include it, through uring_int.h. */
 #ifndef URING_ABI_H
 #define URING_ABI_H
 
