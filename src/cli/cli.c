@@ -581,7 +581,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 			code = apply_value(&c->opt, d, opts[i].value, why, len);
 		else
 			apply_flag(c, d->id);
-		c->opt.given |= d->bit;
+		c->opt.given |= optdef_given(d);
 		threshold |= d->id == ID_THRESHOLD || d->id == ID_NOISE_FLOOR;
 		if (d->id == ID_JSON || d->id == ID_CSV)
 			formats |= d->id == ID_JSON ? 1 : 2;

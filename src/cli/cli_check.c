@@ -41,7 +41,7 @@ void cli_settle_open_loop(struct options *o)
 
 int cli_check_open_loop(const struct options *o, char *why, size_t len)
 {
-	if ((o->given & OPT_RATE) && !o->rate)
+	if ((o->given & OPT_ARRIVALS) && !o->rate)
 		return usage_error(why, len, "--arrivals goes with --rate (a schedule of I/Os)");
 	if (o->rate && o->sustained)
 		return usage_error(why, len, "--rate and --sustained exclude each other: an open-loop "

@@ -40,6 +40,11 @@ struct optdef {
 	const char *help;
 };
 
+/* The bit in options.given that says d was on the command line: its own
+ * given bit where a sibling shares d->bit (--batch: OPT_BATCH, accepted
+ * with OPT_QD), else d->bit (issue 44). */
+opt_bits optdef_given(const struct optdef *d);
+
 /* Every option, global and per test, in the order --help lists them. */
 extern const struct optdef optdefs[];
 extern const size_t optdef_count;

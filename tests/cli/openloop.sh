@@ -94,6 +94,16 @@ assert o["in_flight_max"] == 128 and d["params"]["qd"] == 128, o
 assert abs(r["seconds"] - 1) < 0.01, r["seconds"]
 assert r["service_lat_ns"]["p50"] <= r["lat_ns"]["p50"] and r["service_lat_hist"], r
 assert o["unserved_ios"] > 0 or abs(r["iops"] - 2000) <= 2, (r["iops"], o)'
+	# issue 44: --batch, --reap and --sqpoll are not --qd: the depth stays --rate's
+	local flag
+	for flag in "--batch 1" "--reap syscall" "--sqpoll"; do
+		# shellcheck disable=SC2086 # the flag and its value, two words
+		check "--rate 2000 $flag: exit 0" 0 --json randread --rate 2000 $flag -t 0.3 -s 16M "$S/data"
+		py "... $flag is not --qd: an asynchronous engine keeps --rate's 128 in flight" '
+o, e = d["result"]["open_loop"], d["result"]["engine"]
+assert e != "sync", "the sync engine keeps 1: no asynchronous engine here"
+assert o["in_flight_max"] == 128 and d["params"]["qd"] == 128, (o, d["params"]["qd"], e)'
+	done
 	check "randread without --rate: closed loop, no open_loop key" 0 --json randread -t 0.3 -s 16M "$S/data"
 	py "... closed loop: no open_loop, no service_lat_ns" '
 r = d["result"]
