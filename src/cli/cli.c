@@ -35,6 +35,18 @@ static int unknown_option(const char *arg, size_t n, char *why, size_t len)
 	return usage_error(why, len, "unknown option '%.*s'", (int)n + 2, arg);
 }
 
+/* A word made of digits, which after an option whose value is optional
+ * (--precondition[=PASSES]) was meant as its value (issue 44). */
+static bool looks_like_count(const char *w)
+{
+	if (!*w)
+		return false;
+	for (; *w; w++)
+		if (*w < '0' || *w > '9')
+			return false;
+	return true;
+}
+
 /* Splits argv into options (kept with their values, applied later, once the
  * test and so its defaults are known) and positional words. */
 static int split_args(int argc, char **argv, struct given *opts, int *nopts,
@@ -72,7 +84,13 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 				value = a + 2;
 			}
 		}
-		if (d->arg && !value && d->arg[0] != '[') { /* "[=PASSES]": a value only with = */
+		/* "[=PASSES]": a value only with =; the next word is neither its value
+		 * nor, when it looks like one, the TARGET (a file named 2 was written) */
+		if (d->arg && !value && d->arg[0] == '[' && i + 1 < argc && looks_like_count(argv[i + 1]))
+			return usage_error(why, len, "'--%s %s': an optional value goes after '=': use "
+					   "--%s=%s (a word after it is neither its value nor the TARGET)",
+					   d->name, argv[i + 1], d->name, argv[i + 1]);
+		if (d->arg && !value && d->arg[0] != '[') {
 			if (i + 1 >= argc)
 				return usage_error(why, len, "option '--%s' needs a value (%s)", d->name, d->arg);
 			value = argv[++i];

@@ -126,8 +126,8 @@ static void say_worst_case(const struct steady_run *s, const struct options *opt
 		snprintf(took, sizeof(took), "%.3g s", worst);
 	else
 		snprintf(took, sizeof(took), "%.3g min", worst / 60);
-	fprintf(stderr, "diskbench: steady %s: at most %u rounds x %g s = %s", s->test->name,
-		st->max_rounds + st->hold, st->round_s, took);
+	fprintf(stderr, "diskbench: steady %s on '%s': at most %u rounds x %g s = %s", s->test->name,
+		opt->target, st->max_rounds + st->hold, st->round_s, took);
 	if (st->precondition)
 		fprintf(stderr, ", after writing its %s region %u times (preconditioning)", region,
 			st->precondition);

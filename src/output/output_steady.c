@@ -45,7 +45,8 @@ static void steady_text(FILE *f, const struct result *r, bool quiet, bool histog
 	const struct steady_round *last = &rep->rounds[rep->nrounds - 1];
 	if (rep->attained) {
 		steady_metric_text(fig, sizeof(fig), rep->metric, rep->steady.mean);
-		fprintf(f, "steady %s: steady at round %u: %s (", rep->test, rep->steady.last, fig);
+		fprintf(f, "steady %s on '%s': steady at round %u: %s (", rep->test, r->target,
+			rep->steady.last, fig);
 		window_text(f, rep, &rep->steady);
 		fputc(')', f);
 		if (rep->left) {
@@ -58,8 +59,8 @@ static void steady_text(FILE *f, const struct result *r, bool quiet, bool histog
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, "steady %s: not steady after %u rounds of %g s", rep->test, rep->nrounds,
-		rep->round_s);
+	fprintf(f, "steady %s on '%s': not steady after %u rounds of %g s", rep->test, r->target,
+		rep->nrounds, rep->round_s);
 	if (last->window.first) {
 		fputs(" (last ", f);
 		window_text(f, rep, &last->window);

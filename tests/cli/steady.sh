@@ -114,11 +114,12 @@ t_text_and_csv() {
 	FAKE_LAT=pace:1000 timeout 120 "$FAKE" steady randread "${ROUNDS[@]}" --max-rounds 6 "$S/data" >"$S/text" 2>"$S/text.err"
 	if grep -q '^round 1: .* IOPS, p50 .*; window: 2 more rounds$' "$S/text" &&
 		grep -q '^round 3: .*; rounds 1-3: range [0-9.]* % (<= 20 %), slope [0-9.]* % (<= 10 %)$' "$S/text" &&
-		grep -q '^steady randread: steady at round 3: .* IOPS (rounds 1-3: range' "$S/text" &&
-		grep -q '^diskbench: steady randread: at most 6 rounds x 0.3 s = 1.8 s$' "$S/text.err"; then
-		ok "text: the worst case first, a line per round, the verdict"
+		grep -qF "steady randread on '$S/data': steady at round 3: " "$S/text" &&
+		grep -q '^steady randread on .*: steady at round 3: .* IOPS (rounds 1-3: range' "$S/text" &&
+		grep -qxF "diskbench: steady randread on '$S/data': at most 6 rounds x 0.3 s = 1.8 s" "$S/text.err"; then
+		ok "text: the worst case first, a line per round, the verdict, each naming the target"
 	else
-		not_ok "text: the worst case first, a line per round, the verdict" "$(cat "$S/text" "$S/text.err")"
+		not_ok "text: the worst case first, a line per round, the verdict, each naming the target" "$(cat "$S/text" "$S/text.err")"
 	fi
 	FAKE_LAT=steps:1000:0.3 timeout 120 "$FAKE" --csv steady randread "${ROUNDS[@]}" --max-rounds 4 "$S/data" >"$S/csv" 2>/dev/null
 	py "CSV: a row per round, then one with the error" '
@@ -184,6 +185,23 @@ t_bad_input() {
 		not_ok "... and the file untouched" "its checksum changed"
 }
 
+# issue 44: '--precondition 2' took 2 as the TARGET (with --force it overwrote
+# a user's file named 2): a number after an option whose value is optional
+# is a usage error naming the = form, before anything is opened.
+t_precondition_word() {
+	mkdir "$S/cwd" && head -c 1M /dev/urandom >"$S/cwd/2"
+	local sum
+	sum=$(cksum <"$S/cwd/2")
+	pushd "$S/cwd" >/dev/null || return
+	check "steady randwrite --force --precondition 2 (a file named 2 here): exit 2" 2 steady randwrite --force --precondition 2 --round 0.2 --window 3 --max-rounds 3 -s 1M
+	grep -qF "use --precondition=2" "$S/err" && ok "... naming --precondition=2" || not_ok "... naming --precondition=2" "$(cat "$S/err")"
+	[ "$(cksum <"$S/cwd/2")" = "$sum" ] && ok "... the file named 2 untouched" || not_ok "... the file named 2 untouched" "its checksum changed"
+	check "steady randwrite --precondition 2 DIR: exit 2" 2 steady randwrite --precondition 2 --round 0.2 "$S/dir"
+	grep -qF "use --precondition=2" "$S/err" && ok "... naming --precondition=2" || not_ok "... naming --precondition=2" "$(cat "$S/err")"
+	popd >/dev/null || return
+	[ -z "$(ls -A "$S/dir")" ] && ok "... nothing created in DIR" || not_ok "... nothing created in DIR" "$(ls -A "$S/dir")"
+}
+
 t_precondition() {
 	run 0 --json steady randwrite --precondition=1 --round 0.3 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 8M "$S/dir"
 	py "--precondition=1 over 8 MiB: 8 MiB written at 128 KiB, 32 in flight, before round 1" '
@@ -239,6 +257,7 @@ t_left
 t_round_cliff
 t_text_and_csv
 t_bad_input
+t_precondition_word
 t_precondition
 t_interrupted
 t_throttled

@@ -122,11 +122,34 @@ static void test_own_bits_recorded(void **state)
 	assert_false(c.opt.force);
 }
 
+/* --precondition[=PASSES]: a number after it is a usage error naming the
+ * = form, never the TARGET (issue 44); a path after it is the TARGET. */
+static void test_optional_value_never_takes_word(void **state)
+{
+	(void)state;
+	struct cli c;
+	assert_int_equal(parse(&c, "steady", "randwrite", "--precondition", "2", NULL), EXIT_USAGE);
+	assert_non_null(strstr(why, "use --precondition=2"));
+	assert_int_equal(parse(&c, "steady", "randwrite", "--precondition", "3", "/tmp", NULL),
+			 EXIT_USAGE);
+	assert_non_null(strstr(why, "use --precondition=3"));
+	assert_int_equal(parse(&c, "steady", "randwrite", "--precondition=2", "/tmp", NULL), EXIT_OK);
+	assert_int_equal(c.opt.steady.precondition, 2);
+	assert_string_equal(c.opt.target, "/tmp");
+	assert_int_equal(parse(&c, "steady", "randwrite", "--precondition", "/tmp", NULL), EXIT_OK);
+	assert_int_equal(c.opt.steady.precondition, 2); /* the default passes */
+	assert_string_equal(c.opt.target, "/tmp");
+	assert_int_equal(parse(&c, "steady", "randwrite", "/tmp", "--precondition", NULL), EXIT_OK);
+	assert_int_equal(parse(&c, "steady", "randwrite", "--precondition", "--", "2", NULL), EXIT_OK);
+	assert_string_equal(c.opt.target, "2"); /* after --, a word is a word */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_given_bits),
 		cmocka_unit_test(test_own_bits_recorded),
+		cmocka_unit_test(test_optional_value_never_takes_word),
 		cmocka_unit_test(test_flags_keep_open_loop_depth),
 		cmocka_unit_test(test_qd_given_is_kept),
 	};
