@@ -189,8 +189,10 @@ static int parse_noise_floor(const char *v, struct options *o, const char **reas
 	return 0;
 }
 
-/* --rate: I/Os a second, k or M for thousands or millions ("2.5k"); more
- * than 0, at most 100M (ten nanoseconds apart). */
+/* --rate: I/Os a second, k or M for thousands or millions ("2.5k"); from
+ * RATE_FLOOR (one I/O in 1000 s: below it the gaps outgrow the clock, and
+ * 1e-300 ran flat out, issue 44) to 100M (ten nanoseconds apart). */
+#define RATE_FLOOR 0.001
 static int parse_rate(const char *v, double *out, const char **reason)
 {
 	char *end;
@@ -211,6 +213,10 @@ static int parse_rate(const char *v, double *out, const char **reason)
 	if (!(x > 0) || x > 100e6) {
 		*reason = x > 100e6 ? "at most 100M" : "must be greater than 0 (without --rate the "
 						       "test is closed-loop)";
+		return -1;
+	}
+	if (x < RATE_FLOOR) {
+		*reason = "at least 0.001 (one I/O in 1000 s)";
 		return -1;
 	}
 	*out = x;

@@ -69,6 +69,10 @@ ONE=(--engine=sync --no-drop-caches -s 16M)
 t_bad_input() {
 	check "--rate 0: exit 2" 2 randread --rate 0 "$S/data"
 	grep -q "rate '0': must be greater than 0" "$S/err" && ok "... saying why" || not_ok "... saying why" "$(cat "$S/err")"
+	# issue 44: a rate whose gap overflows the clock ran flat out
+	check "--rate 1e-300: exit 2" 2 randread --rate 1e-300 -t 0.3 "$S/data"
+	grep -q "rate '1e-300': at least 0.001" "$S/err" && ok "... saying the floor" || not_ok "... saying the floor" "$(cat "$S/err")"
+	check "--rate 0.0009: exit 2" 2 randread --rate 0.0009 -t 0.3 "$S/data"
 	check "--rate abc: exit 2" 2 randread --rate abc "$S/data"
 	check "--rate 5x: exit 2" 2 randread --rate 5x "$S/data"
 	check "--arrivals bogus: exit 2" 2 randread --rate 100 --arrivals bogus "$S/data"

@@ -144,12 +144,28 @@ static void test_optional_value_never_takes_word(void **state)
 	assert_string_equal(c.opt.target, "2"); /* after --, a word is a word */
 }
 
+/* --rate's floor: 0.001 IOPS, one I/O in 1000 s (issue 44: 1e-300 was
+ * accepted, and its gap overflowed the clock). */
+static void test_rate_floor(void **state)
+{
+	(void)state;
+	struct cli c;
+	assert_int_equal(parse(&c, "randread", "--rate", "1e-300", NULL), EXIT_USAGE);
+	assert_non_null(strstr(why, "at least 0.001"));
+	assert_int_equal(parse(&c, "randread", "--rate", "0.0009", NULL), EXIT_USAGE);
+	assert_int_equal(parse(&c, "randread", "--rate", "0.001", NULL), EXIT_OK);
+	assert_true(c.opt.rate == 0.001);
+	assert_int_equal(parse(&c, "randread", "--rate", "100M", NULL), EXIT_OK);
+	assert_int_equal(parse(&c, "randread", "--rate", "101M", NULL), EXIT_USAGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_given_bits),
 		cmocka_unit_test(test_own_bits_recorded),
 		cmocka_unit_test(test_optional_value_never_takes_word),
+		cmocka_unit_test(test_rate_floor),
 		cmocka_unit_test(test_flags_keep_open_loop_depth),
 		cmocka_unit_test(test_qd_given_is_kept),
 	};
