@@ -147,7 +147,7 @@ static int precondition(struct steady_run *s)
 	po->time_s = 0;
 	po->quiet = true;
 	phase_result(s->pre, s->r, "seqwrite", po, IO_WRITE);
-	int code = target_open(&s->t, O_WRONLY, true, s->pre);
+	int code = target_open(&s->t, O_WRONLY, po->direct, s->pre); /* --no-direct too */
 	if (code != EXIT_OK)
 		return fail(s->r, code, "preconditioning: %s", s->pre->error);
 	progress_label(s->r->opt, "steady: preconditioning, %u passes", s->rep->pre.passes);

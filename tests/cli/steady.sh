@@ -27,6 +27,7 @@ cleanup() {
 	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
 	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
 	[ -n "$IMG" ] && rm -f -- "$IMG"
+	mountpoint -q "$S/ramfs" 2>/dev/null && umount "$S/ramfs"
 	rm -rf -- "$S"
 }
 trap cleanup EXIT
@@ -211,6 +212,32 @@ assert d["steady"]["attained"], d["steady"]'
 	no_leftovers "$S/dir" "no test file left behind"
 }
 
+# issue 44: the preconditioning opened the target with O_DIRECT whatever
+# --no-direct said: on ramfs (no O_DIRECT) it failed, elsewhere it wrote
+# past the page cache the rounds then measured.
+t_precondition_nodirect() {
+	local opens
+	if command -v strace >/dev/null 2>&1; then
+		strace -f -qq -e trace=openat -o "$S/pre.strace" "$DB" --json steady randwrite --no-direct --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir" >"$S/out" 2>"$S/err"
+		opens=$(grep -c '\.diskbench-.*O_DIRECT' "$S/pre.strace")
+		expect "--no-direct --precondition=1: no open of the test file with O_DIRECT (strace)" "$([ "$opens" = 0 ]; echo $?)" "$opens opens with O_DIRECT" "$(grep '\.diskbench-' "$S/pre.strace" | head -5)"
+		strace -f -qq -e trace=openat -o "$S/pre.strace" "$DB" --json steady randwrite --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir" >"$S/out" 2>"$S/err"
+		opens=$(grep -c '\.diskbench-.*O_WRONLY|O_DIRECT' "$S/pre.strace")
+		expect "... without it, the preconditioning's open has O_DIRECT" "$([ "$opens" -ge 1 ]; echo $?)" "$(grep '\.diskbench-' "$S/pre.strace" | head -5)"
+	else
+		skip "--no-direct --precondition under strace" "no strace"
+	fi
+	if [ "$(id -u)" != 0 ] || ! mkdir "$S/ramfs" || ! mount -t ramfs ramfs "$S/ramfs" 2>/dev/null; then
+		skip "--no-direct --precondition on ramfs (no O_DIRECT)" "not root, or no ramfs"
+		return
+	fi
+	run 0 --json steady randwrite --no-direct --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/ramfs"
+	py "--no-direct --precondition=1 on ramfs: exit 0, 1 MiB preconditioned" '
+p = d["steady"]["precondition"]
+assert p["passes"] == 1 and p["bytes"] == 1 << 20, p'
+	umount "$S/ramfs"
+}
+
 t_interrupted() {
 	FAKE_LAT=pace:1000 "$FAKE" --json steady randread "${ROUNDS[@]}" --max-rounds 30 --excursion 0 --slope 0 "$S/dir" >"$S/int.json" 2>"$S/int.err" &
 	local pid=$!
@@ -259,6 +286,7 @@ t_text_and_csv
 t_bad_input
 t_precondition_word
 t_precondition
+t_precondition_nodirect
 t_interrupted
 t_throttled
 tap_done
