@@ -58,6 +58,13 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
  * with the reason.  Records the engine in r. */
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
 		    const struct engine_ops **ops);
+/* The requests in flight per thread a run whose depth nobody asked for
+ * (--rate's and sla's default, steady's preconditioning: not --qd) gets
+ * from the engine opt names: qd, or the engine's own depth where that is
+ * less (the sync engine keeps one), with a warning naming what ("the open
+ * loop") in r (issue 44: such a run failed over a depth nobody asked). */
+unsigned run_fit_depth(const struct options *opt, unsigned qd, const char *what,
+		       struct result *r);
 /* Warm-up I/Os per thread the job gets: --warmup for O_DIRECT runs, none
  * through the page cache. */
 unsigned run_warmup_ios(const struct options *opt);

@@ -247,12 +247,12 @@ int cmd_run_sla(const struct command *cmd, const struct options *opt, struct res
 	rep->step_s = opt->sla.step_s;
 	rep->warmup_s = opt->sla.step_s / 4 < SLA_WARMUP_MAX_S ? opt->sla.step_s / 4
 							       : SLA_WARMUP_MAX_S;
-	rep->in_flight = opt->qd * opt->threads;
 	s->text = opt->format == OUT_TEXT && !opt->quiet;
 	s->step_opt = *opt;
 	s->step_opt.time_s = opt->sla.step_s;
 	s->step_opt.quiet = true; /* the step lines are sla's */
-	s->step_opt.given |= OPT_QD; /* the output names the cap, chosen or not */
+	s->step_opt.qd = run_fit_depth(opt, opt->qd, "sla's steps", r); /* said once */
+	rep->in_flight = s->step_opt.qd * opt->threads;
 	int code = prepare(s, opt);
 	if (code == EXIT_OK)
 		say_worst_case(s, opt);

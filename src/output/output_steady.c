@@ -118,7 +118,7 @@ static void json_precondition(struct json *j, const struct steady_report *rep)
 	json_object_begin(j);
 	json_key(j, "passes"), json_uint(j, rep->pre.passes);
 	json_key(j, "block_size"), json_uint(j, 128u << 10);
-	json_key(j, "qd"), json_uint(j, 32);
+	json_key(j, "qd"), json_uint(j, rep->pre.qd);
 	json_key(j, "bytes"), json_uint(j, rep->pre.bytes);
 	json_key(j, "seconds"), json_double(j, rep->pre.seconds, 3);
 	json_key(j, "bytes_per_sec"), json_double(j, rep->pre.bytes_per_sec, 1);

@@ -270,30 +270,6 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->sqpoll = opt->sqpoll;
 }
 
-int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
-		    const struct engine_ops **ops)
-{
-	char note[MSG_LEN];
-	if (engine_pick(opt->engine ? opt->engine : "auto", ops, note, sizeof(note)) != 0)
-		return fail(r, EXIT_RUN, "--engine=%s: %s", opt->engine, note[0] ? note : "unavailable");
-	if ((opt->poll || opt->sqpoll) && *ops != &engine_uring && *ops != &engine_nop)
-		return fail(r, EXIT_RUN, "%s needs io_uring: %s", opt->poll ? "--poll" : "--sqpoll",
-			    note[0] ? note : "the engine picked is not io_uring");
-	if (note[0])
-		warn(r, "%s", note);
-	if (qd > (*ops)->max_qd)
-		return fail(r, EXIT_RUN, "%u requests in flight per thread need an asynchronous engine, "
-			    "and %s keeps %u%s", qd, (*ops)->label, (*ops)->max_qd,
-			    opt_hint(opt, OPT_THREADS, "; use -j for more in flight"));
-	r->engine = (*ops)->name;
-	r->engine_label = (*ops)->label;
-	if (*ops == &engine_nop)
-		warn(r, "--engine=nop moves no data: each request is an io_uring NOP, so the figures "
-		     "are what diskbench alone can issue and reap on this CPU (its ceiling), not "
-		     "the target's");
-	return EXIT_OK;
-}
-
 unsigned run_warmup_ios(const struct options *opt)
 {
 	/* through the page cache a warm-up read would warm (and read ahead of)

@@ -238,6 +238,31 @@ assert p["passes"] == 1 and p["bytes"] == 1 << 20, p'
 	umount "$S/ramfs"
 }
 
+# issue 44: the preconditioning's 32 in flight on the sync engine (chosen,
+# or auto's under a seccomp filter) failed the run: clamped, and said.
+t_precondition_sync() {
+	local NA=(python3 "$(dirname "$0")/noasync.py" "$DB")
+	local PRE=(--json steady randwrite --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir")
+	check "--engine=sync --precondition=1: exit 0" 0 --engine=sync "${PRE[@]:1}"
+	"$DB" --engine=sync "${PRE[@]}" >"$S/out" 2>"$S/err"
+	py "... preconditioned at one in flight, said once" '
+p = d["steady"]["precondition"]
+assert p["qd"] == 1 and p["bytes"] == 1 << 20, p
+assert sum(w.startswith("preconditioning: ") and "keeps 1 request in flight per thread" in w for w in d["warnings"]) == 1, d["warnings"]'
+	"${NA[@]}" "${PRE[@]}" >"$S/out" 2>"$S/err"
+	rc=$?
+	if [ "$rc" = 77 ]; then
+		skip "auto's fallback to sync: --precondition" "$(cat "$S/err")"
+		return
+	fi
+	expect "auto falls back to sync, --precondition=1: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/err")"
+	py "... preconditioned at one in flight" 'assert d["steady"]["precondition"]["qd"] == 1, d["steady"]["precondition"]'
+	run 0 --json steady randwrite --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir"
+	py "... an asynchronous engine keeps 32, no warning (negative case)" '
+assert d["steady"]["precondition"]["qd"] == 32, d["steady"]["precondition"]
+assert not any("request in flight per thread" in w for w in d["warnings"]), d["warnings"]'
+}
+
 t_interrupted() {
 	FAKE_LAT=pace:1000 "$FAKE" --json steady randread "${ROUNDS[@]}" --max-rounds 30 --excursion 0 --slope 0 "$S/dir" >"$S/int.json" 2>"$S/int.err" &
 	local pid=$!
@@ -287,6 +312,7 @@ t_bad_input
 t_precondition_word
 t_precondition
 t_precondition_nodirect
+t_precondition_sync
 t_interrupted
 t_throttled
 tap_done
