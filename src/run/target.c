@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "devinfo.h"
@@ -316,6 +317,32 @@ static int refuse_if_mounted(const char *path, struct result *r)
 		    use.source);
 }
 
+#define CLAIM_RETRIES 20            /* about a second, */
+#define CLAIM_RETRY_NS 50000000L    /* 50 ms apart */
+
+/* An exclusive open of a device refused with EBUSY while nothing visible
+ * holds it (no mount, holder or swap: a program's O_EXCL claim, or the
+ * kernel still tearing down the io_uring ring of a run that has just
+ * exited, issue 44) is tried again for about a second. */
+static int open_device(const char *path, int flags)
+{
+	struct stat st;
+	char who[64];
+	int fd = open(path, flags);
+	if (fd >= 0 || errno != EBUSY || !(flags & O_EXCL))
+		return fd;
+	bool shown = stat(path, &st) == 0 &&
+		     devinfo_blockdev_claimed(major(st.st_rdev), minor(st.st_rdev), NULL, NULL, who,
+					      sizeof(who)) == 1;
+	errno = EBUSY; /* the readers' own errors are not the open's */
+	for (unsigned i = 0; !shown && fd < 0 && errno == EBUSY && i < CLAIM_RETRIES; i++) {
+		struct timespec nap = { 0, CLAIM_RETRY_NS };
+		nanosleep(&nap, NULL);
+		fd = open(path, flags);
+	}
+	return fd;
+}
+
 int target_open(struct target *t, int flags, bool direct, struct result *r)
 {
 	target_close(t);
@@ -329,7 +356,8 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 			return code;
 		flags |= O_EXCL;
 	}
-	t->fd = open(t->path, flags | O_CLOEXEC);
+	t->fd = t->kind == TARGET_BLOCKDEV ? open_device(t->path, flags | O_CLOEXEC)
+					   : open(t->path, flags | O_CLOEXEC);
 	if (t->fd < 0) {
 		if (errno == EINVAL && direct) {
 			t->no_direct = true;
