@@ -181,6 +181,8 @@ int run_zoned_prepare(const struct target *t, struct bench_job *job, const struc
 		      struct result *r)
 {
 	job->zones = NULL;
+	if (t->no_data)
+		return EXIT_OK; /* --engine=nop: no zone is prepared or reset, nothing reaches one */
 	struct zone_map *m = calloc(1, sizeof(*m));
 	if (!m)
 		return fail(r, EXIT_RUN, "cannot allocate the zone map:");

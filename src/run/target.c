@@ -346,6 +346,8 @@ static int open_device(const char *path, int flags)
 int target_open(struct target *t, int flags, bool direct, struct result *r)
 {
 	target_close(t);
+	if (t->no_data) /* --engine=nop: whatever the test, nothing can write through it */
+		flags = (flags & ~(O_ACCMODE | O_DSYNC | O_SYNC)) | O_RDONLY;
 	if (direct)
 		flags |= plat_o_direct;
 	/* the one place writes to a device get O_EXCL: it fails with EBUSY while
