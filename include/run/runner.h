@@ -108,6 +108,12 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 int run_zoned_prepare(const struct target *t, struct bench_job *job, const struct options *opt,
 		      struct result *r);
 void run_zoned_finish(struct bench_job *job, const struct bench_outcome *out, struct result *r);
+/* What a zoned target among t cannot run of job, refused (exit 2, the
+ * reason said) without reading or resetting a zone; EXIT_OK otherwise.  A
+ * command of several runs asks it for a later run before an earlier one
+ * writes (sla: its open-loop steps, before its closed-loop probe, issue 44). */
+int run_zoned_refuse(const struct target *t, const struct bench_job *job,
+		     const struct options *opt, struct result *r);
 /* What only a zoned device's zone report tells: the least capacity of its
  * sequential zones and how many conventional zones it has.  1 with both, 0
  * if path is no zoned device, -1 if it cannot be opened or asked. */

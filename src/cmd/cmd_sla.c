@@ -25,6 +25,7 @@
 #define SLA_LOWEST 64        /* the lowest rate tried: the ceiling / this */
 #define SLA_BISECT_STEPS 10
 #define SLA_WARMUP_MAX_S 0.5 /* each step's warm-up: a quarter of it, at most this */
+#define SLA_ANY_RATE 1.0     /* a step's job as the zoned refusals see it: some rate */
 
 struct sla_run {
 	struct sla_report *rep;
@@ -197,7 +198,14 @@ static int measure(struct sla_run *s)
 		return code;
 	if (s->test->dir == IO_READ)
 		run_evict(&s->t, &s->step_opt, s->r);
-	code = one_step(s, SLA_PROBE, 0);
+	/* its steps' open loop, refused on a zoned device before the probe
+	 * writes or resets a zone (issue 44) */
+	struct bench_job steps;
+	run_describe_job(&steps, s->test->dir, s->test->pattern, &s->step_opt, s->r->region);
+	steps.rate = SLA_ANY_RATE;
+	code = run_zoned_refuse(&s->t, &steps, &s->step_opt, s->r);
+	if (code == EXIT_OK)
+		code = one_step(s, SLA_PROBE, 0);
 	if (code != EXIT_OK)
 		return code;
 	s->rep->ceiling_iops = s->rep->steps[0].served;

@@ -2,7 +2,10 @@
 /* How a run treats a zoned device before any I/O (src/run/run_zoned.c,
  * issue 44), against a fake device (the platform's zone calls wrapped) that
  * counts its reports and resets: --engine=nop prepares and resets no zone;
- * the control: a closed-loop write test empties the part-written zone. */
+ * an open loop of writes (sla's steps) is refused by run_zoned_refuse
+ * without a report or a reset, so sla can ask it before its closed-loop
+ * probe writes; and the controls: a closed-loop write test empties the
+ * part-written zone, an open loop of reads is not refused. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +133,27 @@ static void test_nop_prepares_no_zone(void **state)
 	assert_null(job.zones);
 	assert_null(r.zoned);
 	assert_int_equal(reports + resets, 0);
+	assert_int_equal(run_zoned_refuse(&t, &job, &opt, &r), EXIT_OK);
+}
+
+/* sla's steps (an open loop of writes): refused with the reason before any
+ * zone is read or reset, as sla asks before its probe. */
+static void test_open_loop_writes_refused_first(void **state)
+{
+	(void)state;
+	struct bench_job job;
+	job_of(&job, IO_WRITE, 1.0);
+	assert_int_equal(run_zoned_refuse(&t, &job, &opt, &r), EXIT_USAGE);
+	assert_non_null(strstr(r.error, "an open loop (--rate, sla) of writes is not run on it"));
+	assert_int_equal(reports + resets, 0);
+	/* negative cases: an open loop of reads, a closed loop of writes */
+	r.error[0] = '\0';
+	job_of(&job, IO_READ, 1.0);
+	assert_int_equal(run_zoned_refuse(&t, &job, &opt, &r), EXIT_OK);
+	job_of(&job, IO_WRITE, 0);
+	assert_int_equal(run_zoned_refuse(&t, &job, &opt, &r), EXIT_OK);
+	assert_int_equal(reports + resets, 0);
+	assert_string_equal(r.error, "");
 }
 
 int main(void)
@@ -137,6 +161,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_empties_part_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nop_prepares_no_zone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_loop_writes_refused_first, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
