@@ -88,7 +88,9 @@ int cli_check_limits(const struct options *o, char *why, size_t len)
 	if ((o->given & OPT_QD) && o->qd > 1 && strcmp(o->engine, "sync") == 0)
 		return usage_error(why, len, "--qd %u needs an asynchronous engine (--engine=uring or "
 				   "aio); the sync engine keeps one request in flight per thread", o->qd);
-	if (o->bs * effective_threads(o) * o->qd > max_buffers)
+	/* the sync engine holds one buffer a thread, whatever depth --rate settled */
+	unsigned qd = strcmp(o->engine, "sync") == 0 ? 1 : o->qd;
+	if (o->bs * effective_threads(o) * qd > max_buffers)
 		return usage_error(why, len, "block size x threads x qd needs more than 4 GiB of "
 				   "buffers");
 	if (o->series_rows && o->format != OUT_CSV)

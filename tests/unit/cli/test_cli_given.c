@@ -79,6 +79,14 @@ static void test_qd_given_is_kept(void **state)
 	assert_int_equal(parse(&c, "randread", "--batch", "2", NULL), EXIT_OK);
 	assert_int_equal(c.opt.qd, 1); /* closed loop: the default, 1 */
 	assert_false(c.opt.given & OPT_QD);
+	/* the sync engine: --rate's depth is fitted at run time, so -j 100 at
+	 * 1 MiB is 100 MiB of buffers, not 100 x 64 (6.4 GiB, over the 4 GiB
+	 * limit: refused on an asynchronous engine); a --qd above 1 is refused */
+	assert_int_equal(parse(&c, "randread", "--engine=sync", "--rate", "9", "-j", "100", "-b",
+			       "1M", NULL), EXIT_OK);
+	assert_int_equal(parse(&c, "randread", "--engine=uring", "--rate", "9", "-j", "100", "-b",
+			       "1M", NULL), EXIT_USAGE);
+	assert_int_equal(parse(&c, "randread", "--engine=sync", "--qd", "2", NULL), EXIT_USAGE);
 }
 
 /* Every row of the option table records itself by one bit that no other
