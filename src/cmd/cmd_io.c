@@ -85,6 +85,10 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 	const struct io_does does = io_does(cmd, opt);
 	r->dir = does.changes ? IO_WRITE : IO_READ; /* a mix without writes or trims only reads */
 	int code = multi_begin(&m, opt, r);
+	if (code == EXIT_OK && m->opt.rate > 0) { /* --rate's default depth, within the engine's */
+		m->opt.qd = run_fit_depth(&m->opt, m->opt.qd, "the open loop (--rate)", r);
+		r->opt = &m->opt; /* params.qd: the depth the run has */
+	}
 	for (unsigned k = 0; code == EXIT_OK && k < m->n; k++)
 		code = prepare_target(cmd, &does, m, k, r);
 	/* all open before any is written: a device in use refuses the run untouched */

@@ -115,13 +115,16 @@ static int precondition(struct steady_run *s)
 	struct bench_job job;
 	*po = *s->r->opt;
 	po->bs = PRECONDITION_BS;
-	po->qd = PRECONDITION_QD;
+	po->given &= ~OPT_QD; /* its depth is steady's, never the rounds' --qd */
 	po->threads = 1;
+	po->accepts &= ~OPT_THREADS; /* one thread, whatever -j: no message suggests it */
 	po->sync = SYNC_NONE; /* what reaches the device is what counts, not each write's flush */
 	po->time_s = 0;
 	po->quiet = true;
 	phase_result(s->pre, s->r, "seqwrite", po, IO_WRITE);
-	int code = target_open(&s->t, O_WRONLY, true, s->pre);
+	po->qd = run_fit_depth(po, PRECONDITION_QD, "the preconditioning", s->pre);
+	p->qd = po->qd;
+	int code = target_open(&s->t, O_WRONLY, po->direct, s->pre); /* --no-direct too */
 	if (code != EXIT_OK)
 		return fail(s->r, code, "preconditioning: %s", s->pre->error);
 	progress_label(s->r->opt, "steady: preconditioning, %u passes", s->rep->pre.passes);

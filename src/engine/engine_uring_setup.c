@@ -184,8 +184,10 @@ void uring_free(struct engine *e)
 		ring_register(e->ring_fd, RING_UNREGISTER_RING_FDS, &up, 1);
 	}
 	unmap_rings(e);
-	if (e->ring_fd >= 0)
-		close(e->ring_fd); /* also drops the registrations */
+	if (e->ring_fd >= 0) {
+		ring_register(e->ring_fd, RING_UNREGISTER_FILES, NULL, 0); /* none: ENXIO, harmless */
+		close(e->ring_fd); /* the file's registration dropped first: uring_abi.h */
+	}
 	free(e->scratch);
 	free(e->outside);
 	free(e);

@@ -765,7 +765,7 @@ def mask_text(text, machine):
             out.append("%s%s: %s" % (m.group(1), m.group(2), rest))
         elif line.startswith("looks like: "):
             out.append(verdict_line(line))
-        elif re.match(r"^(round \d+|steady \w+: )", line):
+        elif re.match(r"^(round \d+|steady \w+(?: on '[^']*')?: )", line):
             # steady's rounds: their figures masked, which rounds they are kept
             keep = r"(rounds? \d+(?:-\d+)?(?: \(hold\))?|after \d+ rounds)"
             out.append("".join(x if re.fullmatch(keep, x) else figures(x) for x in re.split(keep, line)))

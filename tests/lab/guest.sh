@@ -120,6 +120,15 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 		run "$role.randread" diskbench --json randread --engine=$eng --max-open-zones 2 -t 1 -s 32M "$dev"
 		run "$role.sweep" diskbench --json sweep --engine=$eng --levels 1,2 --point-time 0.2 -s 32M "$dev"
 		run "$role.seqwrite_text" diskbench seqwrite --force --engine=$eng --once -b 1M -s 16M "$dev"
+		# issue 44: sla's open loop of writes is refused before its closed-loop
+		# probe writes or resets a zone; --engine=nop (no --force) prepares,
+		# writes and resets none: the zones and the write counter as they were
+		run "$role.blkzone_pre44" blkzone report -c 4 "$dev"
+		run "$role.stat_pre44" cat "/sys/block/$b/stat"
+		run "$role.sla_write" diskbench --json sla randwrite --force --engine=$eng --latency 10ms --step-time 0.2 -s 32M "$dev"
+		run "$role.nop_write" diskbench --json seqwrite --engine=nop -t 0.5 -s 32M "$dev"
+		run "$role.stat_post44" cat "/sys/block/$b/stat"
+		run "$role.blkzone_post44" blkzone report -c 4 "$dev"
 		run "$role.dmesg" dmesg
 		;;
 	esac
