@@ -81,6 +81,9 @@ typedef uint64_t opt_bits;
 #define OPT_RATE OPT_BIT(30)    /* --rate, --arrivals */
 #define OPT_SLA OPT_BIT(31)     /* sla's --latency, --step-time */
 #define OPT_MIX OPT_BIT(32)     /* --mix r70,w30: rw, randrw (issue 31) */
+/* capacity (issue 42) */
+#define OPT_DESTRUCTIVE OPT_BIT(46) /* --destructive: nothing saved nor put back */
+#define OPT_JOURNAL OPT_BIT(47)     /* --journal FILE: where the saved blocks are kept */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -197,6 +200,9 @@ struct options {
 		double step_s;        /* --step-time */
 	} sla;
 	struct mix mix;           /* --mix, or the test's own (trims: t100); unset: none */
+	/* capacity (issue 42) */
+	bool destructive;         /* --destructive: what capacity overwrites is not saved */
+	const char *journal;      /* --journal FILE: its undo journal; NULL: the default */
 };
 
 #define MAX_WARNINGS 16
