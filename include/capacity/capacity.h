@@ -174,7 +174,8 @@ void cap_journal_close(struct cap_journal *j, bool remove);
  * (the run died writing it, before its write reached the device) is
  * ignored.  1 (out filled; the file is removed when nothing failed), 0 if
  * no file is at path, -1 with the reason in why (not a journal, another
- * device's, unreadable). */
+ * device's: another size or sector, or none of its run's stamps here,
+ * unreadable); the file is kept on -1. */
 int cap_journal_replay(const char *path, const struct cap_dev *dev, struct cap_replay *out,
 		       char *why, size_t len);
 

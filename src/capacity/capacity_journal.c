@@ -8,9 +8,10 @@
  *
  * The file: a header (magic, version, byte order, run id, claimed size,
  * sector, device name, a check), then entries, each a head (magic, offset,
- * length, a check of all three and the bytes) and the bytes.  An entry
- * whose check fails ends the journal: the run died while appending it, and
- * the journal is synced before any write, so its write never happened. */
+ * length, a check of all three and the bytes) and the bytes, and, once every
+ * range was written back, a last head saying so.  An entry whose check
+ * fails ends the journal: the run died while appending it, and the journal
+ * is synced before any write, so its write never happened. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@
 #define JOURNAL_VERSION 1
 #define ENDIAN_MARK 0x0102030405060708ull
 #define ENTRY_MAGIC 0x4e45454f444e5544ull /* "DUNDOEEN" */
+#define BACK_MAGIC 0x4b4341424f444e55ull  /* "UNDOBACK": every range was written back */
 
 struct journal_head {
 	char magic[16];
@@ -227,6 +229,13 @@ uint64_t cap_journal_restore(struct cap_journal *j, const struct cap_dev *dev, u
 		else
 			rep->restore_failed++, failed++;
 	}
+	/* every write back taken: said in the journal, so that a replay that
+	 * finds none of the run's stamps knows why (not a twin device's) */
+	if (failed == 0 && j->n > 0) {
+		struct entry_head e = { BACK_MAGIC, 0, 0, entry_check(0, 0, NULL) };
+		if (append(j, &e, sizeof(e)) != 0 || fdatasync(j->fd) != 0)
+			rep->restore_failed++, failed++;
+	}
 	/* the restores reach the medium before the journal may go */
 	if (dev->flush(dev->ctx) != 0 && failed == 0)
 		rep->restore_failed++, failed++;
@@ -257,6 +266,7 @@ struct leftover {
 	struct journal_head h;
 	struct saved *s;
 	size_t n;
+	bool written_back; /* the run wrote every range back (its flush may have failed) */
 };
 
 static int fail_why(char *why, size_t len, const char *fmt, const char *path)
@@ -298,8 +308,13 @@ static int read_entries(struct leftover *lo, unsigned sector)
 	size_t cap = 0;
 	for (;;) {
 		struct entry_head e;
-		if (io_pread_full(lo->fd, &e, sizeof(e), at) != (ssize_t)sizeof(e) ||
-		    e.magic != ENTRY_MAGIC || e.len == 0 || e.len > CAP_CHUNK || e.len % sector ||
+		if (io_pread_full(lo->fd, &e, sizeof(e), at) != (ssize_t)sizeof(e))
+			return 0;
+		if (e.magic == BACK_MAGIC && e.len == 0 && e.check == entry_check(0, 0, NULL)) {
+			lo->written_back = true;
+			return 0;
+		}
+		if (e.magic != ENTRY_MAGIC || e.len == 0 || e.len > CAP_CHUNK || e.len % sector ||
 		    e.off % sector || e.off > lo->h.claimed || e.len > lo->h.claimed - e.off)
 			return 0;
 		unsigned char *data = malloc((size_t)e.len);
@@ -367,6 +382,13 @@ int cap_journal_replay(const char *path, const struct cap_dev *dev, struct cap_r
 		replay_range(&lo.s[i], dev, lo.h.run, bounce, out);
 	if (rc == 1 && dev->flush(dev->ctx) != 0)
 		out->failed++;
+	/* ranges saved, and not one sector of that run here: most likely the
+	 * journal of another device of the same size (a twin stick in the same
+	 * slot), whose only copy of those bytes it is: kept, never removed */
+	if (rc == 1 && out->ranges > 0 && out->sectors == 0 && out->failed == 0 && !lo.written_back)
+		rc = fail_why(why, len, "undo journal '%s' holds what an earlier run overwrote, but "
+			      "no sector of this device holds that run's blocks: it is most likely "
+			      "another device's (put that one back and run again), else move it away", path);
 	if (rc == 1) {
 		out->done = true;
 		if (out->failed == 0 && unlink(path) == 0)

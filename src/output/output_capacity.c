@@ -20,22 +20,24 @@ static void both_units(char *buf, size_t len, uint64_t bytes)
 	snprintf(buf, len, "%s (%s)", si, iec);
 }
 
-/* "spread: 32 blocks written across 1.0 MiB-4.0 GiB, read back: good to
- * 412 MiB, bad from 513 MiB; it wraps every 512 MiB (0.41 s)" */
+/* "narrow: 32 blocks written across 412 MiB-513 MiB, read back: good to
+ * 536866816 B, bad from 512 MiB; it wraps every 512 MiB (0.41 s)": the
+ * bounds and the period exact (the largest unit that divides), since the
+ * last steps move them by less than a rounded figure shows. */
 void out_capacity_step(FILE *f, const struct capacity_report *rep, const struct cap_step *st)
 {
 	char from[32], to[32], bad[48] = "nothing bad yet", good[32], period[64] = "";
 	fmt_bytes_iec(from, sizeof(from), st->from);
 	fmt_bytes_iec(to, sizeof(to), st->to);
-	fmt_bytes_iec(good, sizeof(good), st->good);
+	fmt_size_exact(good, sizeof(good), st->good);
 	if (st->bad < rep->claimed) {
 		char b[32];
-		fmt_bytes_iec(b, sizeof(b), st->bad);
+		fmt_size_exact(b, sizeof(b), st->bad);
 		snprintf(bad, sizeof(bad), "bad from %s", b);
 	}
 	if (st->period) {
 		char p[32];
-		fmt_bytes_iec(p, sizeof(p), st->period);
+		fmt_size_exact(p, sizeof(p), st->period);
 		snprintf(period, sizeof(period), "; it wraps every %s", p);
 	}
 	if (st->kind == CAP_STEP_SCAN) {

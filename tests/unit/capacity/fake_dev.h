@@ -36,6 +36,7 @@ struct fake {
 	unsigned writes;       /* write requests taken */
 	unsigned signal_after; /* SIGTERM raised at this write (UINT32_MAX: never) */
 	unsigned stop_at;      /* for a stop hook: the writes after which a run is cut */
+	bool flush_fails;      /* every flush fails (EIO) */
 	unsigned char *pattern; /* scratch: one sector of pattern */
 };
 
@@ -200,8 +201,8 @@ static int fake_write(void *ctx, const void *buf, size_t len, uint64_t off)
 
 static int fake_flush(void *ctx)
 {
-	(void)ctx;
-	return 0;
+	const struct fake *f = ctx;
+	return f->flush_fails ? -EIO : 0;
 }
 
 static void fake_dev(struct fake *f, struct cap_dev *dev)

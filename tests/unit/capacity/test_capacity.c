@@ -316,8 +316,38 @@ static void test_replay_leaves_new_data(void **state)
 	fake_free(&f);
 }
 
-/* A journal of another device (another size) is refused, untouched; so is
- * a file that is no journal. */
+/* Every range written back but the flush after failed: the journal stays
+ * (the writes may not be on the medium), saying they were written back; the
+ * next run finds none of the stamps and, knowing why, removes it. */
+static void test_replay_after_failed_flush(void **state)
+{
+	(void)state;
+	struct fake f;
+	struct cap_dev dev;
+	struct cap_replay rp;
+	struct capacity_report rep;
+	char why[256];
+	fake_init(&f, 4 * GIB, 512 * MIB, FAKE_WRAP, 512);
+	fake_dev(&f, &dev);
+	memset(&rep, 0, sizeof(rep));
+	capacity_plan(dev.size, dev.sector, &rep.plan);
+	struct cap_journal *j = cap_journal_create(journal, 11, dev.size, dev.sector, "fake", 0);
+	assert_non_null(j);
+	assert_int_equal(capacity_probe(&dev, j, 11, NULL, &rep, why, sizeof(why)), 0);
+	f.flush_fails = true;
+	assert_int_equal(cap_journal_restore(j, &dev, rep.holds, &rep), 1);
+	cap_journal_close(j, false);
+	f.flush_fails = false;
+	assert_int_equal(fake_changed(&f), 0);
+	assert_int_equal(cap_journal_replay(journal, &dev, &rp, why, sizeof(why)), 1);
+	assert_int_equal(rp.sectors, 0);
+	assert_int_equal(access(journal, F_OK), -1);
+	fake_free(&f);
+}
+
+/* A journal of another device (another size, or a twin without that run's
+ * stamps) is refused and kept, the device untouched; so is a file that is
+ * no journal. */
 static void test_replay_refuses_others(void **state)
 {
 	(void)state;
@@ -331,6 +361,15 @@ static void test_replay_refuses_others(void **state)
 	fake_dev(&other, &dev);
 	assert_int_equal(cap_journal_replay(journal, &dev, &rp, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "another device"));
+	assert_int_equal(access(journal, F_OK), 0);
+	assert_int_equal(other.writes, 0);
+	fake_free(&other);
+	/* a twin of the same size: none of that run's stamps on it, so the
+	 * journal is the other one's only copy of those bytes: kept */
+	fake_init(&other, 4 * GIB, 4 * GIB, FAKE_HONEST, 512);
+	fake_dev(&other, &dev);
+	assert_int_equal(cap_journal_replay(journal, &dev, &rp, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "another device's"));
 	assert_int_equal(access(journal, F_OK), 0);
 	assert_int_equal(other.writes, 0);
 	unlink(journal);
@@ -405,6 +444,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_signal_mid_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_after_kill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_leaves_new_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replay_after_failed_flush, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_refuses_others, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_destructive, setup, teardown),
 	};
