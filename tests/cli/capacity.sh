@@ -54,16 +54,16 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
 	exit
 fi
 
-attach() { # attach FILE [losetup options]: the new device on stdout
-	local l
-	l=$(losetup -f --show "${@:2}" "$1") || return 1
-	LOOPS+=("$l")
-	echo "$l"
+attach() { # attach FILE [losetup options]: the new device in $NEW (not a subshell:
+	# the trap must know every device to detach)
+	NEW=$(losetup -f --show "${@:2}" "$1") || return 1
+	LOOPS+=("$NEW")
 }
 sum() { sha256sum <"$S/img" | cut -d' ' -f1; }
 
 head -c $((32 * 1024 * 1024)) /dev/urandom >"$S/img"
-DEV=$(attach "$S/img") || { tap_skip "capacity on a loop device" "losetup failed"; tap_done; exit; }
+attach "$S/img" || { tap_skip "capacity on a loop device" "losetup failed"; tap_done; exit; }
+DEV=$NEW
 SIZE=$(blockdev --getsize64 "$DEV")
 H0=$(sum)
 J="$S/journal"
@@ -160,10 +160,10 @@ printf 'my notes' >"$S/notes"
 check "a --journal path holding another file: refused (3)" 3 capacity --force --journal "$S/notes" "$DEV"
 expect "refusals: the device and the file untouched" \
 	"$([ "$(sum)" = "$H0" ] && [ "$(cat "$S/notes")" = "my notes" ]; echo $?)"
-RO=$(attach "$S/img" -r)
-check "a read-only device: cannot run (1)" 1 capacity --force --journal "$J" "$RO"
+attach "$S/img" -r && check "a read-only device: cannot run (1)" 1 capacity --force --journal "$J" "$NEW"
 head -c $((8 * 1024 * 1024)) /dev/zero >"$S/fs.img"
-FSDEV=$(attach "$S/fs.img")
+attach "$S/fs.img"
+FSDEV=$NEW
 MNT="$S/mnt"
 mkdir -p "$MNT"
 if command -v mkfs.ext2 >/dev/null && mkfs.ext2 -q "$FSDEV" 2>/dev/null && mount "$FSDEV" "$MNT" 2>/dev/null; then
@@ -177,7 +177,7 @@ fi
 head -c $((8 * 1024 * 1024)) /dev/zero >"$S/parts.img"
 # the partition's node made here: a container's /dev has none
 if command -v sfdisk >/dev/null && echo 'start=2048, type=83' | sfdisk -q "$S/parts.img" >/dev/null 2>&1 &&
-	PDEV=$(attach "$S/parts.img" -P) && P1=/sys/block/${PDEV##*/}/${PDEV##*/}p1 &&
+	attach "$S/parts.img" -P && PDEV=$NEW && P1=/sys/block/${PDEV##*/}/${PDEV##*/}p1 &&
 	{ [ -e "$P1" ] || partx -a "$PDEV" 2>/dev/null; [ -r "$P1/dev" ]; } &&
 	mkdir -p "$S/dev" && mknod "$S/dev/${PDEV##*/}p1" b "$(cut -d: -f1 "$P1/dev")" "$(cut -d: -f2 "$P1/dev")"; then
 	check "a partition: usage error (2), the whole disk named" 2 capacity --force --journal "$J" "$S/dev/${PDEV##*/}p1"
