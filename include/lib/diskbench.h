@@ -97,6 +97,9 @@ typedef uint64_t opt_bits;
  * --drop-caches and --no-drop-caches share OPT_DROP: one setting. */
 #define OPT_GROUPS (OPT_SWEEP | OPT_REPORT | OPT_MATRIX | OPT_FLEET | OPT_FILES | OPT_STEADY | \
 		    OPT_SLA | OPT_DROP)
+/* capacity (issue 42) */
+#define OPT_DESTRUCTIVE OPT_BIT(46) /* --destructive: nothing saved nor put back */
+#define OPT_JOURNAL OPT_BIT(47)     /* --journal FILE: where the saved blocks are kept */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -214,6 +217,9 @@ struct options {
 		double step_s;        /* --step-time */
 	} sla;
 	struct mix mix;           /* --mix, or the test's own (trims: t100); unset: none */
+	/* capacity (issue 42) */
+	bool destructive;         /* --destructive: what capacity overwrites is not saved */
+	const char *journal;      /* --journal FILE: its undo journal; NULL: the default */
 };
 
 #define MAX_WARNINGS 16

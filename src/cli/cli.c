@@ -254,9 +254,10 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		o->files_dir = v;
 		return EXIT_OK;
 	case ID_SVG:
+	case ID_JOURNAL:
 		if (v[0] == '\0')
-			return usage_error(why, len, "--svg needs a file name");
-		o->svg_path = v;
+			return usage_error(why, len, "--%s needs a file name", d->name);
+		*(d->id == ID_SVG ? &o->svg_path : &o->journal) = v;
 		return EXIT_OK;
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);
@@ -360,6 +361,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_ONCE: o->once = true; break;
 	case ID_POLL: o->poll = true; break;
 	case ID_SQPOLL: o->sqpoll = true; break;
+	case ID_DESTRUCTIVE: o->destructive = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_JSONL: o->format = OUT_JSONL; break;

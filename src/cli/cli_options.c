@@ -149,6 +149,12 @@ const struct optdef optdefs[] = {
 	  "sla: seconds each step runs (default 5)" },
 	{ "once", 0, NULL, OPT_ONCE, ID_ONCE,
 	  "end after one pass over the region (-s), not at -t (fio without time_based)" },
+	/* capacity (issue 42) */
+	{ "destructive", 0, NULL, OPT_DESTRUCTIVE, ID_DESTRUCTIVE,
+	  "capacity: do not save the blocks it overwrites, nor put them back" },
+	{ "journal", 0, "FILE", OPT_JOURNAL, ID_JOURNAL,
+	  "capacity: keep the blocks it overwrites in FILE until they are back "
+	  "(default /var/tmp/diskbench-capacity-DEVICE.undo)" },
 };
 const size_t optdef_count = sizeof(optdefs) / sizeof(optdefs[0]);
 

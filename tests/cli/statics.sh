@@ -19,6 +19,7 @@ src/main.o:record               main owns the run record the command measures in
 src/main.o:fleet                main owns the fleet record (one per process by design)
 src/main.o:signal_count         the signal handler: async-signal-safe flags only
 src/main.o:last_signal          the signal handler: async-signal-safe flags only
+src/capacity/capacity_dev.o:before  the signal mask capacity restores: per process, as signals are
 src/run/bench_worker.o:bench_stop_requested   set by the SIGINT handler, read by every loop
 src/run/progress.o:shown        whether a progress line is on the terminal now
 src/run/target.o:cleanup_path   files to remove on a signal: the handler reads them
