@@ -94,6 +94,12 @@ build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR) $(wildcard tests/unit/*.h)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ROOM_INC) -Itests/unit -o $@ $< $(OBJ_CORE) \
 		$$(sed -n '1s|^/\* LDFLAGS: \(.*\) \*/$$|\1|p' $<) $(ALL_LDFLAGS) -lcmocka $(LDLIBS)
 
+# Microbenchmarks of the pure modules (bench/crc32c_speed.c): built against
+# the core objects on demand, never run by make check.
+build/bench/%: bench/%.c $(OBJ_CORE) $(HDR)
+	@mkdir -p build/bench
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(OBJ_CORE) $(ALL_LDFLAGS) $(LDLIBS)
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
