@@ -8,10 +8,11 @@
  *   40  the run's region (bytes)  48  reserved (0)
  *   60  CRC32C of bytes [0, 60) then [64, block size)
  * The rest is the write's data (random unless --zeros), and the first 8
- * bytes of every later 512-byte sector are overwritten with a tag of
- * (offset, run, generation), so that a block of which only some sectors
- * reached the disk (a torn write) fails its CRC even where the data of two
- * generations were otherwise alike.  Tests: tests/unit/io/test_blockhdr.c. */
+ * bytes of every later 512-byte sector are overwritten with a tag,
+ * (((offset + its place) ^ run) * 0x9e3779b97f4a7c15) ^ generation, so
+ * that a block of which only some sectors reached the disk (a torn write)
+ * fails its CRC even where the data of two generations were otherwise
+ * alike, and the generations it holds can be told.  Tests: tests/unit/io/test_blockhdr.c. */
 #ifndef BLOCKHDR_H
 #define BLOCKHDR_H
 
@@ -41,6 +42,13 @@ void blk_stamp(void *buf, const struct blk_hdr *h);
 bool blk_parse(const void *buf, size_t len, struct blk_hdr *h);
 /* The generation in a block blk_stamp made (the write's, at completion). */
 uint64_t blk_generation(const void *buf);
+/* Generations a run numbers its writes of a block with, at most. */
+#define BLK_MAX_GENERATION 0x7fffffffu
+/* The newest generation of this run's writes of this block that any part
+ * of buf holds: its header's or a sector tag's (0: none).  A block that
+ * fails its CRC yet holds a generation newer than the one acknowledged was
+ * being overwritten when the power went: a torn write nobody was promised. */
+uint64_t blk_newest_generation(const void *buf, uint64_t bs, uint64_t offset, uint64_t run_id);
 
 /* What a block read back is. */
 enum blk_verdict {

@@ -44,10 +44,13 @@ static uint32_t block_crc(const unsigned char *p, uint64_t bs)
 }
 
 /* The tag of the sector at byte `at` of the block: unique to the block's
- * offset, its run and this write of it. */
-static uint64_t sector_tag(const struct blk_hdr *h, uint64_t at)
+ * offset and its run (the multiplier is odd, so a bijection, and it
+ * scatters a neighbouring run's tags far above any generation) and to this
+ * write of it, whose generation the tag gives back (blk_newest_generation). */
+#define TAG_MUL 0x9e3779b97f4a7c15u
+static uint64_t sector_tag(uint64_t offset, uint64_t at, uint64_t run_id, uint64_t generation)
 {
-	return (h->offset + at) ^ h->run_id ^ (h->generation * 0x9e3779b97f4a7c15u);
+	return (((offset + at) ^ run_id) * TAG_MUL) ^ generation;
 }
 
 void blk_stamp(void *buf, const struct blk_hdr *h)
@@ -55,7 +58,7 @@ void blk_stamp(void *buf, const struct blk_hdr *h)
 	unsigned char *p = buf;
 	uint64_t bs = h->block_size;
 	for (uint64_t at = BLK_SECTOR; at + 8 <= bs; at += BLK_SECTOR)
-		put64(p + at, sector_tag(h, at));
+		put64(p + at, sector_tag(h->offset, at, h->run_id, h->generation));
 	memcpy(p, MAGIC, 8);
 	put32(p + 8, BLK_VERSION);
 	put32(p + 12, h->block_size);
@@ -84,6 +87,22 @@ bool blk_parse(const void *buf, size_t len, struct blk_hdr *h)
 uint64_t blk_generation(const void *buf)
 {
 	return get64((const unsigned char *)buf + 32);
+}
+
+uint64_t blk_newest_generation(const void *buf, uint64_t bs, uint64_t offset, uint64_t run_id)
+{
+	const unsigned char *p = buf;
+	struct blk_hdr h;
+	uint64_t newest = 0;
+	if (blk_parse(buf, bs, &h) && h.run_id == run_id && h.offset == offset &&
+	    h.generation <= BLK_MAX_GENERATION)
+		newest = h.generation;
+	for (uint64_t at = BLK_SECTOR; at + 8 <= bs; at += BLK_SECTOR) {
+		uint64_t gen = get64(p + at) ^ sector_tag(offset, at, run_id, 0);
+		if (gen <= BLK_MAX_GENERATION && gen > newest)
+			newest = gen;
+	}
+	return newest;
 }
 
 enum blk_verdict blk_judge(const void *buf, uint64_t bs, uint64_t offset, uint64_t run_id,

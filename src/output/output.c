@@ -156,49 +156,13 @@ void out_text_targets(FILE *f, const struct result *r)
 		text_target_line(f, &r->targets[k]);
 }
 
-
-
-void out_histogram_counts(FILE *f, const uint64_t counts[STATS_LOG2_BUCKETS], uint64_t total)
-{
-	uint64_t peak = 0, cum = 0;
-	unsigned lo = STATS_LOG2_BUCKETS, hi = 0;
-	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
-		if (counts[k] == 0)
-			continue;
-		lo = k < lo ? k : lo;
-		hi = k;
-		peak = counts[k] > peak ? counts[k] : peak;
-	}
-	if (peak == 0)
-		return;
-	fprintf(f, "latency histogram:\n%21s %12s %7s %7s\n", "range", "count", "%", "cum %");
-	for (unsigned k = lo; k <= hi; k++) {
-		char from[24], to[24], bar[41];
-		fmt_ns(from, sizeof(from), k == 0 ? 0.0 : (double)(1ull << k));
-		fmt_ns(to, sizeof(to), (double)(1ull << (k + 1 < 64 ? k + 1 : 63)));
-		cum += counts[k];
-		size_t width = (size_t)((counts[k] * 40 + peak - 1) / peak);
-		memset(bar, '#', width);
-		bar[width] = '\0';
-		fprintf(f, "%9s - %9s %12llu %6.2f%% %6.2f%% %s\n", from, to,
-			(unsigned long long)counts[k], 100.0 * (double)counts[k] / (double)total,
-			100.0 * (double)cum / (double)total, bar);
-	}
-}
-
-void out_histogram(FILE *f, const struct stats *lat)
-{
-	uint64_t counts[STATS_LOG2_BUCKETS];
-	stats_log2_counts(lat, counts);
-	out_histogram_counts(f, counts, lat->count);
-}
-
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	out_text_result_line(f, r);
 	out_text_ops(f, r);
 	out_text_zoned(f, r);
 	out_text_targets(f, r);
+	out_text_verify(f, r);
 	if (quiet)
 		return;
 	if (r->open_loop.on)
@@ -361,6 +325,7 @@ static void json_result(struct json *j, const struct result *r)
 	out_json_open_loop(j, r);
 	out_json_ops(j, r);
 	out_json_zoned(j, r);
+	out_json_verify(j, r);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
 	out_json_factors(j, r);

@@ -1,6 +1,9 @@
 /* The latency lines and JSON objects every renderer uses: a closed-loop
- * run's latency, an open-loop run's response and service times. */
+ * run's latency, an open-loop run's response and service times, and the
+ * latency histogram (--histogram). */
 #include "output.h"
+
+#include <string.h>
 
 #include "json.h"
 #include "units.h"
@@ -67,4 +70,39 @@ void out_json_lat_hist_named(struct json *j, const char *key,
 		json_object_end(j);
 	}
 	json_array_end(j);
+}
+
+void out_histogram_counts(FILE *f, const uint64_t counts[STATS_LOG2_BUCKETS], uint64_t total)
+{
+	uint64_t peak = 0, cum = 0;
+	unsigned lo = STATS_LOG2_BUCKETS, hi = 0;
+	for (unsigned k = 0; k < STATS_LOG2_BUCKETS; k++) {
+		if (counts[k] == 0)
+			continue;
+		lo = k < lo ? k : lo;
+		hi = k;
+		peak = counts[k] > peak ? counts[k] : peak;
+	}
+	if (peak == 0)
+		return;
+	fprintf(f, "latency histogram:\n%21s %12s %7s %7s\n", "range", "count", "%", "cum %");
+	for (unsigned k = lo; k <= hi; k++) {
+		char from[24], to[24], bar[41];
+		fmt_ns(from, sizeof(from), k == 0 ? 0.0 : (double)(1ull << k));
+		fmt_ns(to, sizeof(to), (double)(1ull << (k + 1 < 64 ? k + 1 : 63)));
+		cum += counts[k];
+		size_t width = (size_t)((counts[k] * 40 + peak - 1) / peak);
+		memset(bar, '#', width);
+		bar[width] = '\0';
+		fprintf(f, "%9s - %9s %12llu %6.2f%% %6.2f%% %s\n", from, to,
+			(unsigned long long)counts[k], 100.0 * (double)counts[k] / (double)total,
+			100.0 * (double)cum / (double)total, bar);
+	}
+}
+
+void out_histogram(FILE *f, const struct stats *lat)
+{
+	uint64_t counts[STATS_LOG2_BUCKETS];
+	stats_log2_counts(lat, counts);
+	out_histogram_counts(f, counts, lat->count);
 }

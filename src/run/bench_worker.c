@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "io.h"
 #include "platform.h"
+#include "verify.h"
 
 volatile sig_atomic_t bench_stop_requested;
 
@@ -23,7 +24,7 @@ volatile sig_atomic_t bench_stop_requested;
 inline bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 {
 	if (g->pattern == PAT_RAND) {
-		*offset = g->start + rng_below(&g->rng, g->blocks) * g->bs;
+		*offset = offset_gen_draw(g);
 		return true;
 	}
 	if (g->next >= g->end) {
@@ -121,7 +122,7 @@ static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64
 	io->op = op;
 	io->done = 0;
 	io->retries = 0;
-	if (is_write && !job->zeros)
+	if (is_write && !job->zeros && !job->verify) /* --verify: bench_verify_claim stamps */
 		io_stamp(io->buf, io->len, offset, job->seed ^ 0x5eedu);
 }
 
@@ -162,6 +163,10 @@ static int lane_open(struct lane *l, struct worker *w)
 	struct engine_setup setup = { .fd = w->fd, .qd = l->qd, .bufs = l->bufs,
 				      .buf_len = job->bs, .reap_each = job->reap_each,
 				      .poll = job->poll, .sqpoll = job->sqpoll };
+	if (job->verify && bench_verify_lane_open(w, l->qd) != 0) {
+		record_failure(w, "allocate", 0, ENOMEM);
+		return -1;
+	}
 	l->eng = l->ops->open(&setup, w->failed_why, sizeof(w->failed_why));
 	if (!l->eng) {
 		record_failure(w, l->ops->label, 0, errno);
@@ -187,6 +192,7 @@ static void lane_close(struct worker *w, struct lane *l)
 		l->ops->facts(l->eng, &w->facts);
 	if (l->eng)
 		l->ops->close(l->eng); /* waits for what is in flight */
+	bench_verify_lane_close(w);
 	if (l->slab)
 		plat_buffer_free(l->slab, l->slab_len);
 	free(l->ios);
@@ -260,12 +266,18 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 	for (unsigned i = 0; i < job->warmup_ios && gen_offset(job, &wg, &offset); i++) {
 		struct engine_io *io = l->free[--l->nfree];
 		prepare_io(io, job, offset, warm_up_op(job));
+		if (job->verify && io->write && !bench_verify_claim(w, NULL, io)) {
+			l->free[l->nfree++] = io; /* another thread's warm-up writes it */
+			return;
+		}
 		l->batch[0] = io;
 		l->inflight_bytes += job->bs;
 		if (lane_submit(w, l, l->batch, 1) != 0)
 			return;
 		int got = l->ops->reap(l->eng, l->done, 1, 1);
 		l->free[l->nfree++] = io;
+		if (job->verify && io->write)
+			bench_verify_done(w, io);
 		l->inflight = 0;
 		l->inflight_bytes = 0;
 		if (got != 1) {
@@ -350,6 +362,8 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			zone_writer_done(&w->zw, io->offset);
 		l->inflight--;
 		l->inflight_bytes -= io->len;
+		if (job->verify && io->op == ENGINE_WRITE)
+			bench_verify_done(w, io);
 		if (io->result < 0) {
 			record_failure(w, mix_op_name(io->op), io->offset, (int)-io->result);
 			go_on = false;
@@ -414,6 +428,11 @@ static inline struct engine_io *take_slot(struct worker *w, struct lane *l, stru
 	}
 	struct engine_io *io = l->free[--l->nfree];
 	prepare_io(io, job, offset, next_op(job, mix));
+	if (job->verify && io->op == ENGINE_WRITE && !bench_verify_claim(w, g, io)) {
+		l->free[l->nfree++] = io;
+		w->zone_wait = true; /* more once a write of its block completes */
+		return NULL;
+	}
 	l->batch[(*n)++] = io;
 	l->inflight_bytes += job->bs;
 	return io;
@@ -460,10 +479,14 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 	w->reap_from = lane_reap_calls(l);
 	for (;;) {
 		unsigned n = 0;
-		if (issuing)
+		if (issuing && !verify_lane_due(w->vlane)) /* a backlog to check: drain first */
 			issuing = fill_batch(w, l, g, quota, &mix, &n);
 		if (n > 0 && lane_submit_batch(w, l, n) != 0)
 			issuing = false;
+		if (l->inflight == 0 && verify_lane_pending(w->vlane)) {
+			bench_verify_pause(w);
+			continue;
+		}
 		if (l->inflight == 0)
 			break;
 		int got = l->ops->reap(l->eng, l->done, 1, l->qd);
@@ -480,6 +503,7 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 	w->t_end = clock_ns();
 	if (warmup_ns > 0 && w->t_end > w->deadline)
 		w->t_end = w->deadline; /* what completed after the window is not counted */
+	w->t_end -= w->paused_ns; /* --verify=backlog's reading back is not the run's time */
 	w->cpu_ns = clock_thread_cpu_ns() - w->cpu_from;
 }
 
@@ -506,41 +530,6 @@ static bool fill_due(struct worker *w, struct lane *l, struct offset_gen *g, uin
 		*due = arrivals_next(arr);
 	}
 	return true;
-}
-
-/* Sleeps until the clock reads `until`: an absolute sleep to 60 us before
- * it (the timer may wake late by its slack), then a spin. */
-static void sleep_until(uint64_t until)
-{
-	uint64_t now = clock_ns();
-	if (until > now + 60000u) {
-		uint64_t at = until - 60000u;
-		struct timespec ts = { (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-	}
-	while (clock_ns() < until)
-		;
-}
-
-/* The arrivals due inside the window that never started (the device or
- * the in-flight cap held them back), counted once issuing ended at the
- * window's end; the first of them waited longest. */
-static void count_unserved(struct worker *w, struct arrivals *arr, uint64_t due)
-{
-	if (w->ended != BENCH_END_TIME || due >= w->deadline || !w->recording)
-		return;
-	if (due < w->t_start)
-		due = w->t_start; /* the warm-up's arrivals are not the window's */
-	uint64_t lag = w->deadline - due;
-	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
-	/* one by one up to a million, then by the mean gap */
-	uint64_t k = 0;
-	for (; due < w->deadline && k < 1000000u; k++)
-		due = arrivals_next(arr);
-	if (due < w->deadline)
-		k += (uint64_t)((double)(w->deadline - due) / w->gap_ns);
-	w->unserved = k;
 }
 
 /* The open loop (--rate): arrivals on their schedule, whatever the device
@@ -574,7 +563,7 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 		if (!issuing && l->inflight == 0)
 			break;
 		if (l->inflight == 0) {
-			sleep_until(due < w->deadline ? due : w->deadline);
+			bench_sleep_until(due < w->deadline ? due : w->deadline);
 			continue;
 		}
 		uint64_t now = clock_ns(), wake = due < w->deadline ? due : w->deadline;
@@ -593,7 +582,7 @@ static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen
 		}
 		account(w, l, (unsigned)got, t1);
 	}
-	count_unserved(w, &arr, due);
+	bench_count_unserved(w, &arr, due);
 	w->reap_calls = lane_reap_calls(l) - w->reap_from;
 	/* the window, or longer when what was in flight at its end drained
 	 * after it (a device behind its schedule): the rate served is what

@@ -73,7 +73,7 @@ static void test_layout_by_hand(void **state)
 	/* each later sector begins with its tag */
 	for (uint64_t at = 512; at < BS; at += 512)
 		assert_int_equal(le64(b + at),
-				 (0x3000 + at) ^ RUN ^ (7 * 0x9e3779b97f4a7c15ull));
+				 (((0x3000 + at) ^ RUN) * 0x9e3779b97f4a7c15ull) ^ 7);
 	assert_int_equal(blk_generation(b), 7);
 	free(b);
 }
@@ -128,6 +128,9 @@ static void test_torn_write_is_corrupt(void **state)
 	blk_stamp(g2, &h);
 	memcpy(g2, g1, 512);
 	assert_int_equal(blk_judge(g2, BS, 4096, RUN, 2, NULL), BLK_CORRUPT);
+	/* the tags tell that generation 2 was on its way */
+	assert_int_equal(blk_newest_generation(g2, BS, 4096, RUN), 2);
+	assert_int_equal(blk_newest_generation(g1, BS, 4096, RUN), 1);
 	free(g1);
 	free(g2);
 }
@@ -201,6 +204,25 @@ static void test_absurd_size(void **state)
 	free(b);
 }
 
+/* Nothing of this run's writes of this block: zeros, random data,
+ * another run's block, this run's block of another offset. */
+static void test_newest_generation_none(void **state)
+{
+	(void)state;
+	unsigned char *z = calloc(1, BS), *r = random_block(BS, 8);
+	unsigned char *other = block(4096, 5, RUN + 1, BS), *elsewhere = block(8192, 5, RUN, BS);
+	assert_non_null(z);
+	assert_int_equal(blk_newest_generation(z, BS, 4096, RUN), 0);
+	assert_int_equal(blk_newest_generation(r, BS, 4096, RUN), 0);
+	assert_int_equal(blk_newest_generation(other, BS, 4096, RUN), 0);
+	assert_int_equal(blk_newest_generation(elsewhere, BS, 4096, RUN), 0);
+	assert_int_equal(blk_newest_generation(elsewhere, BS, 8192, RUN), 5);
+	free(z);
+	free(r);
+	free(other);
+	free(elsewhere);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -224,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_unwritten),
 		cmocka_unit_test(test_foreign),
 		cmocka_unit_test(test_absurd_size),
+		cmocka_unit_test(test_newest_generation_none),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
