@@ -95,4 +95,27 @@ void verify_tally_bad(struct result_verify *out, enum verify_kind kind, uint64_t
 /* b's counts added to a's (the first offsets in order of offset). */
 void verify_tally_merge(struct result_verify *a, const struct result_verify *b);
 
+/* ---- the verify command (verify_scan.c): a region judged long after the
+ * run that wrote it, from the blocks' headers and, given, the witness ---- */
+struct witness;
+
+/* The block size, region and run of a region written with --verify, from
+ * the first intact header (block 0's, else the first found at a 512-byte
+ * boundary naming its own place) within the first `within` bytes of fd.
+ * 1 found, 0 none, -1 with errno on a read error. */
+int verify_find_run(int fd, uint64_t within, uint64_t *bs, uint64_t *region, uint64_t *run_id);
+/* Every block of [0, region) of fd read and judged into out (mode
+ * "headers" or, with w, "witness"; its block size, region and run are
+ * then w's).  Without a witness the run is the one most intact blocks
+ * name; a block of another run, or without a header, is counted, not bad;
+ * corrupt and misplaced blocks are bad.  With a witness, a block it lists
+ * must hold that generation or a later one: older is lost, no header
+ * unwritten, a failed CRC corrupt, unless the block holds a newer
+ * generation than the one acknowledged (a write in flight when the power
+ * went, torn: nothing promised it); blocks it does not list are judged
+ * only for being misplaced.  *stop checked between chunks (EINTR).
+ * 0, or -1 with errno. */
+int verify_scan(int fd, uint64_t bs, uint64_t region, uint64_t run_id, const struct witness *w,
+		volatile const int *stop, struct result_verify *out);
+
 #endif

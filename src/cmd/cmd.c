@@ -108,6 +108,11 @@ const struct command commands[] = {
 	{ .name = "sla", .run = cmd_run_sla, .takes_test = true,
 	  .summary = "the most IOPS a test serves inside a response-time target (open loop)",
 	  .options = OPT_SLA, .dir = IO_READ, .direct = true, .render = &render_sla },
+	{ .name = "verify", .run = cmd_run_verify,
+	  .summary = "check a region a write test's --verify --keep left: from its headers, or "
+		     "against --witness after a power cut",
+	  .options = OPT_WITNESS | OPT_NODIRECT, .dir = IO_READ, .direct = true,
+	  .render = &render_verify, .targets = TAKES_FILE | TAKES_DEVICE },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
 	  .options = OPT_REPORT | OPT_SVG, .operands = "FILE...|-", .render = &render_report,

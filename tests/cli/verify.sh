@@ -16,9 +16,20 @@
 #   writes; --sync=fsync: one per block, after the flush), "# end" with the
 #   count; --witness - puts the lines alone on stdout and the result on
 #   stderr.
+# - diskbench verify on a region kept by --verify --keep: all good from its
+#   headers and against its witness, and it writes nothing; then copies of it
+#   changed by hand: bytes overwritten at 3 MiB + 777 (corrupt at 3 MiB),
+#   block 5 copied over block 2 (misplaced at 2 MiB, written for 5 MiB),
+#   block 6 zeroed (only counted from the headers; unwritten, a durable write
+#   lost, against the witness), a tear in block 1 (in flight where the
+#   witness acknowledged only an older write of it, corrupt where it
+#   acknowledged that one); a witness cut by a power cut (console noise, no
+#   end line, a half line) still judges; writes dropped by the fake are lost
+#   at their offsets; a witness on stdin; CSV; what is no region of ours.
+#   As root, the same on a loop device over a 16 MiB file.
 # - What --verify cannot run with, refused before anything is written (exit 2).
 # Every run is -t 0.3 or one pass over at most 8 MiB, in a scratch directory
-# under /var/tmp removed on exit.
+# under /var/tmp removed on exit (with the loop device).
 set -u
 
 if [ $# -lt 2 ]; then
@@ -29,7 +40,11 @@ DB=$(realpath -- "$1") || exit 2
 FAKE=$(realpath -- "$2") || exit 2
 REAL_DB=$DB
 S=$(mktemp -d -p /var/tmp diskbench-verify.XXXXXX) || exit 2
-cleanup() { rm -rf -- "$S"; }
+LOOP=""
+cleanup() {
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -rf -- "$S"
+}
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
@@ -130,6 +145,124 @@ lines = out.splitlines()
 assert lines and all(l.startswith(("# diskbench witness", "w ", "# end")) for l in lines), lines[:5]
 doc = json.loads(err[err.index("{"):])
 assert doc["result"]["verify"]["bad"] == 0, doc["result"]["verify"]'
+
+# ---- diskbench verify: a region read back long after --verify --keep wrote it ----
+K="$S/kept"
+check "seqwrite --verify --keep --witness" 0 seqwrite --verify --keep --witness "$W" "${Z[@]}" "$K"
+sum_before=$(md5sum <"$K")
+check "verify: a kept region, from its headers" 0 --json verify "$K"
+py "verify: 8 blocks, all good, its run named" '
+v = d["verify"]
+assert d["test"] == "verify" and v["mode"] == "headers" and v["blocks"] == 8 and v["good"] == 8, v
+assert v["bad"] == 0 and v["no_header"] == 0 and v["other_run"] == 0, v'
+check "verify --witness: every acknowledged write there" 0 --json verify --witness "$W" "$K"
+py "verify --witness: the 8 blocks it lists, all good, none lost" '
+v = d["verify"]
+assert v["mode"] == "witness" and v["acknowledged"] == 8 and v["good"] == 8 and v["lost"] == 0, v
+assert v["witness_lines"] >= 8 and v["witness_noise"] == 0 and v["in_flight"] == 0, v'
+[ "$(md5sum <"$K")" = "$sum_before" ] && ok "verify writes nothing" || not_ok "verify writes nothing" "the file changed"
+
+# a block overwritten on this machine between the write and the verify
+cp "$K" "$S/k2"
+printf 'XXXX' | dd of="$S/k2" bs=1 seek=$((3 * 1048576 + 777)) conv=notrunc status=none
+check "verify: a block overwritten since: exit 7" 7 --json verify "$S/k2"
+py "verify: corrupt at 3 MiB, where the bytes were overwritten" '
+v = d["verify"]
+assert v["corrupt"] == 1 and [b["offset"] for b in v["first"]["corrupt"]] == [3 << 20], v
+assert "writes_lost" not in [f["key"] for f in d["findings"]], d["findings"]'
+# block 5 copied over block 2: a misdirected write, or a fake drive's wrap
+cp "$K" "$S/k3"
+dd if="$K" of="$S/k3" bs=1M skip=5 seek=2 count=1 conv=notrunc status=none
+check "verify: another block's data in block 2: exit 7" 7 --json verify "$S/k3"
+py "verify: misplaced at 2 MiB, holding the block written for 5 MiB" '
+v = d["verify"]
+assert v["misplaced"] == 1 and v["first"]["misplaced"] == [{"offset": 2 << 20, "written_for": 5 << 20}], v'
+# block 6 zeroed: without the witness only counted, with it an acknowledged write gone
+cp "$K" "$S/k4"
+dd if=/dev/zero of="$S/k4" bs=1M seek=6 count=1 conv=notrunc status=none
+check "verify: a block without a header is no proof from the headers alone" 0 --json verify "$S/k4"
+py "verify: counted without a header, not bad" '
+v = d["verify"]
+assert v["no_header"] == 1 and v["good"] == 7 and v["bad"] == 0, v'
+check "verify --witness: the zeroed block was acknowledged: exit 7" 7 --json verify --witness "$W" "$S/k4"
+py "verify --witness: unwritten at 6 MiB, a durable write lost" '
+v = d["verify"]
+assert v["unwritten"] == 1 and v["first"]["unwritten"][0]["offset"] == 6 << 20, v
+assert "writes_lost" in [f["key"] for f in d["findings"]], d["findings"]'
+# what a power cut does to the witness: console noise, no end, a line cut in two
+python3 - "$W" "$S/w-cut" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines(True)
+body = [l for l in lines if not l.startswith("# end")]
+open(sys.argv[2], "w").write("[    3.1] serial8250: too much work\n" + body[0] + "[    3.2] EXT4-fs: mounted\n" + "".join(body[1:]) + "w 10485")
+PY
+check "verify --witness: a witness cut by the power" 0 --json verify --witness "$S/w-cut" "$K"
+py "verify --witness: noise counted, no end said, the writes all there" '
+v = d["verify"]
+assert v["witness_noise"] == 1 and v["good"] == 8 and v["bad"] == 0, v
+assert any("no end line" in w for w in d["warnings"]), d["warnings"]'
+# block 1 torn by a write in flight at the cut: the witness acknowledged only an
+# older generation, the block holds a newer one, torn; nothing was promised
+python3 - "$W" "$S/w-older" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+gen = max(int(l.split()[2]) for l in lines if l.startswith("w 1048576 "))
+keep = [l for l in lines if not (l.startswith("w 1048576 ") and int(l.split()[2]) >= gen)]
+open(sys.argv[2], "w").write("\n".join(keep) + "\n")
+PY
+cp "$K" "$S/k5"
+printf 'torn' | dd of="$S/k5" bs=1 seek=$((1048576 + 600000)) conv=notrunc status=none
+check "verify --witness: a torn block whose newer write was never acknowledged" 0 --json verify --witness "$S/w-older" "$S/k5"
+py "verify --witness: in flight, not bad" '
+v = d["verify"]
+assert v["in_flight"] == 1 and v["bad"] == 0 and v["good"] == 7, v'
+check "verify --witness: the same tear where that write was acknowledged: exit 7" 7 --json verify --witness "$W" "$S/k5"
+py "verify --witness: corrupt at 1 MiB" '
+v = d["verify"]
+assert v["corrupt"] == 1 and v["first"]["corrupt"][0]["offset"] == 1 << 20 and v["in_flight"] == 0, v'
+# a disk that dropped acknowledged writes (the fake), checked by the real binary
+rm -f "$S/k6"
+DB=$FAKE FAKE_DROP_WRITES=12 check "writes dropped, kept with a witness" 7 seqwrite --engine=sync --verify \
+	--keep --witness "$S/w6" "${Z[@]}" "$S/k6"
+check "verify --witness after writes were dropped: exit 7" 7 --json verify --witness "$S/w6" "$S/k6"
+py "verify --witness: 8 acknowledged writes lost, the first at 0" '
+v = d["verify"]
+assert v["lost"] == 8 and [b["offset"] for b in v["first"]["lost"]] == [i << 20 for i in range(8)], v
+assert all(b["generation_found"] < b["generation_wanted"] for b in v["first"]["lost"]), v["first"]["lost"]
+f = {x["key"]: x for x in d["findings"]}
+assert f["writes_lost"]["writes"] == 8, f'
+STDIN=$W check "verify --witness -: the witness on stdin" 0 --json verify --witness - "$K"
+py "verify --witness -: read from stdin" 'assert d["verify"]["acknowledged"] == 8, d["verify"]'
+check "verify --csv" 0 --csv verify "$K"
+py "verify --csv: a header and one row" '
+rows = list(csv.DictReader(io.StringIO(out)))
+assert len(rows) == 1 and rows[0]["mode"] == "headers" and rows[0]["good"] == "8" and rows[0]["corrupt"] == "0", rows'
+check "verify: text" 0 verify "$K"
+if grep -q "^verify: $K (run [0-9a-f]\{16\}, region 8.0 MiB): 8 blocks of 1 MiB read back in [0-9.]* s from their headers alone (CRC32C by [a-z0-9.]*): all good$" "$S/out"; then
+	ok "verify: the text line"
+else
+	not_ok "verify: the text line" "$(cat "$S/out")"
+fi
+head -c $((4 << 20)) /dev/urandom >"$S/random"
+check "verify: a file no --verify wrote: exit 1" 1 verify "$S/random"
+grep -q "did a write test.s --verify --keep leave it" "$S/err" && ok "verify: says why" || not_ok "verify: says why" "$(cat "$S/err")"
+check "verify: a directory is refused" 2 verify "$S"
+check "verify: a missing file is refused" 2 verify "$S/nothing"
+printf 'not a witness\n' >"$S/bad-witness"
+check "verify --witness: not a witness" 2 verify --witness "$S/bad-witness" "$K"
+
+# ---- a block device -------------------------------------------------------------
+if [ "$(id -u)" = 0 ] && truncate -s 16M "$S/dev.img" && LOOP=$(losetup -f --show "$S/dev.img" 2>/dev/null); then
+	check "a loop device: seqwrite --verify --force" 0 --json seqwrite --verify --force "${Z[@]}" "$LOOP"
+	py "a loop device: all good" 'assert d["result"]["verify"]["bad"] == 0 and d["result"]["verify"]["blocks"] == 8, d["result"]["verify"]'
+	check "a loop device: verify reads it back" 0 --json verify "$LOOP"
+	py "a loop device: verify, 8 blocks of its 8 MiB region good" '
+v = d["verify"]
+assert v["region"] == 8 << 20 and v["good"] == 8 and v["bad"] == 0, v
+assert d["file"].startswith("/dev/loop"), d["file"]'
+else
+	skip "a loop device" "needs root and a free loop device"
+fi
 
 # ---- refused -----------------------------------------------------------------
 refused() {

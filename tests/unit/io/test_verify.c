@@ -1,11 +1,12 @@
-/* Unit tests of src/io/verify.c and verify_region.c: the map's bound, a
+/* Unit tests of src/io/verify.c, verify_region.c and verify_scan.c: the map's bound, a
  * block's claim (one write of it in flight at a time, its generation one
  * more each write), the witness's lines as writes complete, and the
  * read-back judging a temp file whose blocks the test wrote by hand: good
  * ones, a block whose write never reached the file (unwritten), one left
  * at an older generation (stale), one overwritten with another offset's
  * block (misplaced), one with a flipped byte (corrupt); the backlog lane;
- * the tally's first offsets and merge. */
+ * the tally's first offsets and merge; the verify command's scan from the
+ * headers alone and against a witness, over blocks stamped by hand. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +24,7 @@
 
 #include "blockhdr.h"
 #include "verify.h"
+#include "witness.h"
 
 #define BS 4096u
 #define NBLOCKS 64u
@@ -263,6 +265,95 @@ static void test_first_offsets_lowest_in_order(void **state)
 	assert_int_equal(t.good, 2);
 }
 
+/* A block of run `run`, generation gen, written at `at` as written for `for_offset`. */
+static void put_block(int fd, uint64_t at, uint64_t for_offset, uint64_t run, uint64_t gen)
+{
+	static unsigned char buf[BS];
+	memset(buf, 0x33, sizeof(buf));
+	struct blk_hdr h = { .block_size = BS, .offset = for_offset, .run_id = run,
+			     .generation = gen, .region = 8 * BS };
+	blk_stamp(buf, &h);
+	assert_int_equal(pwrite(fd, buf, BS, (off_t)at), BS);
+}
+
+/* The verify command's view: the run found past a lost block 0, the
+ * region's run chosen by its intact blocks, the others counted. */
+static void test_scan_headers(void **state)
+{
+	(void)state;
+	int fd = open(path, O_RDWR);
+	assert_int_equal(ftruncate(fd, 8 * BS), 0);
+	for (uint64_t b = 1; b < 6; b++)
+		put_block(fd, b * BS, b * BS, 0xA, 1);
+	put_block(fd, 6 * BS, 6 * BS, 0xB, 1); /* an earlier run's, never overwritten */
+	put_block(fd, 7 * BS, 3 * BS, 0xA, 1); /* written for block 3, landed here */
+	uint64_t bs = 0, region = 0, run = 0;
+	assert_int_equal(verify_find_run(fd, 1 << 20, &bs, &region, &run), 1);
+	assert_int_equal(bs, BS);
+	assert_int_equal(region, 8 * BS);
+	assert_int_equal(run, 0xA);
+	struct result_verify t;
+	volatile int stop = 0;
+	assert_int_equal(verify_scan(fd, bs, region, run, NULL, &stop, &t), 0);
+	assert_string_equal(t.mode, "headers");
+	assert_int_equal(t.blocks, 8);
+	assert_int_equal(t.run_id, 0xA);
+	assert_int_equal(t.good, 5);
+	assert_int_equal(t.no_header, 1);
+	assert_int_equal(t.other_run, 1);
+	assert_int_equal(t.bad[VERIFY_MISPLACED], 1);
+	assert_int_equal(t.first[VERIFY_MISPLACED][0].offset, 7 * BS);
+	assert_int_equal(t.first[VERIFY_MISPLACED][0].found, 3 * BS);
+	/* nothing of ours at all */
+	unsigned char zero[BS] = { 0 };
+	for (uint64_t b = 0; b < 8; b++)
+		assert_int_equal(pwrite(fd, zero, BS, (off_t)(b * BS)), BS);
+	assert_int_equal(verify_find_run(fd, 1 << 20, &bs, &region, &run), 0);
+	close(fd);
+}
+
+/* Against a witness: acknowledged and there (or newer), older (lost), gone
+ * (unwritten), torn by a newer write nobody acknowledged (in flight, not
+ * bad), torn at the acknowledged write (corrupt), unacknowledged blocks not
+ * judged. */
+static void test_scan_witness(void **state)
+{
+	(void)state;
+	int fd = open(path, O_RDWR);
+	assert_int_equal(ftruncate(fd, 8 * BS), 0);
+	uint32_t acked[8] = { 3, 3, 4, 2, 2, 5, 0, 0 };
+	struct witness w = { .run_id = 0xC, .bs = BS, .region = 8 * BS, .nblocks = 8,
+			     .acked = acked };
+	put_block(fd, 0, 0, 0xC, 3);          /* good */
+	put_block(fd, 1 * BS, 1 * BS, 0xC, 4); /* good: newer than acknowledged */
+	put_block(fd, 2 * BS, 2 * BS, 0xC, 3); /* lost: 3 where 4 was acknowledged */
+	/* block 3: nothing (unwritten) */
+	put_block(fd, 4 * BS, 4 * BS, 0xC, 3); /* torn by write 3, only 2 acknowledged */
+	unsigned char b = 0x77;
+	assert_int_equal(pwrite(fd, &b, 1, 4 * BS + 2000), 1);
+	put_block(fd, 5 * BS, 5 * BS, 0xC, 5); /* torn at the acknowledged write: corrupt */
+	assert_int_equal(pwrite(fd, &b, 1, 5 * BS + 2000), 1);
+	put_block(fd, 6 * BS, 6 * BS, 0xC, 1); /* never acknowledged: not judged */
+	struct result_verify t;
+	volatile int stop = 0;
+	assert_int_equal(verify_scan(fd, 0, 0, 0, &w, &stop, &t), 0);
+	assert_string_equal(t.mode, "witness");
+	assert_int_equal(t.acknowledged, 6);
+	assert_int_equal(t.unacknowledged, 2);
+	assert_int_equal(t.good, 2);
+	assert_int_equal(t.bad[VERIFY_LOST], 1);
+	assert_int_equal(t.first[VERIFY_LOST][0].offset, 2 * BS);
+	assert_int_equal(t.first[VERIFY_LOST][0].found, 3);
+	assert_int_equal(t.first[VERIFY_LOST][0].wanted, 4);
+	assert_int_equal(t.bad[VERIFY_UNWRITTEN], 1);
+	assert_int_equal(t.first[VERIFY_UNWRITTEN][0].offset, 3 * BS);
+	assert_int_equal(t.in_flight, 1);
+	assert_int_equal(t.bad[VERIFY_CORRUPT], 1);
+	assert_int_equal(t.first[VERIFY_CORRUPT][0].offset, 5 * BS);
+	assert_int_equal(t.bad[VERIFY_STALE] + t.bad[VERIFY_MISPLACED], 0);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +364,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_backlog_lane, setup, teardown),
 		cmocka_unit_test(test_witness_lines),
 		cmocka_unit_test(test_first_offsets_lowest_in_order),
+		cmocka_unit_test_setup_teardown(test_scan_headers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_witness, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
