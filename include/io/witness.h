@@ -9,8 +9,8 @@
  *
  * Lines that start with neither "w " nor "#" (a serial console's kernel
  * messages) are counted and skipped; a last line without its newline was
- * cut and is skipped.  Lines of an earlier run in the same file are
- * dropped at the next run's first line. */
+ * cut and is skipped; "\r\n" ends a line as "\n" does.  Lines of an
+ * earlier run in the same file are dropped at the next run's first line. */
 #ifndef WITNESS_H
 #define WITNESS_H
 

@@ -151,6 +151,8 @@ int witness_read(FILE *f, struct witness *w, char *why, size_t len)
 		}
 		if (!whole)
 			break; /* the last line, cut by the power going */
+		if (n >= 2 && line[n - 2] == '\r') /* a serial console's line end */
+			line[n - 2] = '\n', line[n - 1] = '\0';
 		if (strncmp(line, HEADER, strlen(HEADER)) == 0)
 			code = start_run(w, line, why, len);
 		else if (strncmp(line, "# end ", 6) == 0 && w->acked)

@@ -479,11 +479,11 @@ static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, 
 	w->reap_from = lane_reap_calls(l);
 	for (;;) {
 		unsigned n = 0;
-		if (issuing && !verify_lane_due(w->vlane)) /* a backlog to check: drain first */
+		if (issuing && !(w->vlane && verify_lane_due(w->vlane))) /* a backlog: drain first */
 			issuing = fill_batch(w, l, g, quota, &mix, &n);
 		if (n > 0 && lane_submit_batch(w, l, n) != 0)
 			issuing = false;
-		if (l->inflight == 0 && verify_lane_pending(w->vlane)) {
+		if (l->inflight == 0 && w->vlane && verify_lane_pending(w->vlane)) {
 			bench_verify_pause(w);
 			continue;
 		}

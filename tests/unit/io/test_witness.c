@@ -61,7 +61,7 @@ static void test_console_and_power_cut(void **state)
 	char why[256];
 	/* kernel messages between the lines, and the last line cut mid-way */
 	int code = read_text("[   12.3] random: crng init done\n" HDR "w 4096 1\n"
-			     "[   13.0] EXT4-fs (vda): mounted\nw 4096 2\nw 12288 1\nw 122",
+			     "[   13.0] EXT4-fs (vda): mounted\nw 4096 2\r\nw 12288 1\nw 122",
 			     &w, why, sizeof(why));
 	assert_int_equal(code, EXIT_OK);
 	assert_int_equal(w.acked[1], 2);
