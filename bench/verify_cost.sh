@@ -3,8 +3,10 @@
 # with --verify (stamped writes, read back after the phase) and with
 # --verify=backlog, interleaved, REPS times each, on tmpfs (memory speed:
 # where a CPU cost shows most) and on a directory of the disk.  Prints the
-# median write rate of each, its ratio to the run without, and the median
-# read-back time (which is never in the write figures).
+# median write rate of each, its ratio to the run without, the process's
+# CPU time per 1 MiB write (result.cpu.ns_per_io: the stamp's cost, less
+# bent by other load than a rate) and the median read-back time (which is
+# never in the write figures).
 #
 #   bench/verify_cost.sh [DISKBENCH] [DIR]      (defaults ./diskbench, /var/tmp)
 #   REPS=5 SIZE=256M TIME=3 QD=1 bench/verify_cost.sh
@@ -33,7 +35,8 @@ for place in "$SHM" "$DSK"; do
 				2>/dev/null | python3 -c "
 import json, sys
 d = json.load(sys.stdin); r = d['result']; v = r.get('verify') or {}
-print('$place', '$mode', $rep, r['bytes_per_sec'], v.get('seconds', 0), v.get('blocks', 0))" >>"$OUT"
+print('$place', '$mode', $rep, r['bytes_per_sec'], v.get('seconds', 0), v.get('blocks', 0),
+      (r.get('cpu') or {}).get('ns_per_io') or 0)" >>"$OUT"
 		done
 	done
 done
@@ -47,11 +50,13 @@ for place in (sys.argv[2], sys.argv[3]):
     for mode in ("off", "after", "backlog"):
         rate = [float(r[3]) for r in rows if r[0] == place and r[1] == mode]
         back = [float(r[4]) for r in rows if r[0] == place and r[1] == mode]
+        cpu = [float(r[6]) for r in rows if r[0] == place and r[1] == mode]
         if not rate:
             continue
-        m = statistics.median(rate)
-        base = base or m
+        m, c = statistics.median(rate), statistics.median(cpu)
+        base = base or (m, c)
         print("%-5s %-8s median %8.1f MB/s (min %8.1f, max %8.1f) = %5.3f of no --verify; "
-              "read-back %.3f s" % (names[place], mode, m / 1e6, min(rate) / 1e6, max(rate) / 1e6,
-                                    m / base, statistics.median(back)))
+              "CPU %6.1f us per 1 MiB write (%+6.1f); read-back %.3f s"
+              % (names[place], mode, m / 1e6, min(rate) / 1e6, max(rate) / 1e6, m / base[0],
+                 c / 1e3, (c - base[1]) / 1e3, statistics.median(back)))
 EOF

@@ -105,8 +105,8 @@ struct witness;
  * 1 found, 0 none, -1 with errno on a read error. */
 int verify_find_run(int fd, uint64_t within, uint64_t *bs, uint64_t *region, uint64_t *run_id);
 /* Every block of [0, region) of fd read and judged into out (mode
- * "headers" or, with w, "witness"; its block size, region and run are
- * then w's).  Without a witness the run is the one most intact blocks
+ * "headers" or, with w, "witness"; its block size and run are then w's,
+ * and a block w lists past region, the target's end, is unwritten).  Without a witness the run is the one most intact blocks
  * name; a block of another run, or without a header, is counted, not bad;
  * corrupt and misplaced blocks are bad.  With a witness, a block it lists
  * must hold that generation or a later one: older is lost, no header

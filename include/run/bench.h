@@ -205,7 +205,8 @@ struct offset_gen {
 
 void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned thread,
 		     uint64_t *quota);
-/* A random I/O's next offset: uniform over g's blocks. */
+/* A random I/O's next offset: uniform over g's blocks, as offset_gen_next
+ * draws it (which spells it out: an external inline may not call this). */
 static inline uint64_t offset_gen_draw(struct offset_gen *g)
 {
 	return g->start + rng_below(&g->rng, g->blocks) * g->bs;

@@ -84,9 +84,13 @@ static int find_region(const struct target *t, const struct witness *w, uint64_t
 		char have[32], want[32];
 		fmt_bytes_iec(have, sizeof(have), size);
 		fmt_bytes_iec(want, sizeof(want), *region);
-		warn(r, "'%s' holds %s, less than the %s region written: the blocks past its end are "
-		     "judged as holding nothing", t->path, have, want);
+		warn(r, "'%s' holds %s, less than the %s region %s names: %s", t->path, have, want,
+		     w ? "the witness" : "its header", w ? "the writes it lists past the end are "
+		     "unwritten" : "only the blocks it holds are judged");
+		*region = size - size % *bs; /* a hostile header's region is not read for ever */
 	}
+	if (*region == 0)
+		return fail(r, EXIT_RUN, "'%s' holds no whole block of the region", t->path);
 	r->region = *region;
 	return EXIT_OK;
 }

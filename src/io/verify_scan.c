@@ -149,8 +149,8 @@ static void choose_run(struct result_verify *out, const struct runs *rs, uint64_
 int verify_scan(int fd, uint64_t bs, uint64_t region, uint64_t run_id, const struct witness *w,
 		volatile const int *stop, struct result_verify *out)
 {
-	if (w)
-		bs = w->bs, region = w->region, run_id = w->run_id;
+	if (w) /* the witness's geometry, its region cut to what the target holds */
+		bs = w->bs, run_id = w->run_id, region = region < w->region ? region : w->region;
 	uint64_t per = bs >= CHUNK ? 1 : CHUNK / bs, nblocks = region / bs;
 	size_t len = (size_t)(per * bs);
 	unsigned char *buf = plat_buffer_alloc(len);
@@ -187,6 +187,13 @@ int verify_scan(int fd, uint64_t bs, uint64_t region, uint64_t run_id, const str
 	out->blocks = nblocks;
 	if (!w)
 		choose_run(out, &rs, run_id);
+	for (uint64_t b = nblocks; w && rc == 0 && b < w->nblocks; b++) {
+		if (!w->acked[b])
+			continue; /* past the target's end: an acknowledged write it cannot hold */
+		out->acknowledged++;
+		out->blocks++;
+		verify_tally_bad(out, VERIFY_UNWRITTEN, b * bs, 0, w->acked[b]);
+	}
 	out->seconds = (double)(clock_ns() - t0) / 1e9;
 	int saved = errno;
 	plat_buffer_free(buf, len);

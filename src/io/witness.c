@@ -89,8 +89,12 @@ static int start_run(struct witness *w, const char *line, char *why, size_t len)
 	const char *p = line + strlen(HEADER);
 	uint64_t run, bs, region;
 	if (header_field(&p, "run=", 16, &run) != 0 || header_field(&p, "bs=", 10, &bs) != 0 ||
-	    header_field(&p, "region=", 10, &region) != 0 || bs == 0 || region < bs) {
+	    header_field(&p, "region=", 10, &region) != 0 || region < bs) {
 		snprintf(why, len, "its first line names no run, block size and region");
+		return EXIT_USAGE;
+	}
+	if (bs < 512 || bs % 512 != 0 || bs > (256u << 20)) { /* what --verify ever writes */
+		snprintf(why, len, "its block size %" PRIu64 " is no block --verify writes", bs);
 		return EXIT_USAGE;
 	}
 	if (region / bs > VERIFY_MAX_MAP_BYTES / sizeof(uint32_t)) { /* verify.h's bound */
@@ -118,7 +122,7 @@ static int take_write(struct witness *w, const char *line, uint64_t lineno, char
 		return EXIT_USAGE;
 	}
 	if (parse_u64(p, 10, &offset, &p) != 0 || *p++ != ' ' || parse_u64(p, 10, &gen, &p) != 0 ||
-	    *p != '\n' || offset % w->bs != 0 || offset >= w->region || gen == 0 ||
+	    *p != '\n' || offset % w->bs != 0 || offset / w->bs >= w->nblocks || gen == 0 ||
 	    gen > UINT32_MAX) {
 		snprintf(why, len, "line %" PRIu64 ": not a write of a block of its region (%.40s)",
 			 lineno, line);

@@ -24,7 +24,7 @@ volatile sig_atomic_t bench_stop_requested;
 inline bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 {
 	if (g->pattern == PAT_RAND) {
-		*offset = offset_gen_draw(g);
+		*offset = g->start + rng_below(&g->rng, g->blocks) * g->bs;
 		return true;
 	}
 	if (g->next >= g->end) {

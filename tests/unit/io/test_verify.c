@@ -336,7 +336,7 @@ static void test_scan_witness(void **state)
 	put_block(fd, 6 * BS, 6 * BS, 0xC, 1); /* never acknowledged: not judged */
 	struct result_verify t;
 	volatile int stop = 0;
-	assert_int_equal(verify_scan(fd, 0, 0, 0, &w, &stop, &t), 0);
+	assert_int_equal(verify_scan(fd, 0, 8 * BS, 0, &w, &stop, &t), 0);
 	assert_string_equal(t.mode, "witness");
 	assert_int_equal(t.acknowledged, 6);
 	assert_int_equal(t.unacknowledged, 2);
@@ -351,6 +351,13 @@ static void test_scan_witness(void **state)
 	assert_int_equal(t.bad[VERIFY_CORRUPT], 1);
 	assert_int_equal(t.first[VERIFY_CORRUPT][0].offset, 5 * BS);
 	assert_int_equal(t.bad[VERIFY_STALE] + t.bad[VERIFY_MISPLACED], 0);
+	/* a target that ends after 2 blocks: what the witness lists past it is unwritten */
+	assert_int_equal(verify_scan(fd, 0, 2 * BS, 0, &w, &stop, &t), 0);
+	assert_int_equal(t.good, 2);
+	assert_int_equal(t.acknowledged, 6);
+	assert_int_equal(t.blocks, 2 + 4);
+	assert_int_equal(t.bad[VERIFY_UNWRITTEN], 4);
+	assert_int_equal(t.first[VERIFY_UNWRITTEN][0].offset, 2 * BS);
 	close(fd);
 }
 

@@ -111,7 +111,12 @@ static void test_not_a_witness(void **state)
 	bad(HDR "w -4096 1\n", "line 2: not a write");
 	bad(HDR "w 0 1 junk\n", "line 2: not a write");
 	bad("# diskbench witness 1 run=zz bs=4096 region=65536\n", "names no run");
-	bad("# diskbench witness 1 run=1 bs=0 region=65536\n", "names no run");
+	bad("# diskbench witness 1 run=1 bs=0 region=65536\n", "no block --verify writes");
+	bad("# diskbench witness 1 run=1 bs=1000 region=65536\n", "no block --verify writes");
+	bad("# diskbench witness 1 run=1 bs=1073741824 region=2147483648\n", "no block --verify writes");
+	bad("# diskbench witness 1 run=1 bs=4096 region=512\n", "names no run");
+	/* a region of one whole block and a part: the part is no block of it */
+	bad("# diskbench witness 1 run=1 bs=4096 region=6556\nw 4096 1\n", "line 2: not a write");
 }
 
 static void test_written_then_read(void **state)
