@@ -94,13 +94,19 @@ build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR) $(wildcard tests/unit/*.h)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ROOM_INC) -Itests/unit -o $@ $< $(OBJ_CORE) \
 		$$(sed -n '1s|^/\* LDFLAGS: \(.*\) \*/$$|\1|p' $<) $(ALL_LDFLAGS) -lcmocka $(LDLIBS)
 
+# Microbenchmarks of the pure modules (bench/crc32c_speed.c): built against
+# the core objects on demand, never run by make check.
+build/bench/%: bench/%.c $(OBJ_CORE) $(HDR)
+	@mkdir -p build/bench
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(OBJ_CORE) $(ALL_LDFLAGS) $(LDLIBS)
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 # diskbench with its surroundings faked by environment variables (delays,
 # sysfs, the disk's counters, a sensor, cgroups): tests/cli/fake_env.c, for
 # the findings end to end (tests/cli/findings.sh).  Never installed.
-FAKE_WRAP = -Wl,--wrap=pread,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
+FAKE_WRAP = -Wl,--wrap=pread,--wrap=pwrite,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
 	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c
 build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
 	@mkdir -p build/tests
@@ -114,6 +120,7 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/golden.sh ./diskbench
 	bash tests/cli/series.sh ./diskbench
 	bash tests/cli/mix.sh ./diskbench
+	bash tests/cli/verify.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/reap.sh ./diskbench
 	bash tests/cli/report.sh ./diskbench
 	bash tests/cli/matrix.sh ./diskbench

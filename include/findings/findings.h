@@ -76,4 +76,12 @@ void findings_judge(const struct options *opt, const struct findings_view *v, st
 uint64_t findings_other_io(uint64_t disk_read, uint64_t disk_written, unsigned ndisks,
 			   uint64_t run_bytes, bool write);
 
+/* verify_findings.c (issue 42): a verification's tally judged.  Bad
+ * blocks are warnings with their first offsets and finding data_bad
+ * (blocks, and the count of each kind); lost durable writes (stale,
+ * unwritten or lost blocks of a run whose writes were acknowledged
+ * durable) add finding writes_lost: no durable-write figure from that disk
+ * stands.  True when a block is bad (exit 7). */
+bool findings_judge_verify(const struct result_verify *v, struct result *r);
+
 #endif

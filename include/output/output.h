@@ -54,6 +54,16 @@ void out_json_zoned(struct json *j, const struct result *r);
 struct capacity_report;
 struct cap_step;
 void out_capacity_step(FILE *f, const struct capacity_report *rep, const struct cap_step *st);
+/* A verification's tally (output_verify_tally.c, issue 42): "  verify: N blocks
+ * of 1 MiB read back in 0.1 s after the writes (CRC32C by sse4.2): all
+ * good", or the bad ones by kind with the first offset of each; and
+ * "verify": {mode, crc, run_id, block_size, region, blocks, bytes,
+ * seconds, good, bad, corrupt, misplaced, stale, unwritten, lost, first:
+ * {KIND: [{offset, ...}]}, ...} in the result.  Nothing without one. */
+void out_text_verify(FILE *f, const struct result *r);
+/* The same line's words after "verify: ", without its end. */
+void out_text_verify_body(FILE *f, const struct result_verify *v);
+void out_json_verify(struct json *j, const struct result *r);
 /* Several targets: a line for each, "  TARGET (DEVICE, STATE): bytes in s
  * = rate, IOPS, p50, p99"; nothing for one. */
 void out_text_targets(FILE *f, const struct result *r);

@@ -33,5 +33,6 @@ extern const struct renderers render_files;
 extern const struct renderers render_steady;
 extern const struct renderers render_sla;
 extern const struct renderers render_capacity;
+extern const struct renderers render_verify;
 
 #endif

@@ -19,6 +19,7 @@
 #include "stats.h"
 
 struct zone_map; /* zoned.h */
+struct verify;   /* verify.h */
 
 #define BENCH_MAX_THREADS 1024
 /* Warm-up I/Os per thread a run should do unless told otherwise. */
@@ -93,6 +94,11 @@ struct bench_job {
 	 * pointers, reads below them (the read region is the readable blocks,
 	 * mapped); NULL: any other target.  Not with a mix or several targets. */
 	struct zone_map *zones;
+	/* --verify (issue 42; verify.h): each write claims its block and is
+	 * stamped with a header and CRC, and (--witness) listed once durable;
+	 * with a backlog each thread drains, pauses its clock and reads its
+	 * last writes back.  NULL: off, and nothing of it on the hot path. */
+	struct verify *verify;
 };
 
 /* What ended a run, so that a short one is never taken for a full one. */
@@ -199,6 +205,12 @@ struct offset_gen {
 
 void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned thread,
 		     uint64_t *quota);
+/* A random I/O's next offset: uniform over g's blocks, as offset_gen_next
+ * draws it (which spells it out: an external inline may not call this). */
+static inline uint64_t offset_gen_draw(struct offset_gen *g)
+{
+	return g->start + rng_below(&g->rng, g->blocks) * g->bs;
+}
 /* Next offset; returns false when a non-wrapping sequential slice is done. */
 bool offset_gen_next(struct offset_gen *g, uint64_t *offset);
 

@@ -216,6 +216,9 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			rc = -1;
 		}
 		break;
+	case ID_VERIFY:
+	case ID_WITNESS:
+		return cli_apply_verify(o, d->id, v, why, len);
 	case ID_MIX: if (mix_parse(v, &o->mix, why + 7, len - 7) == 0) return EXIT_OK;
 		return memcpy(why, "--mix: ", 7), EXIT_USAGE; /* the parser's reason after it */
 	case ID_SYNC:

@@ -147,6 +147,13 @@ const struct optdef optdefs[] = {
 	  "sla: the response-time target, at p99 unless pNN (2ms, 500us,p99.9)" },
 	{ "step-time", 0, "SECONDS", OPT_SLA, ID_STEP_TIME,
 	  "sla: seconds each step runs (default 5)" },
+	/* data verification (issue 42) */
+	{ "verify", 0, "[=backlog]", OPT_VERIFY, ID_VERIFY,
+	  "read back every block written and check its header and CRC32C, after the writes "
+	  "(=backlog: as each thread goes, its clock stopped); bad blocks: exit 7" },
+	{ "witness", 0, "FILE", OPT_WITNESS, ID_WITNESS,
+	  "a line per write the disk acknowledged durable, flushed as it comes (-: stdout, the "
+	  "result to stderr); verify: check the target against it" },
 	{ "once", 0, NULL, OPT_ONCE, ID_ONCE,
 	  "end after one pass over the region (-s), not at -t (fio without time_based)" },
 	/* capacity (issue 42) */

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "multi.h"
 #include "progress.h"
+#include "run_verify.h"
 #include "runner.h"
 #include "util.h"
 
@@ -106,7 +107,10 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		multi_job(m, &job);
 		run_job_for(&job, &m->opt);
 		job.ceiling_check = true;
-		code = run_measure(m->t, &job, &m->opt, r);
+		code = run_verify_prepare(m->t, &job, &m->opt, r);
+		if (code == EXIT_OK)
+			code = run_verify_finish(m->t, &job, &m->opt, r,
+						 run_measure(m->t, &job, &m->opt, r));
 		multi_finish(m, r);
 	}
 	multi_close(m);

@@ -18,7 +18,9 @@
 #include "finding.h"
 #include "fleet.h"
 #include "plain_test.h"
+#include "output.h"
 #include "progress.h"
+#include "run_verify.h"
 #include "runner.h"
 #include "sampling.h"
 #include "stats.h"
@@ -42,6 +44,7 @@ struct steady_run {
 	struct fleet_record *round_fleet; /* --jsonl: each round's own times */
 	struct target t;
 	bool text;                  /* round lines on stdout as they end */
+	bool bad_data;              /* --verify found the preconditioning's writes bad */
 };
 
 static enum steady_metric resolve_metric(const struct options *opt)
@@ -132,9 +135,13 @@ static int precondition(struct steady_run *s)
 	job.wrap = true;
 	job.bytes_limit = s->r->region * s->rep->pre.passes;
 	job.time_limit_s = 0;
-	code = run_measure(&s->t, &job, po, s->pre);
+	code = run_verify_prepare(&s->t, &job, po, s->pre); /* --verify: its writes read back */
+	if (code == EXIT_OK)
+		code = run_verify_finish(&s->t, &job, po, s->pre, run_measure(&s->t, &job, po, s->pre));
 	carry(s->r, s->pre, "preconditioning", 0);
-	if (code != EXIT_OK) {
+	s->r->verify = s->pre->verify;
+	s->bad_data = code == EXIT_BAD_DATA; /* said; the rounds run, and exit 7 wins over 6 */
+	if (code != EXIT_OK && !s->bad_data) {
 		s->r->interrupted = s->pre->interrupted;
 		return fail(s->r, code, "preconditioning: %s", s->pre->error);
 	}
@@ -148,6 +155,7 @@ static int precondition(struct steady_run *s)
 		fmt_rate_si(rate, sizeof(rate), p->bytes_per_sec);
 		printf("preconditioning: %u passes, %s in %.1f s = %s\n", p->passes, moved, p->seconds,
 		       rate);
+		out_text_verify(stdout, s->pre);
 		fflush(stdout);
 	}
 	return EXIT_OK;
@@ -374,6 +382,9 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 			s->round_opt.interval_s = SAMPLING_INTERVAL_DEFAULT;
 	}
 	int code = check_limits(opt, r);
+	if (code == EXIT_OK && opt->verify != VERIFY_OFF && !opt->steady.precondition)
+		code = fail(r, EXIT_USAGE, "steady --verify checks the preconditioning's writes: "
+			    "give --precondition");
 	if (code == EXIT_OK)
 		code = plain_test_prepare(s->test, &s->t, opt, opt->steady.precondition > 0, r);
 	if (code == EXIT_OK)
@@ -387,5 +398,6 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 	target_cleanup();
 	if (code == EXIT_OK)
 		judge_round_cliff(s);
-	return code == EXIT_OK ? verdict(s) : code;
+	code = code == EXIT_OK ? verdict(s) : code;
+	return s->bad_data && (code == EXIT_OK || code == EXIT_UNMET) ? EXIT_BAD_DATA : code;
 }

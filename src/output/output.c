@@ -188,6 +188,7 @@ static void json_result(struct json *j, const struct result *r)
 	out_json_open_loop(j, r);
 	out_json_ops(j, r);
 	out_json_zoned(j, r);
+	out_json_verify(j, r);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
 	out_json_factors(j, r);

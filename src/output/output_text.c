@@ -168,6 +168,7 @@ void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 	out_text_ops(f, r);
 	out_text_zoned(f, r);
 	out_text_targets(f, r);
+	out_text_verify(f, r);
 	if (quiet)
 		return;
 	if (r->open_loop.on)

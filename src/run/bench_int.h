@@ -73,6 +73,10 @@ struct worker {
 	bool zone_wait;                  /* the last slot waited for a zone's write */
 	struct zone_writer zw;
 	struct stats zone_reset_lat;
+	/* --verify=backlog (bench_verify.c): its writes waiting to be read back,
+	 * and the time its clock was stopped for that */
+	struct verify_lane *vlane;
+	uint64_t paused_ns;
 };
 
 /* One worker's requests: qd of them, each with its own buffer slot in one
@@ -114,5 +118,21 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 
 /* bench_open.c: the open loop (--rate), I/Os on a schedule of arrivals. */
 void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota);
+
+/* bench_verify.c, --verify's part of a worker (job->verify set).  A
+ * write's claim of its block and stamp: io's offset, or for random I/O
+ * another drawn from g until a block is free; false when it must wait
+ * (sequential: its own write of the block is in flight; g rewound so the
+ * offset comes again).  g NULL (the warm-up): no second draw. */
+bool bench_verify_claim(struct worker *w, struct offset_gen *g, struct engine_io *io);
+/* A write completed (the witness's line; released, or kept for the backlog). */
+void bench_verify_done(struct worker *w, const struct engine_io *io);
+/* --verify=backlog: the lane's batch read back with nothing in flight, the
+ * worker's clock, deadline and CPU time moved past it. */
+void bench_verify_pause(struct worker *w);
+/* The backlog lane at the lane's opening (-1: no memory) and closing, what
+ * is left in it checked then, outside the timing. */
+int bench_verify_lane_open(struct worker *w, unsigned qd);
+void bench_verify_lane_close(struct worker *w);
 
 #endif

@@ -12,6 +12,7 @@
 #include "bench_int.h"
 #include "clock.h"
 #include "io.h"
+#include "verify.h"
 
 volatile sig_atomic_t bench_stop_requested;
 
@@ -105,7 +106,7 @@ static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64
 	io->op = op;
 	io->done = 0;
 	io->retries = 0;
-	if (is_write && !job->zeros)
+	if (is_write && !job->zeros && !job->verify) /* --verify: bench_verify_claim stamps */
 		io_stamp(io->buf, io->len, offset, job->seed ^ 0x5eedu);
 }
 
@@ -186,12 +187,18 @@ void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
 	for (unsigned i = 0; i < job->warmup_ios && gen_offset(job, &wg, &offset); i++) {
 		struct engine_io *io = l->free[--l->nfree];
 		prepare_io(io, job, offset, warm_up_op(w));
+		if (job->verify && io->write && !bench_verify_claim(w, NULL, io)) {
+			l->free[l->nfree++] = io; /* another thread's warm-up writes it */
+			return;
+		}
 		l->batch[0] = io;
 		l->inflight_bytes += job->bs;
 		if (lane_submit(w, l, l->batch, 1) != 0)
 			return;
 		int got = l->ops->reap(l->eng, l->done, 1, 1);
 		l->free[l->nfree++] = io;
+		if (job->verify && io->write)
+			bench_verify_done(w, io);
 		l->inflight = 0;
 		l->inflight_bytes = 0;
 		if (got != 1) {
@@ -287,6 +294,8 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			zone_writer_done(&w->zw, io->offset);
 		l->inflight--;
 		l->inflight_bytes -= io->len;
+		if (job->verify && io->op == ENGINE_WRITE)
+			bench_verify_done(w, io);
 		if (io->result < 0) {
 			record_failure(w, mix_op_name(io->op), io->offset, (int)-io->result);
 			go_on = false;
@@ -351,6 +360,11 @@ inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offs
 	}
 	struct engine_io *io = l->free[--l->nfree];
 	prepare_io(io, job, offset, next_op(w, mix));
+	if (job->verify && io->op == ENGINE_WRITE && !bench_verify_claim(w, g, io)) {
+		l->free[l->nfree++] = io;
+		w->zone_wait = true; /* more once a write of its block completes */
+		return NULL;
+	}
 	l->batch[(*n)++] = io;
 	l->inflight_bytes += job->bs;
 	return io;
@@ -424,10 +438,14 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 	loop_start(w, l, &mix, clock_ns(), warmup_ns);
 	for (;;) {
 		unsigned n = 0;
-		if (issuing)
+		if (issuing && !(w->vlane && verify_lane_due(w->vlane))) /* a backlog: drain first */
 			issuing = fill_batch(w, l, g, quota, &mix, &n);
 		if (n > 0 && lane_submit_batch(w, l, n) != 0)
 			issuing = false;
+		if (l->inflight == 0 && w->vlane && verify_lane_pending(w->vlane)) {
+			bench_verify_pause(w);
+			continue;
+		}
 		if (l->inflight == 0)
 			break;
 		int got = l->ops->reap(l->eng, l->done, 1, l->qd);
@@ -440,4 +458,5 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 	loop_end(w, l);
 	if (warmup_ns > 0 && w->t_end > w->deadline)
 		w->t_end = w->deadline; /* what completed after the window is not counted */
+	w->t_end -= w->paused_ns; /* --verify=backlog's reading back is not the run's time */
 }

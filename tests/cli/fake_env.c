@@ -26,6 +26,11 @@
  *   FAKE_HEAT=C_PER_S       the sensor's reading rises this fast
  *   FAKE_CGROUP=DIR         /proc/self/cgroup is DIR/cgroup, mountinfo
  *                           DIR/mountinfo
+ *   FAKE_READ_FLIP=OFFSET   a read that covers byte OFFSET returns it with
+ *                           its lowest bit flipped: a corrupt block there
+ *   FAKE_DROP_WRITES=N      pwrite does its first N writes, then says each
+ *                           later one succeeded without writing (as
+ *                           dm-flakey's drop_writes): lost writes
  *
  * Every wrapped function is called across objects (the linker's --wrap sees
  * only those calls).  Nothing here is built into ./diskbench. */
@@ -46,6 +51,8 @@
 
 ssize_t __real_pread(int fd, void *buf, size_t n, off_t off);
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off);
+ssize_t __real_pwrite(int fd, const void *buf, size_t n, off_t off);
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off);
 int __real_devinfo_probe(const char *path, const struct devinfo_roots *roots, struct devinfo *out);
 int __wrap_devinfo_probe(const char *path, const struct devinfo_roots *roots, struct devinfo *out);
 const struct devinfo_roots *__real_devinfo_default_roots(void);
@@ -131,11 +138,32 @@ static void take_slot(unsigned iops)
 	pthread_mutex_unlock(&bucket);
 }
 
+/* FAKE_READ_FLIP: the byte at that offset flipped in what a real read got. */
+static ssize_t read_flipped(int fd, void *buf, size_t n, off_t off, const char *at)
+{
+	ssize_t got = __real_pread(fd, buf, n, off);
+	long long flip = atoll(at);
+	if (got > 0 && flip >= (long long)off && flip < (long long)off + got)
+		((unsigned char *)buf)[flip - off] ^= 1;
+	return got;
+}
+
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	static atomic_uint_fast64_t writes;
+	const char *drop = getenv("FAKE_DROP_WRITES");
+	if (drop && atomic_fetch_add(&writes, 1) >= strtoull(drop, NULL, 10))
+		return (ssize_t)n; /* acknowledged, never written */
+	return __real_pwrite(fd, buf, n, off);
+}
+
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
 {
-	const char *lat = getenv("FAKE_LAT");
+	const char *lat = getenv("FAKE_LAT"), *flip = getenv("FAKE_READ_FLIP");
 	unsigned v = 0;
 	double s = 0;
+	if (flip)
+		return read_flipped(fd, buf, n, off, flip);
 	if (!lat || n < 512)
 		return __real_pread(fd, buf, n, off);
 	uint64_t k = atomic_fetch_add(&calls, 1);

@@ -606,6 +606,9 @@ def paths(s):
     # the engine auto picks depends on the kernel and its sandbox
     s = re.sub(r", (?:io_uring|libaio)([,\]])", r", <engine>\1", s)
     s = re.sub(r"\[[0-9]+:[0-9]+\]", "[N:N]", s)
+    # --verify and verify (issue 42): a run's random id, the CPU's way to CRC32C
+    s = re.sub(r"\(run [0-9a-f]{16},", "(run <random>,", s)
+    s = re.sub(r"CRC32C by (?:sse4\.2|table)", "CRC32C by <crc>", s)
     return re.sub(r"st_dev [0-9]+:[0-9]+", "st_dev N:N", s)
 
 # ---- warnings and errors
@@ -778,6 +781,10 @@ def mask_text(text, machine):
             out.append(re.sub(r"\([0-9.]+ s\)$", "(N s)", line))  # capacity's steps: their times
         elif line.startswith("  probe: "):
             out.append(re.sub(r" in [0-9.]+ s;", " in N s;", line))
+        elif re.match(r"^(  )?verify: ", line):
+            # --verify, verify: the read-back's time; how many blocks a backlog read follows -t
+            line = re.sub(r"read back in [0-9.]+ s", "read back in N s", line)
+            out.append(re.sub(r"^  verify: \d+ blocks(?=.*\(backlog)", "  verify: N blocks", line))
         elif re.match(r"^device: \S+ [0-9]+ % busy", line):
             # the disks under the target: absent where sysfs is (a chroot), so not pinned
             continue
@@ -849,7 +856,8 @@ VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "sampl
             "rate_served", "late_ios", "unserved_ios", "max_lag_ns", "service_lat_ns",  # open loop
             "ceiling_iops", "found_iops", "asked_iops", "served_iops", "response_ns",  # sla
             "service_p99_ns",
-            "share_pct"}  # a mix's achieved shares
+            "share_pct",  # a mix's achieved shares
+            "generation_found", "generation_wanted", "witness_lines"}  # --verify: how often -t wrote
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
 FLEET_MACHINE = {"host", "clock"}  # top-level keys of a --jsonl record
@@ -912,8 +920,10 @@ def walk(v, key, machine, keep_seed, parent=None):
         return {k: ([[N, N]] if x else []) if k == "pairs" else x for k, x in v.items()}
     if key in FLEET_MACHINE and parent is None:  # --jsonl: this machine's name and clock
         return MACHINE
-    if key == "run_id" and parent is None and re.match(r"^[0-9a-f]{16}$", str(v)):
+    if key == "run_id" and parent in (None, "verify") and re.match(r"^[0-9a-f]{16}$", str(v)):
         return "<random>"
+    if key == "crc" and parent == "verify":  # the CPU's: SSE4.2 or the table
+        return "<crc>"
     if key == "run_id" and parent is None and re.match(r"^at-\d+$", str(v)):
         return "at-<n>"  # --start-at's instant
     if key in ("started_at", "ended_at") and parent is None and v is not None:
@@ -1001,6 +1011,8 @@ def mask_csv(text):
                 new.append(csv_warnings(cell))
             elif col == "error":
                 new.append(msg(cell))
+            elif col == "run_id" and re.fullmatch(r"[0-9a-f]{16}", cell):  # verify's: random
+                new.append("<random>")
             elif col == "engine" and cell in ("uring", "aio"):  # as in the text: the kernel's choice
                 new.append("<engine>")
             elif col == "verdict" and (cell or (not failed_run and quick_step)):  # quick's class
@@ -1122,6 +1134,35 @@ cases_mix() {
 	g bad.mix.not-here raw randread --mix r50,w50 "$D"
 }
 
+# data verification (issue 42): --verify on write tests (after the writes, one
+# pass so that the blocks are 4 however slow the disk; the backlog's block
+# count follows -t, so text only), a region kept and read back
+# by verify from its headers and against its witness, one overwritten on this
+# machine (exit 7), and what is refused
+cases_verify() {
+	local K="$S/kept" W="$S/kept.witness"
+	g help.verify raw help verify
+	g help.verify.flag raw verify --help
+	g seqwrite.dir.verify.text text seqwrite --verify --once -s 4M "$D"
+	g seqwrite.dir.verify.json json+m --json seqwrite --verify --once -s 4M "$D"
+	g randwrite.dir.verify-backlog.text text randwrite --verify=backlog "${RZ[@]}" "$D"
+	g seqwrite.kept.verify-witness.text text seqwrite --verify --once --keep --witness "$W" -s 4M "$K"
+	g verify.kept.text text verify "$K"
+	g verify.kept.json json+m --json verify "$K"
+	g verify.kept.csv csv --csv verify "$K"
+	g verify.kept.witness.json json+m --json verify --witness "$W" "$K"
+	gcmd verify.overwritten.text text bash -c 'printf XXXX | dd of="$2" bs=1 seek=1049000 conv=notrunc status=none && exec "$1" verify "$2"' _ "$DB" "$K"
+	g verify.overwritten.json json+m --json verify --witness "$W" "$K"
+	g verify.bad.dir raw verify "$D"
+	g verify.bad.no-header raw verify "$F"
+	g verify.bad.witness raw verify --witness "$F" "$K"
+	g bad.verify.witness-alone raw seqwrite --witness "$W" "${SZ[@]}" "$D"
+	g bad.verify.bogus raw seqwrite --verify=bogus "${SZ[@]}" "$D"
+	g bad.verify.nop raw seqwrite --verify --engine=nop "${SZ[@]}" "$D"
+	g bad.verify.trims raw randrw --verify --mix r50,w40,t10 "${RZ[@]}" "$D"
+	g bad.verify.read-test raw seqread --verify "${SZ[@]}" "$D"
+}
+
 # `completion SHELL`'s errors (the scripts themselves: tests/cli/completion.sh)
 cases_completion() {
 	g completion.fish raw completion fish
@@ -1138,6 +1179,7 @@ cases_file
 cases_bad
 cases_commands
 cases_mix
+cases_verify
 cases_unprivileged
 cases_ram
 cases_capacity

@@ -12,6 +12,7 @@ import re
 import sys
 
 from check_capacity import check_capacity
+import check_verify
 
 MIB = 1 << 20
 
@@ -745,6 +746,7 @@ def main():
     guarded(t, "nvme matrix", check_health_matrix, runs, roles)
     guarded(t, "ata", check_health_ata, runs, roles)
     guarded(t, "capacity", check_capacity, runs, roles)
+    guarded(t, "data verification", check_verify.check_all, runs, doc)  # issue 42
     summary(runs, roles)
     return t.close()
 
