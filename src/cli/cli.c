@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "engine.h"
+#include "fiohints.h"
 #include "matrix.h"
 #include "fleet.h"
 #include "names.h"
@@ -25,7 +26,7 @@ struct given {
 static int unknown_option(const char *arg, size_t n, char *why, size_t len)
 {
 	char guess[96];
-	const char *fio = fio_equivalent(arg + 2, n);
+	const char *fio = fio_cli_equivalent(arg + 2, n);
 	if (fio)
 		return usage_error(why, len, "unknown option '%.*s' (a fio option; in diskbench: %s)",
 				   (int)n + 2, arg, fio);

@@ -613,7 +613,7 @@ def part7():
             spliced.append(title)
     report(not spliced, "report's and matrix's sections hold their own keys only", spliced)
     # the fio options the command line recognises are in the man page's table
-    src = open(os.path.join(ROOT, "src/cli/cli_options.c")).read()
+    src = open(os.path.join(ROOT, "src/lib/fiohints.c")).read()
     known = re.findall(r'^\s*\{ "([\w-]+)", "', src.split("fio_options[] = {")[1].split("};")[0], re.M)
     table = [b for t, b in man_sections(MAN_SRC) if t == "diskbench for fio users"]
     body = unroff(table[0]) if table else ""
