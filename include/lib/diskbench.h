@@ -32,7 +32,9 @@ enum exit_code {
 	EXIT_SIGINT = 130, /* interrupted (128 + SIGINT) */
 };
 
-enum sync_mode { SYNC_DSYNC, SYNC_FSYNC, SYNC_NONE };
+/* how writes are made durable: O_DSYNC on each, one fsync at the end, none,
+ * or O_SYNC on each (the file's metadata too: pg_test_fsync's open_sync) */
+enum sync_mode { SYNC_DSYNC, SYNC_FSYNC, SYNC_NONE, SYNC_OSYNC };
 enum drop_mode { DROP_FILE, DROP_ALL, DROP_NONE };
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_JSONL /* --jsonl: fleet runs */ };
 enum io_dir { IO_READ, IO_WRITE };
@@ -197,6 +199,11 @@ struct options {
 		double step_s;        /* --step-time */
 	} sla;
 	struct mix mix;           /* --mix, or the test's own (trims: t100); unset: none */
+	/* job files (issue 41): fio's fsync=N/fdatasync=N, a sync call after
+	 * every sync_every writes, timed apart (0: none); fdatasync or fsync;
+	 * and ioengine=sync's read/write at the file's position */
+	unsigned sync_every;
+	bool sync_data, at_position;
 };
 
 #define MAX_WARNINGS 16
@@ -359,6 +366,10 @@ struct result {
 	const struct result_zoned *zoned; /* a zoned device's zones in the run; NULL: not zoned */
 	const char *trim_engine; /* how the trims reached the kernel ("uring_fallocate",
 				  * "ioctl_blkdiscard", ...); NULL: none ran */
+	/* opt->sync_every (job files, issue 41): the sync calls counted and
+	 * each one's time, apart from the writes' */
+	uint64_t syncs;
+	struct stats sync_lat;
 };
 
 #endif

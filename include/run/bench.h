@@ -93,6 +93,14 @@ struct bench_job {
 	 * pointers, reads below them (the read region is the readable blocks,
 	 * mapped); NULL: any other target.  Not with a mix or several targets. */
 	struct zone_map *zones;
+	/* fio's fsync=N and fdatasync=N (job files, issue 41): a sync call
+	 * after every sync_every writes, a request of its own whose time is
+	 * counted apart (bench_outcome.lat_sync), never in the writes'; the
+	 * sync engine alone runs them.  0: none. */
+	unsigned sync_every;
+	bool sync_data;         /* fdatasync(2); false: fsync(2) */
+	bool at_position;       /* the sync engine reads and writes at the file's position
+				 * (engine_setup.at_position): fio's ioengine=sync */
 };
 
 /* What ended a run, so that a short one is never taken for a full one. */
@@ -154,6 +162,9 @@ struct bench_outcome {
 	 * again, each reset's time */
 	uint64_t zone_resets;
 	struct stats lat_zone_reset;
+	/* job->sync_every: the sync calls counted, each one's time */
+	uint64_t syncs;
+	struct stats lat_sync;
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */

@@ -313,7 +313,7 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		return memcpy(why, "--mix: ", 7), EXIT_USAGE; /* the parser's reason after it */
 	case ID_SYNC:
 		if (sync_mode_parse(v, &o->sync) != 0)
-			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);
+			return usage_error(why, len, "--sync '%s': use dsync, osync, fsync or none", v);
 		return EXIT_OK;
 	case ID_DROP:
 		if (drop_mode_parse(v, &o->drop) != 0)

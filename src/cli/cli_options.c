@@ -21,7 +21,7 @@ const struct optdef optdefs[] = {
 	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME,
 	  "duration, decimals allowed (0: no limit, one pass; quick needs a time)" },
 	{ "sync", 0, "MODE", OPT_SYNC, ID_SYNC,
-	  "dsync: O_DSYNC on each write; fsync: one timed fsync at the end; none: neither" },
+	  "dsync: O_DSYNC on each write; osync: O_SYNC on each; fsync: one timed fsync at the end; none: neither" },
 	{ "no-direct", 0, NULL, OPT_NODIRECT, ID_NODIRECT, "do not use O_DIRECT" },
 	{ "drop-caches", 0, "MODE", OPT_DROP, ID_DROP,
 	  "before reading: file (evict the test file, default), all (also drop_caches, root), none" },

@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "multi.h"
+#include "names.h"
 #include "progress.h"
 #include "runner.h"
 #include "util.h"
@@ -33,8 +34,8 @@ static int open_flags(const struct command *cmd, const struct options *opt)
 		return O_RDONLY;
 	/* a mix reads too; a trim needs a descriptor open for writing */
 	int flags = mix_set(&opt->mix) ? O_RDWR : O_WRONLY;
-	if (opt->sync == SYNC_DSYNC && writes_data(cmd, opt))
-		flags |= O_DSYNC;
+	if (writes_data(cmd, opt))
+		flags |= sync_open_flag(opt->sync);
 	return flags;
 }
 

@@ -100,11 +100,8 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 	} else {
 		n += snprintf(buf + n, len - (size_t)n, ", %s", o->direct ? "O_DIRECT" : "page cache");
 	}
-	if (is_write(r)) {
-		const char *s = o->sync == SYNC_DSYNC ? "O_DSYNC"
-				: o->sync == SYNC_FSYNC ? "fsync at end" : "no sync";
-		n += snprintf(buf + n, len - (size_t)n, ", %s", s);
-	}
+	if (is_write(r))
+		n += out_sync_words(buf + n, len - (size_t)n, r);
 	if (r->ntargets > 1) /* each target's state is on its own line */
 		n += snprintf(buf + n, len - (size_t)n, ", %u targets", r->ntargets);
 	else if (r->file_state)
@@ -205,6 +202,7 @@ void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 		out_text_open_loop(f, r);
 	else if (r->lat.count > 0)
 		out_text_latency_line(f, &r->lat);
+	out_text_sync(f, r);
 	out_text_series(f, r);
 	health_text(f, r->health, true);
 	out_text_cache_line(f, r);
@@ -358,6 +356,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "bytes_per_sec"), json_double(j, result_rate(r), 1);
 	json_key(j, "iops"), json_double(j, result_iops(r), 2);
 	json_latency(j, &r->lat);
+	out_json_sync(j, r);
 	out_json_open_loop(j, r);
 	out_json_ops(j, r);
 	out_json_zoned(j, r);

@@ -161,7 +161,8 @@ static int lane_open(struct lane *l, struct worker *w)
 	w->segments = plat_buffer_segments(l->slab, job->bs, l->qd);
 	struct engine_setup setup = { .fd = w->fd, .qd = l->qd, .bufs = l->bufs,
 				      .buf_len = job->bs, .reap_each = job->reap_each,
-				      .poll = job->poll, .sqpoll = job->sqpoll };
+				      .poll = job->poll, .sqpoll = job->sqpoll,
+				      .at_position = job->at_position };
 	l->eng = l->ops->open(&setup, w->failed_why, sizeof(w->failed_why));
 	if (!l->eng) {
 		record_failure(w, l->ops->label, 0, errno);
@@ -350,6 +351,11 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			zone_writer_done(&w->zw, io->offset);
 		l->inflight--;
 		l->inflight_bytes -= io->len;
+		if (io->op >= ENGINE_FSYNC) { /* fio's fsync=N: bench_sync.c */
+			if (!bench_sync_done(w, io, t1))
+				record_failure(w, bench_sync_name(job), 0, (int)-io->result), go_on = false;
+			continue;
+		}
 		if (io->result < 0) {
 			record_failure(w, mix_op_name(io->op), io->offset, (int)-io->result);
 			go_on = false;
@@ -404,6 +410,8 @@ static inline struct engine_io *take_slot(struct worker *w, struct lane *l, stru
 {
 	const struct bench_job *job = w->job;
 	uint64_t offset;
+	if (bench_sync_due(w))
+		return bench_sync_take(w, l, n);
 	enum zone_next got = w->bytes + l->inflight_bytes >= quota ? ZONE_DONE
 								   : next_offset(w, g, &offset);
 	w->zone_wait = got == ZONE_WAIT;
@@ -414,6 +422,7 @@ static inline struct engine_io *take_slot(struct worker *w, struct lane *l, stru
 	}
 	struct engine_io *io = l->free[--l->nfree];
 	prepare_io(io, job, offset, next_op(job, mix));
+	w->unsynced += io->op == ENGINE_WRITE;
 	l->batch[(*n)++] = io;
 	l->inflight_bytes += job->bs;
 	return io;

@@ -268,6 +268,9 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->reap_each = opt->reap == REAP_SYSCALL;
 	job->poll = opt->poll;
 	job->sqpoll = opt->sqpoll;
+	job->sync_every = dir == IO_WRITE ? opt->sync_every : 0;
+	job->sync_data = opt->sync_data;
+	job->at_position = opt->at_position;
 }
 
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
@@ -351,6 +354,8 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->open_loop.late_ios = out->late_ios;
 	r->open_loop.unserved = out->unserved;
 	r->open_loop.max_lag_ns = out->max_lag_ns;
+	r->syncs = out->syncs;
+	r->sync_lat = out->lat_sync;
 }
 
 /* The end of the file inside the region: where the file ends now (a read
