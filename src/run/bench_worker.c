@@ -36,14 +36,6 @@ inline bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 	return true;
 }
 
-unsigned bench_qd_bucket(unsigned depth)
-{
-	if (depth <= 1)
-		return 0;
-	unsigned log2 = 31u - (unsigned)__builtin_clz(depth);
-	return log2 < BENCH_QD_BUCKETS - 1 ? log2 : BENCH_QD_BUCKETS - 1;
-}
-
 static bool gate_wait(struct start_gate *gate)
 {
 	pthread_mutex_lock(&gate->lock);
