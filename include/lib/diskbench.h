@@ -83,6 +83,9 @@ typedef uint64_t opt_bits;
 #define OPT_RATE OPT_BIT(30)    /* --rate, --arrivals */
 #define OPT_SLA OPT_BIT(31)     /* sla's --latency, --step-time */
 #define OPT_MIX OPT_BIT(32)     /* --mix r70,w30: rw, randrw (issue 31) */
+/* fio job files and fit (issue 41) */
+#define OPT_LIST OPT_BIT(40)    /* fit --list */
+#define OPT_JOB OPT_BIT(41)     /* runs a job file (job, fit): -t is each job's runtime */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -204,6 +207,8 @@ struct options {
 	 * and ioengine=sync's read/write at the file's position */
 	unsigned sync_every;
 	bool sync_data, at_position;
+	const char *job_file;     /* job FILE.fio, fit PROFILE|FILE: the word after the command */
+	bool list;                /* fit --list */
 };
 
 #define MAX_WARNINGS 16

@@ -458,6 +458,7 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_JSONL: o->format = OUT_JSONL; break;
 	case ID_QUIET: o->quiet = true; break;
 	case ID_ALLOW_MISSING: o->allow_missing = true; break;
+	case ID_LIST: o->list = true; break;
 	case ID_HELP: c->help = true; break;
 	case ID_VERSION: c->version = true; break;
 	default: break;
@@ -498,6 +499,8 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 					   "not '%s'", c->cmd->name, words[i]);
 		i++;
 	}
+	if (c->cmd && c->cmd->file_operand && i < nwords) /* job FILE.fio, fit PROFILE */
+		o->job_file = words[i++];
 	if (c->cmd && c->cmd->operands) {
 		c->opt.inputs = words + i;
 		c->opt.ninputs = (unsigned)(nwords - i);
@@ -511,9 +514,11 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 			return usage_error(why, len, "too many targets: at most %u", OPT_MAX_TARGETS);
 		o->targets[o->ntargets++] = words[i];
 	}
-	if (o->ntargets == 0)
-		o->targets[o->ntargets++] = "."; /* the current directory, as the man page says */
-	o->target = o->targets[0];
+	/* the current directory, as the man page says (a job file's own target
+	 * wins over it: none is named) */
+	if (o->ntargets == 0 && !(c->cmd && c->cmd->file_operand))
+		o->targets[o->ntargets++] = ".";
+	o->target = o->ntargets ? o->targets[0] : ".";
 	return EXIT_OK;
 }
 
@@ -602,6 +607,9 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		else if (c->cmd && c->cmd->takes_test && !c->test)
 			code = usage_error(why, len, "%s needs a test: %s randwrite [OPTIONS] TARGET (or "
 					   "randread, seqread, seqwrite)", c->cmd->name, c->cmd->name);
+		else if (c->cmd && c->cmd->file_operand && !c->opt.job_file && !c->opt.list)
+			code = usage_error(why, len, "%s needs %s: diskbench %s %s [TARGET]", c->cmd->name,
+					   c->cmd->file_operand, c->cmd->name, c->cmd->file_operand);
 		else if (threshold && !c->opt.baseline)
 			code = usage_error(why, len, "--threshold and --noise-floor go with --baseline");
 		else if (c->cmd) {

@@ -29,6 +29,7 @@ enum opt_id {
 	ID_HOLD, /* steady (issue 29) */
 	ID_RATE, ID_ARRIVALS, ID_LATENCY, ID_STEP_TIME, ID_CURVE, /* open loop, sla (issue 30) */
 	ID_MIX, ID_MAX_OPEN_ZONES, /* issue 31 */
+	ID_LIST, /* fit (issue 41) */
 };
 
 struct optdef {

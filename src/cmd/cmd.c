@@ -107,6 +107,11 @@ const struct command commands[] = {
 	{ .name = "sla", .run = cmd_run_sla, .takes_test = true,
 	  .summary = "the most IOPS a test serves inside a response-time target (open loop)",
 	  .options = OPT_SLA, .dir = IO_READ, .direct = true, .render = &render_sla },
+	{ .name = "job", .run = cmd_run_job, .file_operand = "FILE.fio",
+	  .summary = "run a fio job file: each job a run, its keys as fio's system calls",
+	  .options = OPT_TIME | OPT_KEEP | OPT_FORCE | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
+		     OPT_JOB,
+	  .dir = IO_WRITE, .render = &render_job },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
 	  .options = OPT_REPORT | OPT_SVG, .operands = "FILE...|-", .render = &render_report,

@@ -161,9 +161,10 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 	if (opt->direct && t->fs_known && strcmp(t->fs.type, "zfs") == 0)
 		warn(r, "'%s' is on zfs: before ZFS 2.3 it accepts O_DIRECT yet serves reads from "
 		     "its own cache (ARC), so the figure may come from memory, not the disk", t->path);
-	if (write_test && opt->sync == SYNC_NONE)
-		warn(r, "--sync=none: writes are not flushed, so the figure may measure a cache%s",
-		     opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
+	if (write_test && opt->sync == SYNC_NONE && !opt->sync_every)
+		warn(r, "%s: writes are not flushed, so the figure may measure a cache%s",
+		     (opt->accepts & OPT_JOB) ? "no sync=, fsync= or fdatasync= in the job"
+					      : "--sync=none", opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
 			      "the device"));
 }
 

@@ -731,7 +731,8 @@ def mask_text(text, machine):
         elif TARGET_LINE.match(line):
             m = TARGET_LINE.match(line)
             out.append("  %s (%s): %s" % (m.group(1), m.group(2), figures(m.group(3))))
-        elif line.startswith(("latency: ", "cache: ", "response time (", "service time (")):
+        elif line.startswith(("latency: ", "cache: ", "response time (", "service time (",
+                              "fdatasync latency: ", "fsync latency: ")):
             out.append(figures(line))
         elif line.startswith("open loop: "):
             # how many started late follows the machine's wake-ups
@@ -811,6 +812,7 @@ VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "sampl
             "rate_served", "late_ios", "unserved_ios", "max_lag_ns", "service_lat_ns",  # open loop
             "ceiling_iops", "found_iops", "asked_iops", "served_iops", "response_ns",  # sla
             "service_p99_ns",
+            "sync_lat_ns", "calls", "per_sec",  # a job's sync calls (issue 41)
             "share_pct"}  # a mix's achieved shares
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
@@ -868,7 +870,7 @@ def walk(v, key, machine, keep_seed, parent=None):
         return "<engine's>"
     if key == "trim_engine":  # queued through io_uring, or at once: the kernel's say
         return "<trim path>"
-    if key in ("lat_hist", "service_lat_hist") and isinstance(v, list):  # bucket count follows the figures
+    if key in ("lat_hist", "service_lat_hist", "sync_lat_hist") and isinstance(v, list):  # bucket count follows the figures
         return [{"le_ns": N, "count": N}] if v else []
     if key == "lat_buckets" and isinstance(v, dict):  # the scheme is pinned, the pairs measured
         return {k: ([[N, N]] if x else []) if k == "pairs" else x for k, x in v.items()}
@@ -932,7 +934,7 @@ def mask_json(text, machine, keep_seed):
 CSV_VOLATILE = re.compile(r"^(bytes|seconds|bytes_per_sec|iops|ios|lat_\w+_ns|resident_before_pct|"
                           r"littles_law_outstanding|files_per_sec|value|range_pct|slope_pct|t_start_s|"
                           r"asked_iops|served_iops|late_ios|unserved_ios|response_\w+_ns|service_p99_ns|"
-                          r"(?:read|write|trim)_(?:ios|bytes|iops|lat_p50_ns|lat_p99_ns))$")
+                          r"(?:read|write|trim)_(?:ios|bytes|iops|lat_p50_ns|lat_p99_ns)|sync_calls|sync_lat_\w+_ns)$")
 # (an operation's columns: masked when filled, kept empty when it did not run)
 
 def csv_warnings(cell):
@@ -1084,6 +1086,27 @@ cases_mix() {
 	g bad.mix.not-here raw randread --mix r50,w50 "$D"
 }
 
+# job FILE.fio (issue 41): a small fdatasync job (etcd's check: 4 writes of
+# 2300 B, a fdatasync after each) in text, JSON and CSV, and the refusals,
+# each naming the file and line
+cases_job() {
+	local J="$S/jobs"
+	mkdir -p "$J"
+	printf '[etcd]\nrw=write\nioengine=sync\nfdatasync=1\nsize=9200\nbs=2300\n' >"$J/etcd.fio"
+	printf '[a]\nrw=write\nsize=8k\n[b]\nrw=read\n' >"$J/together.fio"
+	printf '[a]\nrw=write\niodepht=4\n' >"$J/typo.fio"
+	printf '[a]\nrw=write\n' >"$J/nosize.fio"
+	g help.job raw help job
+	g job.dir.text text job "$J/etcd.fio" "$D"
+	g job.dir.json json+m --json job "$J/etcd.fio" "$D"
+	g job.dir.csv csv --csv job "$J/etcd.fio" "$D"
+	g bad.job.none raw job
+	g bad.job.missing raw job "$J/missing.fio" "$D"
+	g bad.job.together raw job "$J/together.fio" "$D"
+	g bad.job.typo raw job "$J/typo.fio" "$D"
+	g bad.job.nosize raw job "$J/nosize.fio" "$D"
+}
+
 # `completion SHELL`'s errors (the scripts themselves: tests/cli/completion.sh)
 cases_completion() {
 	g completion.fish raw completion fish
@@ -1108,6 +1131,7 @@ cases_fleet
 cases_multi
 cases_files
 cases_svg
+cases_job
 cases_completion
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
