@@ -91,5 +91,6 @@ int cmd_run_report(const struct command *cmd, const struct options *opt, struct 
 int cmd_run_matrix(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_files(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_job(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_fit(const struct command *cmd, const struct options *opt, struct result *r);
 
 #endif

@@ -37,6 +37,18 @@ enum {
 	JOB_NOTE_TARGET = 4,       /* TARGET replaced the job's filename= or directory= */
 };
 
+/* fit --list: the profiles of the first directory that holds any. */
+#define FIT_MAX_PROFILES 32
+struct fit_listing {
+	char dir[4096];
+	unsigned n;
+	struct fit_profile {
+		char name[JOB_NAME_LEN];
+		char aliases[160];    /* "slog", ", "-separated; "" none */
+		char about[256];
+	} p[FIT_MAX_PROFILES];
+};
+
 struct job_report {
 	char file[4096];          /* the job file, as named */
 	struct job_step *steps;   /* njobs of them */
@@ -48,6 +60,7 @@ struct job_report {
 				   * without a time ends after its size) */
 	struct fit_report *fit;   /* fit: the profile, its requirements, the verdict;
 				   * NULL for job */
+	struct fit_listing *listing; /* fit --list; NULL otherwise */
 };
 
 #endif

@@ -83,6 +83,9 @@ const struct optdef optdefs[] = {
 	  "rate=PCT,p50=PCT,p99=PCT or one PCT for all (default rate=10,p50=20,p99=50)" },
 	{ "allow-missing", 0, NULL, OPT_REPORT, ID_ALLOW_MISSING,
 	  "exit 0, not 5, when a host's run failed or a host of the baseline has no record" },
+	/* fit (issue 41) */
+	{ "list", 0, NULL, OPT_LIST, ID_LIST,
+	  "list the profiles, one line each: name, aliases, what it checks" },
 	/* matrix (issue 15); --budget has a row of its own, with matrix's meaning */
 	{ "block-sizes", 0, "LIST", OPT_MATRIX, ID_BLOCK_SIZES,
 	  "block sizes: a list (4k,64k,1M) or a range by powers of 4 (4k-16M; 4k-16M:2 by 2)" },

@@ -25,15 +25,18 @@ static void say_worst(const struct options *opt, const struct job_report *rep)
 }
 
 /* The file read and planned, then run; fit's first steps too. */
-int job_read_and_run(const struct options *opt, struct job_report *rep, struct result *r)
+int job_read_and_run(const char *path, const struct options *opt, struct job_report *rep,
+		     job_check_fn check, struct result *r)
 {
 	struct jobfile *jf = malloc(sizeof(*jf));
 	if (!jf)
 		return fail(r, EXIT_RUN, "cannot allocate the job file's jobs:");
-	snprintf(rep->file, sizeof(rep->file), "%s", opt->job_file);
-	int code = job_load(opt->job_file, jf, r);
+	snprintf(rep->file, sizeof(rep->file), "%s", path);
+	int code = job_load(path, jf, r);
 	if (code == EXIT_OK)
 		code = job_plan(jf, opt, rep, r);
+	if (code == EXIT_OK && check)
+		code = check(jf, rep, r);
 	free(jf);
 	if (code == EXIT_OK) {
 		say_worst(opt, rep);
@@ -52,5 +55,5 @@ int cmd_run_job(const struct command *cmd, const struct options *opt, struct res
 	if (!rep)
 		return fail(r, EXIT_RUN, "cannot allocate the jobs' figures:");
 	r->detail = rep;
-	return job_read_and_run(opt, rep, r);
+	return job_read_and_run(opt->job_file, opt, rep, NULL, r);
 }

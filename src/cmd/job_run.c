@@ -26,7 +26,7 @@
 #include "units.h"
 #include "util.h"
 
-const char *const job_directives[] = { "about", "alias", "require", "source", "op", "rank",
+const char *const job_directives[] = { "about", "alias", "require", "report", "source", "op", "rank",
 				       NULL };
 
 /* ---- reading ------------------------------------------------------------------ */

@@ -44,9 +44,13 @@ int job_plan(const struct jobfile *jf, const struct options *opt, struct job_rep
  * "NAME: why". */
 int job_run_all(struct job_report *rep, struct result *r);
 
-/* cmd_job.c: opt->job_file read, planned and run into rep (the whole of
- * job, fit's first part); an interrupted run lists its jobs on stderr. */
-int job_read_and_run(const struct options *opt, struct job_report *rep, struct result *r);
+/* cmd_job.c: path read, planned and run into rep (the whole of job, fit's
+ * first part); check (NULL: none), when given, reads what else it needs of
+ * the file once the jobs are planned, before any runs (fit's directives).
+ * An interrupted run lists its jobs on stderr. */
+typedef int (*job_check_fn)(const struct jobfile *jf, struct job_report *rep, struct result *r);
+int job_read_and_run(const char *path, const struct options *opt, struct job_report *rep,
+		     job_check_fn check, struct result *r);
 
 /* On stderr, after an interrupted run: each job that ended with its
  * figures, the one cut short, those never run (not a result). */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit.h"
 #include "job_report.h"
 #include "json.h"
 #include "output.h"
@@ -134,8 +135,10 @@ void out_job_lines(FILE *f, const struct result *r, out_json_body_fn whole_keys)
 		json_object_end(&j);
 		fputc('\n', f);
 	}
-	/* a failure no job's line holds (the file, a key): a line of its own */
-	if (r->error[0] && (n == 0 || !rep->steps[n - 1].r.error[0]))
+	/* a failure no job's line holds (the file, a key): a line of its own; a
+	 * profile's requirement missed is no failure of the run, but its verdict */
+	bool unmet = rep && rep->fit && rep->fit->judged;
+	if (r->error[0] && !unmet && (n == 0 || !rep->steps[n - 1].r.error[0]))
 		out_json_line(f, r, out_json_file_device);
 }
 

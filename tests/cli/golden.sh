@@ -766,6 +766,13 @@ def mask_text(text, machine):
             out.append("%s%s: %s" % (m.group(1), m.group(2), rest))
         elif line.startswith("looks like: "):
             out.append(verdict_line(line))
+        elif re.match(r"^  \S+\s+\S.*\s(PASS|FAIL|BELOW)\s{2}", line):  # fit's requirement rows
+            out.append("  " + columns(line))
+        elif re.match(r"^\s+undermined: flushes returned in ", line) or \
+                line.startswith("advice: durability was not shown"):
+            continue  # fast flushes, found or not by the machine's cache: as their warning
+        elif re.match(r"^\S+: (?:fit|not fit)[,:]", line):  # fit's verdict line
+            out.append(figures(line.replace("fit, undermined (see below):", "fit:")))
         elif re.match(r"^(round \d+|steady \w+: )", line):
             # steady's rounds: their figures masked, which rounds they are kept
             keep = r"(rounds? \d+(?:-\d+)?(?: \(hold\))?|after \d+ rounds)"
@@ -899,6 +906,10 @@ def walk(v, key, machine, keep_seed, parent=None):
         return {k: MACHINE if k == "governor" else masked(x) for k, x in v.items()}
     if key == "findings" and isinstance(v, list):
         return [f for f in v if not (isinstance(f, dict) and f.get("key") in DROP_FINDINGS)]
+    if parent == "fit" and key in ("verdict", "advice", "undermined"):
+        return N  # its figures, and whether fast flushes undermined a PASS: the machine's
+    if parent == "requirements" and key == "note" and v and v.startswith("undermined: flushes"):
+        return None  # as the fast flushes' warning: found or not by the machine's cache
     if key == "verdict" and isinstance(v, dict):
         return mask_verdict(v, machine)
     if key == "dd" and isinstance(v, dict):  # quick's dd step: its figures measured, the rest pinned
@@ -963,6 +974,8 @@ def mask_csv(text):
                 new.append(N)
             elif col == "warnings":
                 new.append(csv_warnings(cell))
+            elif col == "note" and cell.startswith("undermined: flushes returned"):
+                new.append("")  # fit's note of fast flushes: as their warning, the machine's
             elif col == "error":
                 new.append(msg(cell))
             elif col == "engine" and cell in ("uring", "aio"):  # as in the text: the kernel's choice
@@ -1107,6 +1120,25 @@ cases_job() {
 	g bad.job.nosize raw job "$J/nosize.fio" "$D"
 }
 
+# fit PROFILE|FILE (issue 41): a small profile whose requirements any disk
+# meets (text, JSON, CSV: exit 0, every row PASS) and the refusals of
+# profiles and names (the shipped profiles: tests/cli/fit.sh)
+cases_fit() {
+	local J="$S/jobs"
+	mkdir -p "$J"
+	printf '# diskbench-about: a profile any disk passes\n# diskbench-source: golden.sh, a test\n# diskbench-require: write.iops >= 1\n# diskbench-require: sync.p99 < 100s\n[gold]\nrw=write\nioengine=sync\nfdatasync=1\nsize=9200\nbs=2300\n' >"$J/gold.fio"
+	printf '# diskbench-require: write.iops >= 1\n[a]\nrw=write\nsize=8k\n' >"$J/nosource.fio"
+	printf '[a]\nrw=write\nsize=8k\n' >"$J/plain.fio"
+	g help.fit raw help fit
+	g fit.dir.text text fit "$J/gold.fio" "$D"
+	g fit.dir.json json+m --json fit "$J/gold.fio" "$D"
+	g fit.dir.csv csv --csv fit "$J/gold.fio" "$D"
+	g bad.fit.none raw fit
+	g bad.fit.name raw fit no-such-profile "$D"
+	g bad.fit.nosource raw fit "$J/nosource.fio" "$D"
+	g bad.fit.plain raw fit "$J/plain.fio" "$D"
+}
+
 # `completion SHELL`'s errors (the scripts themselves: tests/cli/completion.sh)
 cases_completion() {
 	g completion.fish raw completion fish
@@ -1132,6 +1164,7 @@ cases_multi
 cases_files
 cases_svg
 cases_job
+cases_fit
 cases_completion
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"

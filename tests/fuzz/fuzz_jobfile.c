@@ -1,5 +1,5 @@
 /* libFuzzer target: the fio job-file reader (src/lib/jobfile.c and its
- * keys).  The input is the file's text (up to its first NUL, copied into a
+ * keys), then fit's reading of the directives (src/lib/fitspec.c).  The input is the file's text (up to its first NUL, copied into a
  * buffer of exactly that length, so that ASan sees a read past the end);
  * `include` of any name reads the same text again (so includes nest until
  * the depth limit), ${A} is set and every other name is not.  An accepted
@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fitspec.h"
 #include "jobfile.h"
 
 #define PROMISE(cond) ((cond) ? (void)0 : abort())
 
-static const char *const directives[] = { "require", "source", "op", "rank", NULL };
+static const char *const directives[] = { "about", "alias", "require", "report", "source",
+					  "op", "rank", NULL };
 
 static char *again(void *ctx, const char *from, const char *name, char *why, size_t len)
 {
@@ -50,6 +52,28 @@ static void check_job(const struct jobfile_job *j)
 		PROMISE(!(p->given & JOBFILE_GIVEN(k)) || p->where[k].line >= 1);
 }
 
+/* An accepted profile: every line's job one of the file's, every limit
+ * finite, every requirement with a source, op sizes 1 to 64. */
+static void check_spec(const struct jobfile *jf, char *why, size_t len)
+{
+	struct fit_spec *spec = malloc(sizeof(*spec));
+	if (!spec)
+		return;
+	if (fit_spec_read(jf, spec, why, len) != 0) {
+		PROMISE(why[0]);
+	} else {
+		PROMISE(spec->nrequire + spec->nreport + spec->nrank > 0);
+		for (unsigned i = 0; i < spec->nrequire; i++) {
+			const struct fit_line *l = &spec->require[i];
+			PROMISE(l->source[0] && l->limit == l->limit && l->limit >= 0);
+			PROMISE(l->job < (int)jf->njobs && l->metric < FM_NMETRICS);
+		}
+		for (unsigned i = 0; i < jf->njobs; i++)
+			PROMISE(spec->writes_per_op[i] >= 1 && spec->writes_per_op[i] <= 64);
+	}
+	free(spec);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -77,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (unsigned i = 0; i < jf->ndirs; i++)
 			PROMISE(jf->dirs[i].job < (int)jf->njobs && jf->dirs[i].value[0] &&
 				jf->dirs[i].at.file < jf->nfiles);
+		check_spec(jf, why, sizeof(why));
 	}
 	free(jf);
 	free(text);
