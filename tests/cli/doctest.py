@@ -446,7 +446,14 @@ def part4():
              "report": "--csv report %s/h.jsonl" % S,
              "steady": "--csv steady randread --round 0.2 --window 3 --max-rounds 3 --excursion 1000 "
                        "--slope 1000 -s 4M " + T,
-             "sla": "--csv sla randread --latency 10s --step-time 0.2 -s 4M " + T}
+             "sla": "--csv sla randread --latency 10s --step-time 0.2 -s 4M " + T,
+             "job": "--csv job %s/j.fio %s" % (S, T),
+             "fit": "--csv fit %s/f.fio %s" % (S, T)}
+    with open(os.path.join(S, "j.fio"), "w") as f:
+        f.write("[j]\nrw=write\nbs=4k\nsize=64k\nfdatasync=1\n")
+    with open(os.path.join(S, "f.fio"), "w") as f:
+        f.write("# diskbench-source: doctest\n# diskbench-require: write.iops >= 1\n"
+                "[j]\nrw=write\nbs=4k\nsize=64k\nfdatasync=1\n")
     headers = {}
     man_lines = set(MAN.splitlines())
     for kind, args in kinds.items():
