@@ -137,6 +137,7 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/statics.sh
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench
+	bash tests/cli/fit.sh ./diskbench
 	python3 tests/cli/doctest.py ./diskbench
 
 # The rooms against ARCHITECTURE.md's table (from the objects' symbols and the

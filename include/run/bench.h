@@ -99,6 +99,8 @@ struct bench_job {
 	 * sync engine alone runs them.  0: none. */
 	unsigned sync_every;
 	bool sync_data;         /* fdatasync(2); false: fsync(2) */
+	bool sync_after_last;   /* the sync due after a thread's last write too: fio makes it
+				 * when bytes of its size= remain short of a block */
 	bool at_position;       /* the sync engine reads and writes at the file's position
 				 * (engine_setup.at_position): fio's ioengine=sync */
 };

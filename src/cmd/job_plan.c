@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "job_run.h"
+#include "sampling.h"
 #include "units.h"
 #include "util.h"
 
@@ -97,6 +98,9 @@ static int plan_time(const struct jobfile *jf, const struct jobfile_job *j, cons
 			      ? "time_based with -t 0 would never end: give -t a time"
 			      : "time_based needs runtime= (fio would run until stopped)");
 	s->ramp_s = (double)p->ramp_time_us / 1e6;
+	double every = s->o.time_s > 0 ? s->o.time_s / 10 : SAMPLING_INTERVAL_DEFAULT;
+	s->o.interval_s = every < SAMPLING_INTERVAL_MIN ? SAMPLING_INTERVAL_MIN
+			  : every > SAMPLING_INTERVAL_DEFAULT ? SAMPLING_INTERVAL_DEFAULT : every;
 	return EXIT_OK;
 }
 
@@ -175,7 +179,10 @@ static int plan_step(const struct jobfile *jf, unsigned i, const struct options 
 			      "diskbench runs jobs one after another: add stonewall to its section "
 			      "or to [global]", jf->jobs[i - 1].name);
 	s->o = *opt;
-	s->o.accepts |= OPT_ENGINE; /* the result line names the engine the file chose */
+	/* the result line names the engine the file chose; a series of about ten
+	 * intervals, as quick's steps keep, for the checks over time (a cgroup's
+	 * limit, a rate cap) */
+	s->o.accepts |= OPT_ENGINE | OPT_INTERVAL;
 	snprintf(s->name, sizeof(s->name), "%s", j->name);
 	jobfile_where(jf, j->at, s->at, sizeof(s->at));
 	describe_spec(p, s->spec, sizeof(s->spec));

@@ -193,6 +193,7 @@ static int measure(struct job_step *s, struct target *t, struct result *sr)
 		uint64_t each = t->created ? s->size : sr->region;
 		job.bytes_limit = each * o->threads - each * o->threads % o->bs;
 		job.wrap = job.bytes_limit > sr->region;
+		job.sync_after_last = each % o->bs != 0; /* as fio, with bytes left short of a block */
 	}
 	job.warmup_s = s->ramp_s;
 	return run_measure(t, &job, o, sr);

@@ -142,15 +142,19 @@ static void note_for(const struct result *r, enum fit_status st, char *note, siz
 		snprintf(note, len, "undermined: the disks below saw less I/O than was done, a cache "
 			 "served part of it: the figure may be the cache's");
 	} else if (st != FIT_PASS && (f = finding_find(r, "cgroup_limit")) &&
-		   finding_value(f, "reached", 0) >= FINDINGS_LIMIT_REACHED) {
+		   (finding_value(f, "reached", 0) >= FINDINGS_LIMIT_REACHED || r->syncs > 0)) {
 		a[0] = '\0';
 		if (finding_value(f, "iops", 0) > 0)
 			snprintf(a, sizeof(a), "%.0f IOPS", finding_value(f, "iops", 0));
 		else
 			fmt_rate_si(a, sizeof(a), finding_value(f, "bytes_per_sec", 0));
-		snprintf(note, len, "explained: a cgroup limit of %s on %.0f:%.0f set the pace: the "
-			 "figure is the limit's, not the disk's", a, finding_value(f, "major", 0),
-			 finding_value(f, "minor", 0));
+		/* a sync call's flush and metadata writes count against an IOPS limit
+		 * beside the writes, which the run's own count does not show */
+		bool reached = finding_value(f, "reached", 0) >= FINDINGS_LIMIT_REACHED;
+		snprintf(note, len, "explained: a cgroup limit of %s on %.0f:%.0f %s: the figure is "
+			 "the limit's, not the disk's", a, finding_value(f, "major", 0),
+			 finding_value(f, "minor", 0), reached ? "set the pace" : "applies, and each sync "
+			 "call's flush and metadata writes count against it too");
 	} else if (st != FIT_PASS && (f = finding_find(r, "rate_cap")) &&
 		   finding_value(f, "confirmed", 0) > 0) {
 		fmt_rate_si(b, sizeof(b), finding_value(f, "bytes_per_sec", 0));

@@ -402,7 +402,7 @@ static inline struct engine_io *take_slot(struct worker *w, struct lane *l, stru
 {
 	const struct bench_job *job = w->job;
 	uint64_t offset;
-	if (bench_sync_due(w))
+	if (bench_sync_due(w) && (w->bytes + l->inflight_bytes < quota || job->sync_after_last))
 		return bench_sync_take(w, l, n);
 	enum zone_next got = w->bytes + l->inflight_bytes >= quota ? ZONE_DONE
 								   : next_offset(w, g, &offset);

@@ -103,7 +103,7 @@ static void seed_004_parses(void **state)
 	assert_int_equal(j->p.runtime_us, 120000000);
 	assert_int_equal(j->p.rw, JF_RANDWRITE);
 	assert_int_equal(j->p.bs, 2 << 20);
-	assert_int_equal(j->p.size, 64 << 20);
+	assert_int_equal(j->p.size, 16 << 20);
 	assert_true(j->p.group_reporting);
 	assert_false(j->p.direct); /* fio's default */
 	assert_int_equal(j->p.where[JK_IODEPTH].line, 6);
