@@ -31,13 +31,20 @@ static int refuse(struct result *r, const struct jobfile *jf, const struct jobfi
 	return fail(r, EXIT_USAGE, "%s: job '%s': %s", at, j->name, why);
 }
 
-/* The engine, and the requests in flight it keeps. */
+/* The engine, the requests in flight it keeps, and fio's defaults where
+ * diskbench's own differ (reconcile.sh's peer mode): buffers in 4 KiB pages
+ * (fio's iomem=malloc), one request per submit call (iodepth_batch=1), and
+ * with libaio one io_getevents for each completion taken (as fio's libaio,
+ * userspace_reap=0) */
 static void plan_engine(const struct jobfile_params *p, struct job_step *s)
 {
 	bool synchronous = p->ioengine == JF_SYNC || p->ioengine == JF_PSYNC;
 	s->o.engine = synchronous ? "sync" : p->ioengine == JF_LIBAIO ? "aio" : "uring";
 	s->o.qd = synchronous ? 1 : p->iodepth;
 	s->o.at_position = p->ioengine == JF_SYNC;
+	s->o.buffers = BUF_PAGES;
+	s->o.batch = 1;
+	s->o.reap = p->ioengine == JF_LIBAIO ? REAP_SYSCALL : REAP_RING;
 	if (synchronous && p->iodepth > 1)
 		s->notes |= JOB_NOTE_QD_IGNORED;
 }
