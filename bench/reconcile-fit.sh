@@ -29,6 +29,9 @@
 # ONLY="row ..." (run only these rows).  Needs fio; pg_test_fsync
 # (/usr/lib/postgresql/*/bin, Debian's postgresql-15) for the postgres row.
 #
+# The profiles are the tree's (profiles/ beside this script's bench/),
+# whichever binary runs them.
+#
 # Safety: scratch files only (the profiles' sizes: at most 8 x 128 MiB for
 # dss), in a directory it creates with mktemp and removes on exit, also on
 # error and Ctrl-C.
@@ -46,6 +49,8 @@ die() { echo "reconcile-fit.sh: $*" >&2; exit 1; }
 [[ -x $DB ]] || die "no diskbench binary at $DB (build it with make)"
 for t in fio python3; do command -v "$t" >/dev/null || die "missing tool: $t (apt-get install $t)"; done
 PGTF=$(ls /usr/lib/postgresql/*/bin/pg_test_fsync 2>/dev/null | tail -n 1 || true)
+# the tree's profiles, whatever binary runs them
+P=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../profiles" && pwd)
 
 S=$(mktemp -d "${DIR:-/var/tmp}/reconcile-fit.XXXXXX")
 cleanup() {
@@ -122,7 +127,7 @@ EOF
 row_etcd() {
 	local rep=$1
 	clean
-	"$DB" --json -q fit etcd -t "$CAP" "$W" >"$S/fit.json" 2>/dev/null || [[ $? == 6 ]]
+	"$DB" --json -q fit "$P/etcd.fio" -t "$CAP" "$W" >"$S/fit.json" 2>/dev/null || [[ $? == 6 ]]
 	fit_figures etcd "$rep" "$S/fit.json"
 	clean
 	fio --rw=write --ioengine=sync --fdatasync=1 --size=22m --bs=2300 --name=etcd \
@@ -133,7 +138,7 @@ row_etcd() {
 row_postgres() {
 	local rep=$1 line
 	clean
-	"$DB" --json -q fit postgres -t "$PGSECS" "$W" >"$S/fit.json" 2>/dev/null
+	"$DB" --json -q fit "$P/postgres.fio" -t "$PGSECS" "$W" >"$S/fit.json" 2>/dev/null
 	fit_figures postgres "$rep" "$S/fit.json"
 	clean
 	"$PGTF" -s "$PGSECS" -f "$W/pg_test_fsync.out" >"$S/pg.txt" 2>&1
@@ -159,7 +164,7 @@ EOF
 row_journal() {
 	local rep=$1
 	clean
-	"$DB" --json -q fit ceph-journal -t "$RUNTIME" "$W" >"$S/fit.json" 2>/dev/null
+	"$DB" --json -q fit "$P/ceph-journal.fio" -t "$RUNTIME" "$W" >"$S/fit.json" 2>/dev/null
 	fit_figures ceph-journal "$rep" "$S/fit.json"
 	clean
 	fio --ioengine=libaio --direct=1 --sync=1 --rw=write --bs=4k --numjobs=1 --iodepth=1 \
@@ -171,7 +176,7 @@ row_journal() {
 row_oltp() {
 	local rep=$1 n
 	clean
-	"$DB" --json -q fit oltp -t "$RUNTIME" "$W" >"$S/fit.json" 2>/dev/null
+	"$DB" --json -q fit "$P/oltp.fio" -t "$RUNTIME" "$W" >"$S/fit.json" 2>/dev/null
 	fit_figures oltp "$rep" "$S/fit.json"
 	clean
 	"$DB" --json -q sweep --run=oltp -b 8k -s 256M --engine=aio --point-time="$RUNTIME" \
@@ -197,7 +202,7 @@ EOF
 row_dss() {
 	local rep=$1 n
 	clean
-	"$DB" --json -q fit dss -t "$RUNTIME" "$W" >"$S/fit.json" 2>/dev/null
+	"$DB" --json -q fit "$P/dss.fio" -t "$RUNTIME" "$W" >"$S/fit.json" 2>/dev/null
 	fit_figures dss "$rep" "$S/fit.json"
 	clean
 	"$DB" --json -q sweep --run=dss --large-bs=1M -s 1G --engine=sync --point-time="$RUNTIME" \

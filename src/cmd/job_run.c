@@ -35,7 +35,7 @@ const char *const job_directives[] = { "about", "alias", "require", "report", "s
 static char *read_text(const char *path, char *why, size_t len)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not hang the open */
 	char *buf = NULL;
 	size_t n = 0;
 	if (fd < 0 || fstat(fd, &st) != 0) {
@@ -57,7 +57,7 @@ static char *read_text(const char *path, char *why, size_t len)
 		n += (size_t)got;
 	}
 	if (!buf || memchr(buf, '\0', n)) {
-		snprintf(why, len, buf ? "it holds NUL bytes: not a text file" : "%s", strerror(ENOMEM));
+		snprintf(why, len, "%s", buf ? "it holds NUL bytes: not a text file" : strerror(ENOMEM));
 		free(buf);
 		buf = NULL;
 		goto out;

@@ -252,6 +252,10 @@ assert "explained: a cgroup limit of 20 IOPS" in (q["write.iops"]["note"] or "")
 	echo "$majmin 0" >"$CG/blkio.throttle.write_iops_device"
 	"$DB" --json fit etcd -t 2 "$MNT" >"$S/free.json" 2>"$S/free.err"
 	rc=$?
+	if [ "$rc" = 6 ]; then # a busy machine's scheduling can stretch a p99 of 2 s once: again
+		"$DB" --json fit etcd -t 2 "$MNT" >"$S/free.json" 2>"$S/free.err"
+		rc=$?
+	fi
 	expect "the same device unthrottled: exit 0 (fit)" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" \
 		"$(head -c 400 "$S/free.err")" "$(python3 -c "import json; print(json.load(open('$S/free.json'))['fit']['verdict'])" 2>&1)"
 	no_leftovers "$MNT" "fit: no test file left on the device's file system"
