@@ -10,12 +10,16 @@
 #   make check-fleet     fleet runs on pdsh, Slurm and the static binary (tests/cli/fleet.sh)
 #   make check-lab       every kind of disk under a real kernel in qemu (tests/lab/lab.sh)
 #   make check-deb       the Debian package: build, lintian, autopkgtest in a fresh root (root)
-#   make install         PREFIX, MANPREFIX, BASHCOMPDIR, ZSHCOMPDIR and DESTDIR are honoured
+#   make install         PREFIX, MANPREFIX, BASHCOMPDIR, ZSHCOMPDIR and DESTDIR are honoured;
+#                        fit's profiles go to PREFIX/share/diskbench/profiles
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+# fit's profiles: where the binary looks for them, ../share/diskbench/profiles
+# beside BINDIR (so the same path under any PREFIX)
+PROFILEDIR = $(PREFIX)/share/diskbench/profiles
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
@@ -75,11 +79,16 @@ install: diskbench
 	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
 	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 	chmod 644 $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
+	mkdir -p $(DESTDIR)$(PROFILEDIR)
+	cp -f profiles/*.fio $(DESTDIR)$(PROFILEDIR)/
+	chmod 644 $(DESTDIR)$(PROFILEDIR)/*.fio
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
 	rm -f $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
+	rm -f $(patsubst profiles/%,$(DESTDIR)$(PROFILEDIR)/%,$(wildcard profiles/*.fio))
+	-rmdir $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(PREFIX)/share/diskbench 2>/dev/null
 
 # ---- tests -----------------------------------------------------------------
 # Unit tests: tests/unit/test_NAME.c, cmocka, linked with the core objects.
@@ -136,6 +145,7 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/statics.sh
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench
+	bash tests/cli/fit.sh ./diskbench
 	python3 tests/cli/doctest.py ./diskbench
 
 # The rooms against ARCHITECTURE.md's table (from the objects' symbols and the

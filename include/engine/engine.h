@@ -37,8 +37,10 @@ struct engine_io {
 };
 
 /* What a request does (engine_io.op); the same numbers as mix.h's
- * operations, which index the loop's per-operation figures. */
-enum engine_op { ENGINE_READ, ENGINE_WRITE, ENGINE_TRIM };
+ * operations, which index the loop's per-operation figures.  The syncs
+ * come after them (fio's fsync=N, fdatasync=N: the sync engine alone runs
+ * them; offset, len and buf unused). */
+enum engine_op { ENGINE_READ, ENGINE_WRITE, ENGINE_TRIM, ENGINE_FSYNC, ENGINE_FDATASYNC };
 
 struct engine;
 
@@ -60,6 +62,10 @@ struct engine_setup {
 	 * queues); --sqpoll: IORING_SETUP_SQPOLL (a kernel thread takes the
 	 * submissions).  io_uring's alone; a ring that refuses them fails open. */
 	bool poll, sqpoll;
+	/* the sync engine: read(2)/write(2) at the file's position, lseek(2)
+	 * only where the next offset is not it, as fio's sync engine (job
+	 * files' ioengine=sync); false: pread(2)/pwrite(2), as fio's psync */
+	bool at_position;
 };
 
 /* What an engine did that moves a figure (issue 32), for the result. */

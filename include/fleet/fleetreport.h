@@ -43,6 +43,8 @@ struct fleet_pair {
 	uint64_t count;
 };
 
+enum { FLEET_FIT = 1, FLEET_NOT_FIT = 2 };
+
 /* One host's record: what the report needs of it, copied out of the line. */
 struct fleet_record {
 	char *where;           /* "FILE:LINE" */
@@ -71,6 +73,8 @@ struct fleet_record {
 	int clock_synced;      /* clock.synchronised: 1, 0, or -1 when not known */
 	unsigned nwarnings;
 	char *error;           /* a failed run's "error" (it has no figures), or NULL */
+	int fit;               /* a fit --jsonl line's fit.pass: FLEET_FIT, FLEET_NOT_FIT; 0 no fit */
+	char *fit_verdict;     /* its fit.verdict, or NULL */
 };
 
 /* The records read so far and what was not one.  Every string taken from

@@ -34,7 +34,9 @@ enum exit_code {
 	EXIT_SIGINT = 130, /* interrupted (128 + SIGINT) */
 };
 
-enum sync_mode { SYNC_DSYNC, SYNC_FSYNC, SYNC_NONE };
+/* how writes are made durable: O_DSYNC on each, one fsync at the end, none,
+ * or O_SYNC on each (the file's metadata too: pg_test_fsync's open_sync) */
+enum sync_mode { SYNC_DSYNC, SYNC_FSYNC, SYNC_NONE, SYNC_OSYNC };
 enum drop_mode { DROP_FILE, DROP_ALL, DROP_NONE };
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_JSONL /* --jsonl: fleet runs */ };
 enum io_dir { IO_READ, IO_WRITE };
@@ -105,6 +107,9 @@ typedef uint64_t opt_bits;
 /* data verification (issue 42) */
 #define OPT_VERIFY OPT_BIT(44)  /* --verify[=backlog]: write tests */
 #define OPT_WITNESS OPT_BIT(45) /* --witness FILE|-: write tests (with --verify) and verify */
+/* fio job files and fit (issue 41) */
+#define OPT_LIST OPT_BIT(40)    /* fit --list */
+#define OPT_JOB OPT_BIT(41)     /* runs a job file (job, fit): -t is each job's runtime */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -230,6 +235,13 @@ struct options {
 	const char *journal;      /* --journal FILE: its undo journal; NULL: the default */
 	enum verify_mode verify;  /* --verify[=backlog] (issue 42) */
 	const char *witness;      /* --witness FILE ("-": stdout), or NULL */
+	/* job files (issue 41): fio's fsync=N/fdatasync=N, a sync call after
+	 * every sync_every writes, timed apart (0: none); fdatasync or fsync;
+	 * and ioengine=sync's read/write at the file's position */
+	unsigned sync_every;
+	bool sync_data, at_position;
+	const char *job_file;     /* job FILE.fio, fit PROFILE|FILE: the word after the command */
+	bool list;                /* fit --list */
 };
 
 #define MAX_WARNINGS 16
@@ -429,6 +441,10 @@ struct result {
 	const char *trim_engine; /* how the trims reached the kernel ("uring_fallocate",
 				  * "ioctl_blkdiscard", ...); NULL: none ran */
 	const struct result_verify *verify; /* --verify's read-back, verify's; NULL: none */
+	/* opt->sync_every (job files, issue 41): the sync calls counted and
+	 * each one's time, apart from the writes' */
+	uint64_t syncs;
+	struct stats sync_lat;
 };
 
 #endif

@@ -36,6 +36,15 @@ void out_json_open_loop(struct json *j, const struct result *r);
 /* "served 1,012 of the 2,000 IOPS asked; the rest waited (max lag 4.1 s)"
  * or "2,000 IOPS asked, 2,000 served": what an open-loop figure means. */
 void out_open_loop_served(char *buf, size_t len, const struct result *r);
+/* output_sync.c (issue 41): a run with a sync call after every N writes
+ * (job files' fsync=N, fdatasync=N).  ", fdatasync after every write" and
+ * the sync mode, into buf for the result line (what it wrote, at most
+ * len - 1); the calls' latency line ("fdatasync latency: ..."); JSON
+ * result.sync {call, every_writes, calls, per_sec}, sync_lat_ns and
+ * sync_lat_hist.  The last two write nothing for any other run. */
+int out_sync_words(char *buf, size_t len, const struct result *r);
+void out_text_sync(FILE *f, const struct result *r);
+void out_json_sync(struct json *j, const struct result *r);
 /* "cache: cold, 0.0 % resident before the run, 100.0 % after (evicted: file)",
  * if measured (output_cache.c) */
 void out_text_cache_line(FILE *f, const struct result *r);

@@ -34,5 +34,6 @@ extern const struct renderers render_steady;
 extern const struct renderers render_sla;
 extern const struct renderers render_capacity;
 extern const struct renderers render_verify;
+extern const struct renderers render_job, render_fit;
 
 #endif

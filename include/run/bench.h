@@ -99,6 +99,16 @@ struct bench_job {
 	 * with a backlog each thread drains, pauses its clock and reads its
 	 * last writes back.  NULL: off, and nothing of it on the hot path. */
 	struct verify *verify;
+	/* fio's fsync=N and fdatasync=N (job files, issue 41): a sync call
+	 * after every sync_every writes, a request of its own whose time is
+	 * counted apart (bench_outcome.lat_sync), never in the writes'; the
+	 * sync engine alone runs them.  0: none. */
+	unsigned sync_every;
+	bool sync_data;         /* fdatasync(2); false: fsync(2) */
+	bool sync_after_last;   /* the sync due after a thread's last write too: fio makes it
+				 * when bytes of its size= remain short of a block */
+	bool at_position;       /* the sync engine reads and writes at the file's position
+				 * (engine_setup.at_position): fio's ioengine=sync */
 };
 
 /* What ended a run, so that a short one is never taken for a full one. */
@@ -160,6 +170,9 @@ struct bench_outcome {
 	 * again, each reset's time */
 	uint64_t zone_resets;
 	struct stats lat_zone_reset;
+	/* job->sync_every: the sync calls counted, each one's time */
+	uint64_t syncs;
+	struct stats lat_sync;
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */

@@ -31,6 +31,7 @@ enum opt_id {
 	ID_MIX, ID_MAX_OPEN_ZONES, /* issue 31 */
 	ID_DESTRUCTIVE, ID_JOURNAL, /* capacity (issue 42) */
 	ID_VERIFY, ID_WITNESS, /* issue 42 */
+	ID_LIST, /* fit (issue 41) */
 };
 
 struct optdef {
@@ -61,8 +62,6 @@ const struct optdef *find_short(char letter);
 bool suggest_option(const char *name, size_t n, char *out, size_t len);
 /* The test whose name is within two edits of name, or NULL. */
 const char *suggest_test(const char *name);
-/* diskbench's way to say fio's option name[0..n) (without "--"), or NULL. */
-const char *fio_equivalent(const char *name, size_t n);
 
 /* The message into why; returns EXIT_USAGE. */
 int usage_error(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

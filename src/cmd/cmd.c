@@ -117,6 +117,16 @@ const struct command commands[] = {
 		     "against --witness after a power cut",
 	  .options = OPT_WITNESS | OPT_NODIRECT, .dir = IO_READ, .direct = true,
 	  .render = &render_verify, .targets = TAKES_FILE | TAKES_DEVICE },
+	{ .name = "job", .run = cmd_run_job, .file_operand = "FILE.fio",
+	  .summary = "run a fio job file: each job a run, its keys as fio's system calls",
+	  .options = OPT_TIME | OPT_KEEP | OPT_FORCE | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
+		     OPT_JOB,
+	  .dir = IO_WRITE, .render = &render_job },
+	{ .name = "fit", .run = cmd_run_fit, .file_operand = "PROFILE|FILE",
+	  .summary = "is the disk fit for etcd, PostgreSQL's WAL, a journal, OLTP, DSS: a profile judged",
+	  .options = OPT_TIME | OPT_KEEP | OPT_FORCE | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
+		     OPT_JOB | OPT_LIST,
+	  .dir = IO_WRITE, .render = &render_fit },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
 	  .options = OPT_REPORT | OPT_SVG, .operands = "FILE...|-", .render = &render_report,

@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "multi.h"
+#include "names.h"
 #include "progress.h"
 #include "run_verify.h"
 #include "runner.h"
@@ -37,8 +38,8 @@ static int open_flags(const struct io_does *does, const struct options *opt)
 		return O_RDONLY;
 	/* a mix reads too; a trim needs a descriptor open for writing */
 	int flags = does->mixed ? O_RDWR : O_WRONLY;
-	if (opt->sync == SYNC_DSYNC && does->writes)
-		flags |= O_DSYNC;
+	if (does->writes)
+		flags |= sync_open_flag(opt->sync);
 	return flags;
 }
 

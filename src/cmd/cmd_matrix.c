@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "io.h"
 #include "matrix.h"
+#include "names.h"
 #include "progress.h"
 #include "run_health.h"
 #include "runner.h"
@@ -292,7 +293,7 @@ static int run_cells(struct matrix_run *run, unsigned file, uint64_t deadline_ns
 
 static int open_for_cells(struct matrix_run *run)
 {
-	int flags = O_RDWR | (run->opt->sync == SYNC_DSYNC ? O_DSYNC : 0);
+	int flags = O_RDWR | sync_open_flag(run->opt->sync);
 	int code = target_open(&run->t, flags, run->opt->direct, run->r);
 	if (code == EXIT_OK && !run->warned)
 		run_warn_target(&run->t, run->opt, true, run->r);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "names.h"
 #include "plain_test.h"
 #include "progress.h"
 #include "runner.h"
@@ -174,8 +175,8 @@ static int confirm(struct sla_run *s)
 static int measure(struct sla_run *s)
 {
 	int flags = s->test->dir == IO_READ ? O_RDONLY : O_WRONLY;
-	if (s->test->dir == IO_WRITE && s->step_opt.sync == SYNC_DSYNC)
-		flags |= O_DSYNC;
+	if (s->test->dir == IO_WRITE)
+		flags |= sync_open_flag(s->step_opt.sync);
 	int code = target_open(&s->t, flags, s->step_opt.direct, s->r);
 	if (code != EXIT_OK)
 		return code;

@@ -17,6 +17,7 @@
 #include "detect.h"
 #include "finding.h"
 #include "fleet.h"
+#include "names.h"
 #include "plain_test.h"
 #include "output.h"
 #include "progress.h"
@@ -258,8 +259,8 @@ static int rounds(struct steady_run *s)
 {
 	const struct steady_options *st = &s->r->opt->steady;
 	int flags = s->test->dir == IO_READ ? O_RDONLY : O_WRONLY;
-	if (s->test->dir == IO_WRITE && s->round_opt.sync == SYNC_DSYNC)
-		flags |= O_DSYNC;
+	if (s->test->dir == IO_WRITE)
+		flags |= sync_open_flag(s->round_opt.sync);
 	int code = target_open(&s->t, flags, s->round_opt.direct, s->r);
 	if (code != EXIT_OK)
 		return code;

@@ -38,6 +38,7 @@ static void record_free(struct fleet_record *r)
 	free(r->series_p50);
 	free(r->series_p99);
 	free(r->error);
+	free(r->fit_verdict);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -415,11 +416,15 @@ static int take_record(struct reading *rd, const struct jp_value *root, const ch
 	const char *command = jp_str(jp_get(root, "command")), *step = jp_str(jp_get(root, "step"));
 	if (command && step && name_step(r, command, jp_str(jp_get(root, "test")), step, 0) != 0)
 		return -1;
-	const char *error = jp_str(jp_get(root, "error"));
+	const char *error = jp_str(jp_get(root, "error")), *verdict = jp_str(jp_path(root, "fit.verdict"));
 	if (error) {
 		r->error = escape_str(error);
 		return r->error ? 2 : -1;
 	}
+	const struct jp_value *pass = jp_path(root, "fit.pass"); /* fit --jsonl */
+	r->fit = !verdict ? 0 : pass && pass->type == JP_TRUE ? FLEET_FIT : FLEET_NOT_FIT;
+	if (verdict && !(r->fit_verdict = escape_str(verdict)))
+		return -1;
 	int rc = take_result(rd, root, r);
 	if (rc == 0)
 		rc = take_times(rd, root, r);

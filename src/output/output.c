@@ -185,6 +185,7 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "bytes_per_sec"), json_double(j, result_rate(r), 1);
 	json_key(j, "iops"), json_double(j, result_iops(r), 2);
 	json_latency(j, &r->lat);
+	out_json_sync(j, r);
 	out_json_open_loop(j, r);
 	out_json_ops(j, r);
 	out_json_zoned(j, r);

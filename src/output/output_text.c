@@ -76,11 +76,8 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 	} else {
 		n += snprintf(buf + n, len - (size_t)n, ", %s", o->direct ? "O_DIRECT" : "page cache");
 	}
-	if (result_is_write(r)) {
-		const char *s = o->sync == SYNC_DSYNC ? "O_DSYNC"
-				: o->sync == SYNC_FSYNC ? "fsync at end" : "no sync";
-		n += snprintf(buf + n, len - (size_t)n, ", %s", s);
-	}
+	if (result_is_write(r))
+		n += out_sync_words(buf + n, len - (size_t)n, r);
 	if (r->ntargets > 1) /* each target's state is on its own line */
 		n += snprintf(buf + n, len - (size_t)n, ", %u targets", r->ntargets);
 	else if (r->file_state)
@@ -175,6 +172,7 @@ void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 		out_text_open_loop(f, r);
 	else if (r->lat.count > 0)
 		out_text_latency_line(f, &r->lat);
+	out_text_sync(f, r);
 	out_text_series(f, r);
 	health_text(f, r->health, true);
 	out_text_cache_line(f, r);

@@ -126,6 +126,8 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 		out->trims += w->trims;
 		out->zone_resets += w->zw.resets;
 		stats_merge(&out->lat_zone_reset, &w->zone_reset_lat);
+		stats_merge(&out->lat_sync, &w->sync_lat);
+		out->syncs += w->syncs;
 		if (w->trim_path)
 			out->trim_path = w->trim_path;
 		for (unsigned b = 0; b < BENCH_QD_BUCKETS; b++)
@@ -198,11 +200,14 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	stats_init(&out->lat_service);
 	stats_init(&out->lat_trim);
 	stats_init(&out->lat_zone_reset);
+	stats_init(&out->lat_sync);
 	out->engine_name = ops->name;
 	bool no_targets = job->ntargets > 1 && (!job->fds || !job->regions);
-	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets) {
+	bool async_sync = job->sync_every && ops != &engine_sync; /* the sync engine runs syncs */
+	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets ||
+	    async_sync) {
 		out->error = EINVAL;
-		out->failed_op = no_targets ? "targets"
+		out->failed_op = no_targets ? "targets" : async_sync ? bench_sync_name(job)
 				 : job->bs > UINT32_MAX ? "block size" : "queue depth";
 		return -1;
 	}
@@ -236,6 +241,8 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 			stats_init(&w->lat[2]);
 		if (job->zones && job->dir == IO_WRITE)
 			stats_init(&w->zone_reset_lat);
+		if (job->sync_every)
+			stats_init(&w->sync_lat);
 		atomic_init(&w->progress, 0);
 		atomic_init(&w->progress_ios, 0);
 		for (unsigned b = 0; b < STATS_COARSE_N; b++)

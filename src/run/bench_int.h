@@ -77,6 +77,10 @@ struct worker {
 	 * and the time its clock was stopped for that */
 	struct verify_lane *vlane;
 	uint64_t paused_ns;
+	/* job->sync_every (bench_sync.c): writes since the last sync, the
+	 * syncs counted and their times */
+	uint64_t unsynced, syncs;
+	struct stats sync_lat;
 };
 
 /* One worker's requests: qd of them, each with its own buffer slot in one
@@ -134,5 +138,18 @@ void bench_verify_pause(struct worker *w);
  * is left in it checked then, outside the timing. */
 int bench_verify_lane_open(struct worker *w, unsigned qd);
 void bench_verify_lane_close(struct worker *w);
+/* bench_sync.c, fio's fsync=N and fdatasync=N.  Whether the next request
+ * is a sync: sync_every writes went since the last one. */
+static inline bool bench_sync_due(const struct worker *w)
+{
+	return w->job->sync_every && w->unsynced >= w->job->sync_every;
+}
+/* A free slot made the sync, added to the batch. */
+struct engine_io *bench_sync_take(struct worker *w, struct lane *l, unsigned *n);
+/* A sync reaped at t1: counted if it started inside the timing, the slot
+ * made a block again; false when it failed (-io->result). */
+bool bench_sync_done(struct worker *w, struct engine_io *io, uint64_t t1);
+/* "fsync" or "fdatasync", as the job's syncs are. */
+const char *bench_sync_name(const struct bench_job *job);
 
 #endif

@@ -62,7 +62,8 @@ static int lane_open(struct lane *l, struct worker *w)
 	w->segments = plat_buffer_segments(l->slab, job->bs, l->qd);
 	struct engine_setup setup = { .fd = w->fd, .qd = l->qd, .bufs = l->bufs,
 				      .buf_len = job->bs, .reap_each = job->reap_each,
-				      .poll = job->poll, .sqpoll = job->sqpoll };
+				      .poll = job->poll, .sqpoll = job->sqpoll,
+				      .at_position = job->at_position };
 	if (job->verify && bench_verify_lane_open(w, l->qd) != 0) {
 		record_failure(w, "allocate", 0, ENOMEM);
 		return -1;

@@ -34,14 +34,6 @@ inline bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 	return true;
 }
 
-unsigned bench_qd_bucket(unsigned depth)
-{
-	if (depth <= 1)
-		return 0;
-	unsigned log2 = 31u - (unsigned)__builtin_clz(depth);
-	return log2 < BENCH_QD_BUCKETS - 1 ? log2 : BENCH_QD_BUCKETS - 1;
-}
-
 void record_failure(struct worker *w, const char *op, uint64_t offset, int err)
 {
 	if (w->error)
@@ -294,6 +286,11 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			zone_writer_done(&w->zw, io->offset);
 		l->inflight--;
 		l->inflight_bytes -= io->len;
+		if (io->op >= ENGINE_FSYNC) { /* fio's fsync=N: bench_sync.c */
+			if (!bench_sync_done(w, io, t1))
+				record_failure(w, bench_sync_name(job), 0, (int)-io->result), go_on = false;
+			continue;
+		}
 		if (job->verify && io->op == ENGINE_WRITE)
 			bench_verify_done(w, io);
 		if (io->result < 0) {
@@ -350,6 +347,8 @@ inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offs
 {
 	const struct bench_job *job = w->job;
 	uint64_t offset;
+	if (bench_sync_due(w) && (w->bytes + l->inflight_bytes < quota || job->sync_after_last))
+		return bench_sync_take(w, l, n);
 	enum zone_next got = w->bytes + l->inflight_bytes >= quota ? ZONE_DONE
 								   : next_offset(w, g, &offset);
 	w->zone_wait = got == ZONE_WAIT;
@@ -365,6 +364,7 @@ inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offs
 		w->zone_wait = true; /* more once a write of its block completes */
 		return NULL;
 	}
+	w->unsynced += io->op == ENGINE_WRITE;
 	l->batch[(*n)++] = io;
 	l->inflight_bytes += job->bs;
 	return io;

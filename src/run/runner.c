@@ -167,9 +167,10 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 	if (opt->direct && t->fs_known && strcmp(t->fs.type, "zfs") == 0)
 		warn(r, "'%s' is on zfs: before ZFS 2.3 it accepts O_DIRECT yet serves reads from "
 		     "its own cache (ARC), so the figure may come from memory, not the disk", t->path);
-	if (write_test && opt->sync == SYNC_NONE)
-		warn(r, "--sync=none: writes are not flushed, so the figure may measure a cache%s",
-		     opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
+	if (write_test && opt->sync == SYNC_NONE && !opt->sync_every)
+		warn(r, "%s: writes are not flushed, so the figure may measure a cache%s",
+		     (opt->accepts & OPT_JOB) ? "no sync=, fsync= or fdatasync= in the job"
+					      : "--sync=none", opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
 			      "the device"));
 }
 
@@ -280,6 +281,9 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->reap_each = opt->reap == REAP_SYSCALL;
 	job->poll = opt->poll;
 	job->sqpoll = opt->sqpoll;
+	job->sync_every = dir == IO_WRITE ? opt->sync_every : 0;
+	job->sync_data = opt->sync_data;
+	job->at_position = opt->at_position;
 }
 
 unsigned run_warmup_ios(const struct options *opt)
@@ -339,6 +343,8 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->open_loop.late_ios = out->late_ios;
 	r->open_loop.unserved = out->unserved;
 	r->open_loop.max_lag_ns = out->max_lag_ns;
+	r->syncs = out->syncs;
+	r->sync_lat = out->lat_sync;
 }
 
 /* The end of the file inside the region: where the file ends now (a read

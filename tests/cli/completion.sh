@@ -199,7 +199,7 @@ check_values() { # OPTION TEST WANTED
 }
 check_values engine randread "auto uring aio sync nop"
 check_values reap randread "ring syscall"
-check_values sync seqwrite "dsync fsync none"
+check_values sync seqwrite "dsync fsync none osync"
 check_values drop-caches seqread "file all none"
 check_values run sweep "simple oltp dss"
 check_values buffers seqread "huge pages"
@@ -295,7 +295,7 @@ else
 		expect "zsh: randread -<TAB> offers exactly the options of help randread" "${OPTS[randread]}" "${Z['diskbench randread -']-}"
 		expect "zsh: options before the test count: -b 4k --json randread --en<TAB>" "--engine" "${Z['diskbench -b 4k --json randread --en']-}"
 		expect "zsh: --engine=<TAB>" "auto uring aio sync nop" "${Z['diskbench randread --engine=']-}"
-		expect "zsh: --sync <TAB>" "dsync fsync none" "${Z['diskbench seqwrite --sync ']-}"
+		expect "zsh: --sync <TAB>" "dsync fsync none osync" "${Z['diskbench seqwrite --sync ']-}"
 		expect "zsh: --drop-caches=<TAB>" "file all none" "${Z['diskbench seqread --drop-caches=']-}"
 		expect "zsh: --run=<TAB>" "simple oltp dss" "${Z['diskbench sweep --run=']-}"
 		if [ "${ZMSG['diskbench seqwrite -b ']-}" = "SIZE: block size of each I/O" ] &&

@@ -446,7 +446,14 @@ def part4():
              "report": "--csv report %s/h.jsonl" % S,
              "steady": "--csv steady randread --round 0.2 --window 3 --max-rounds 3 --excursion 1000 "
                        "--slope 1000 -s 4M " + T,
-             "sla": "--csv sla randread --latency 10s --step-time 0.2 -s 4M " + T}
+             "sla": "--csv sla randread --latency 10s --step-time 0.2 -s 4M " + T,
+             "job": "--csv job %s/j.fio %s" % (S, T),
+             "fit": "--csv fit %s/f.fio %s" % (S, T)}
+    with open(os.path.join(S, "j.fio"), "w") as f:
+        f.write("[j]\nrw=write\nbs=4k\nsize=64k\nfdatasync=1\n")
+    with open(os.path.join(S, "f.fio"), "w") as f:
+        f.write("# diskbench-source: doctest\n# diskbench-require: write.iops >= 1\n"
+                "[j]\nrw=write\nbs=4k\nsize=64k\nfdatasync=1\n")
     headers = {}
     man_lines = set(MAN.splitlines())
     for kind, args in kinds.items():
@@ -618,7 +625,7 @@ def part7():
             spliced.append(title)
     report(not spliced, "report's and matrix's sections hold their own keys only", spliced)
     # the fio options the command line recognises are in the man page's table
-    src = open(os.path.join(ROOT, "src/cli/cli_options.c")).read()
+    src = open(os.path.join(ROOT, "src/lib/fiohints.c")).read()
     known = re.findall(r'^\s*\{ "([\w-]+)", "', src.split("fio_options[] = {")[1].split("};")[0], re.M)
     table = [b for t, b in man_sections(MAN_SRC) if t == "diskbench for fio users"]
     body = unroff(table[0]) if table else ""

@@ -768,7 +768,8 @@ def mask_text(text, machine):
         elif TARGET_LINE.match(line):
             m = TARGET_LINE.match(line)
             out.append("  %s (%s): %s" % (m.group(1), m.group(2), figures(m.group(3))))
-        elif line.startswith(("latency: ", "cache: ", "response time (", "service time (")):
+        elif line.startswith(("latency: ", "cache: ", "response time (", "service time (",
+                              "fdatasync latency: ", "fsync latency: ")):
             out.append(figures(line))
         elif line.startswith("open loop: "):
             # how many started late follows the machine's wake-ups
@@ -810,6 +811,13 @@ def mask_text(text, machine):
             out.append("%s%s: %s" % (m.group(1), m.group(2), rest))
         elif line.startswith("looks like: "):
             out.append(verdict_line(line))
+        elif re.match(r"^  \S+\s+\S.*\s(PASS|FAIL|BELOW)\s{2}", line):  # fit's requirement rows
+            out.append("  " + columns(line))
+        elif re.match(r"^\s+undermined: flushes returned in ", line) or \
+                line.startswith("advice: durability was not shown"):
+            continue  # fast flushes, found or not by the machine's cache: as their warning
+        elif re.match(r"^\S+: (?:fit|not fit)[,:]", line):  # fit's verdict line
+            out.append(figures(line.replace("fit, undermined (see below):", "fit:")))
         elif re.match(r"^(round \d+|steady \w+(?: on '[^']*')?: )", line):
             # steady's rounds: their figures masked, which rounds they are kept
             keep = r"(rounds? \d+(?:-\d+)?(?: \(hold\))?|after \d+ rounds)"
@@ -857,6 +865,7 @@ VOLATILE = {"bytes", "ios", "seconds", "bytes_per_sec", "iops", "writes", "sampl
             "ceiling_iops", "found_iops", "asked_iops", "served_iops", "response_ns",  # sla
             "service_p99_ns",
             "share_pct",  # a mix's achieved shares
+            "sync_lat_ns", "calls", "per_sec",  # a job's sync calls (issue 41)
             "generation_found", "generation_wanted", "witness_lines"}  # --verify: how often -t wrote
 # which engine auto picks depends on the kernel and its sandbox
 ENGINE_KEYS = {"engine"}
@@ -914,7 +923,7 @@ def walk(v, key, machine, keep_seed, parent=None):
         return "<engine's>"
     if key == "trim_engine":  # queued through io_uring, or at once: the kernel's say
         return "<trim path>"
-    if key in ("lat_hist", "service_lat_hist") and isinstance(v, list):  # bucket count follows the figures
+    if key in ("lat_hist", "service_lat_hist", "sync_lat_hist") and isinstance(v, list):  # bucket count follows the figures
         return [{"le_ns": N, "count": N}] if v else []
     if key == "lat_buckets" and isinstance(v, dict):  # the scheme is pinned, the pairs measured
         return {k: ([[N, N]] if x else []) if k == "pairs" else x for k, x in v.items()}
@@ -945,6 +954,10 @@ def walk(v, key, machine, keep_seed, parent=None):
         return {k: MACHINE if k == "governor" else masked(x) for k, x in v.items()}
     if key == "findings" and isinstance(v, list):
         return [f for f in v if not (isinstance(f, dict) and f.get("key") in DROP_FINDINGS)]
+    if parent == "fit" and key in ("verdict", "advice", "undermined"):
+        return N  # its figures, and whether fast flushes undermined a PASS: the machine's
+    if parent == "requirements" and key == "note" and v and v.startswith("undermined: flushes"):
+        return None  # as the fast flushes' warning: found or not by the machine's cache
     if key == "verdict" and isinstance(v, dict):
         return mask_verdict(v, machine)
     if key == "dd" and isinstance(v, dict):  # quick's dd step: its figures measured, the rest pinned
@@ -980,7 +993,7 @@ def mask_json(text, machine, keep_seed):
 CSV_VOLATILE = re.compile(r"^(bytes|seconds|bytes_per_sec|iops|ios|lat_\w+_ns|resident_before_pct|"
                           r"littles_law_outstanding|files_per_sec|value|range_pct|slope_pct|t_start_s|"
                           r"asked_iops|served_iops|late_ios|unserved_ios|response_\w+_ns|service_p99_ns|"
-                          r"(?:read|write|trim)_(?:ios|bytes|iops|lat_p50_ns|lat_p99_ns))$")
+                          r"(?:read|write|trim)_(?:ios|bytes|iops|lat_p50_ns|lat_p99_ns)|sync_calls|sync_lat_\w+_ns)$")
 # (an operation's columns: masked when filled, kept empty when it did not run)
 
 def csv_warnings(cell):
@@ -1009,6 +1022,8 @@ def mask_csv(text):
                 new.append(N)
             elif col == "warnings":
                 new.append(csv_warnings(cell))
+            elif col == "note" and cell.startswith("undermined: flushes returned"):
+                new.append("")  # fit's note of fast flushes: as their warning, the machine's
             elif col == "error":
                 new.append(msg(cell))
             elif col == "run_id" and re.fullmatch(r"[0-9a-f]{16}", cell):  # verify's: random
@@ -1163,6 +1178,46 @@ cases_verify() {
 	g bad.verify.read-test raw seqread --verify "${SZ[@]}" "$D"
 }
 
+# job FILE.fio (issue 41): a small fdatasync job (etcd's check: 4 writes of
+# 2300 B, a fdatasync after each) in text, JSON and CSV, and the refusals,
+# each naming the file and line
+cases_job() {
+	local J="$S/jobs"
+	mkdir -p "$J"
+	printf '[etcd]\nrw=write\nioengine=sync\nfdatasync=1\nsize=9200\nbs=2300\n' >"$J/etcd.fio"
+	printf '[a]\nrw=write\nsize=8k\n[b]\nrw=read\n' >"$J/together.fio"
+	printf '[a]\nrw=write\niodepht=4\n' >"$J/typo.fio"
+	printf '[a]\nrw=write\n' >"$J/nosize.fio"
+	g help.job raw help job
+	g job.dir.text text job "$J/etcd.fio" "$D"
+	g job.dir.json json+m --json job "$J/etcd.fio" "$D"
+	g job.dir.csv csv --csv job "$J/etcd.fio" "$D"
+	g bad.job.none raw job
+	g bad.job.missing raw job "$J/missing.fio" "$D"
+	g bad.job.together raw job "$J/together.fio" "$D"
+	g bad.job.typo raw job "$J/typo.fio" "$D"
+	g bad.job.nosize raw job "$J/nosize.fio" "$D"
+}
+
+# fit PROFILE|FILE (issue 41): a small profile whose requirements any disk
+# meets (text, JSON, CSV: exit 0, every row PASS) and the refusals of
+# profiles and names (the shipped profiles: tests/cli/fit.sh)
+cases_fit() {
+	local J="$S/jobs"
+	mkdir -p "$J"
+	printf '# diskbench-about: a profile any disk passes\n# diskbench-source: golden.sh, a test\n# diskbench-require: write.iops >= 1\n# diskbench-require: sync.p99 < 100s\n[gold]\nrw=write\nioengine=sync\nfdatasync=1\nsize=9200\nbs=2300\n' >"$J/gold.fio"
+	printf '# diskbench-require: write.iops >= 1\n[a]\nrw=write\nsize=8k\n' >"$J/nosource.fio"
+	printf '[a]\nrw=write\nsize=8k\n' >"$J/plain.fio"
+	g help.fit raw help fit
+	g fit.dir.text text fit "$J/gold.fio" "$D"
+	g fit.dir.json json+m --json fit "$J/gold.fio" "$D"
+	g fit.dir.csv csv --csv fit "$J/gold.fio" "$D"
+	g bad.fit.none raw fit
+	g bad.fit.name raw fit no-such-profile "$D"
+	g bad.fit.nosource raw fit "$J/nosource.fio" "$D"
+	g bad.fit.plain raw fit "$J/plain.fio" "$D"
+}
+
 # `completion SHELL`'s errors (the scripts themselves: tests/cli/completion.sh)
 cases_completion() {
 	g completion.fish raw completion fish
@@ -1189,6 +1244,8 @@ cases_fleet
 cases_multi
 cases_files
 cases_svg
+cases_job
+cases_fit
 cases_completion
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
