@@ -25,6 +25,7 @@ struct sla_step {
 	double p50_ns, p99_ns, p99_9_ns, mean_ns;
 	double judged_ns;          /* the target's percentile (or the mean) of it */
 	double service_p99_ns;
+	bool known;                /* the judged percentile is not among the unserved's */
 	bool pass;
 };
 

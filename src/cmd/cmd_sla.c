@@ -8,6 +8,7 @@
 #include "cmd.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,8 +50,23 @@ static void say_worst_case(const struct sla_run *s, const struct options *opt)
 				  NULL);
 }
 
+/* Whether the target's percentile of a step's response times is known:
+ * those that never started (unserved) are in the distribution at the wait
+ * they had by the window's end, a figure they had at least, so when more of
+ * them than the percentile leaves above it never started, the percentile
+ * may be any of theirs, however long (issue 39).  The mean (pct 0) counts
+ * each at that least. */
+static bool pct_known(double pct, uint64_t served, uint64_t unserved)
+{
+	if (pct <= 0 || unserved == 0)
+		return true;
+	uint64_t all = served + unserved;
+	double rank = ceil(pct * (double)all / 100.0 - 1e-9); /* stats_percentile's */
+	return rank <= (double)served;
+}
+
 /* A step's figures from its result; pass when the judged response time is
- * within the target. */
+ * within the target and known. */
 static void keep_step(struct sla_run *s, enum sla_step_kind kind, double asked)
 {
 	struct sla_report *rep = s->rep;
@@ -69,7 +85,8 @@ static void keep_step(struct sla_run *s, enum sla_step_kind kind, double asked)
 	st->judged_ns = rep->pct > 0 ? (double)stats_percentile(&sr->lat, rep->pct) : sum.mean;
 	st->service_p99_ns = kind == SLA_PROBE ? st->p99_ns
 					       : (double)stats_percentile(&sr->service_lat, 99);
-	st->pass = sr->ios > 0 && st->judged_ns <= rep->latency_ns;
+	st->known = pct_known(rep->pct, sr->ios, sr->open_loop.unserved);
+	st->pass = sr->ios > 0 && st->judged_ns <= rep->latency_ns && st->known;
 	rep->nsteps++;
 }
 

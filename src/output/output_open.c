@@ -49,7 +49,12 @@ void out_text_open_loop(FILE *f, const struct result *r)
 			(unsigned long long)o->late_ios, lag);
 	fputc('\n', f);
 	if (r->lat.count > 0) {
-		out_text_latency_named(f, "response time (from when each I/O was due)", &r->lat);
+		char label[160] = "response time (from when each I/O was due)";
+		if (o->unserved > 0) /* they are in it: the count would not add up */
+			snprintf(label, sizeof(label), "response time (from when each I/O was due; the "
+				 "%llu never started counted to the window's end)",
+				 (unsigned long long)o->unserved);
+		out_text_latency_named(f, label, &r->lat);
 		out_text_latency_named(f, "service time (from its submission)", &r->service_lat);
 	}
 }

@@ -42,8 +42,14 @@ void sla_step_text(FILE *f, const struct sla_report *rep, const struct sla_step 
 		return;
 	}
 	fprintf(f, "%s %u: asked %s IOPS, served %s; response p50 %s, p99 %s, p99.9 %s; service "
-		"p99 %s: %s (%s %s %s %s)\n", kind_name(st->kind), st->n, asked, served, p50, p99, p999,
-		svc, st->pass ? "pass" : "fail", pct, judged, st->pass ? "<=" : ">", target);
+		"p99 %s: ", kind_name(st->kind), st->n, asked, served, p50, p99, p999, svc);
+	if (st->known)
+		fprintf(f, "%s (%s %s %s %s)\n", st->pass ? "pass" : "fail", pct, judged,
+			st->pass ? "<=" : ">", target);
+	else /* the percentile may be any of those that never started */
+		fprintf(f, "fail (%s unknown: %llu of the %llu I/Os due never started)\n", pct,
+			(unsigned long long)st->unserved,
+			(unsigned long long)(st->ios + st->unserved));
 	fflush(f);
 }
 
@@ -90,6 +96,8 @@ static void json_step(struct json *j, const struct sla_step *st)
 	json_key(j, "p99_9"), json_double(j, st->p99_9_ns, 0);
 	json_object_end(j);
 	json_key(j, "service_p99_ns"), json_double(j, st->service_p99_ns, 0);
+	json_key(j, "percentile_known");
+	st->kind == SLA_PROBE ? json_null(j) : json_bool(j, st->known);
 	json_key(j, "pass");
 	st->kind == SLA_PROBE ? json_null(j) : json_bool(j, st->pass);
 	json_object_end(j);

@@ -61,6 +61,7 @@ struct worker {
 	bool eof;                        /* the failure is the file's end */
 	/* open loop (job->rate > 0) */
 	struct stats service;            /* submission to completion */
+	struct stats unserved_lat;       /* those never started: their wait to the window's end */
 	uint64_t late_ios, max_lag_ns, unserved;
 	double gap_ns;                   /* the mean gap between its arrivals */
 	enum bench_end ended;
