@@ -113,7 +113,9 @@ void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen *g, ui
 	plat_precise_timers();
 	uint64_t t0 = clock_ns();
 	arrivals_init(&arr, job->arrivals, job->rate / job->threads, t0, job->seed, w->index);
+	arrivals_phase(&arr, w->index, job->threads); /* fixed: the threads' interleaved */
 	w->gap_ns = arr.gap_ns;
+	w->late_ns = arrivals_schedule_gap(&arr);
 	uint64_t due = arrivals_next(&arr);
 	loop_start(w, l, &mix, t0, warmup_ns);
 	w->t_start = w->measure_from; /* counted by when I/Os were due, from the window's start */

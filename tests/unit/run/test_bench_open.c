@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,16 +28,23 @@
 
 #define MS 1000000ull
 
-/* ---- reads that stall -------------------------------------------------------- */
+/* ---- reads that stall ------------------------------------------------------- */
+
+#define SEEN_MAX 1024
 
 struct stall {
 	int fd;                /* only this fd's reads; -1: none */
 	unsigned at;           /* the read (from 0) that stalls */
 	uint64_t stall_ns;
+	uint64_t odd_ns;       /* each thread's odd reads (its 2nd, 4th, ...) take this */
 	atomic_uint calls;
+	/* when each read started, and on which thread */
+	uint64_t seen_ns[SEEN_MAX];
+	long seen_tid[SEEN_MAX];
 };
 
 static struct stall stall = { .fd = -1 };
+static _Thread_local unsigned thread_reads;
 
 ssize_t __real_pread(int fd, void *buf, size_t n, off_t off);
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off);
@@ -52,8 +60,15 @@ ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
 {
 	if (fd != stall.fd)
 		return __real_pread(fd, buf, n, off);
-	if (atomic_fetch_add(&stall.calls, 1) == stall.at)
+	unsigned call = atomic_fetch_add(&stall.calls, 1);
+	if (call < SEEN_MAX) {
+		stall.seen_ns[call] = clock_ns();
+		stall.seen_tid[call] = (long)syscall(SYS_gettid);
+	}
+	if (call == stall.at)
 		nap(stall.stall_ns);
+	if (thread_reads++ % 2 == 1 && stall.odd_ns)
+		nap(stall.odd_ns);
 	return __real_pread(fd, buf, n, off);
 }
 
@@ -62,6 +77,7 @@ static void stall_read(int fd, unsigned at, uint64_t stall_ns)
 	stall.fd = fd;
 	stall.at = at;
 	stall.stall_ns = stall_ns;
+	stall.odd_ns = 0;
 	atomic_store(&stall.calls, 0);
 }
 
@@ -201,6 +217,75 @@ static void test_unserved_not_the_warmups(void **state)
 	free(out);
 }
 
+/* A read's distance to the nearest read of another thread. */
+static uint64_t nearest_other(unsigned i, unsigned n)
+{
+	uint64_t best = UINT64_MAX;
+	for (unsigned k = 0; k < n; k++) {
+		if (stall.seen_tid[k] == stall.seen_tid[i])
+			continue;
+		uint64_t d = stall.seen_ns[k] > stall.seen_ns[i] ? stall.seen_ns[k] - stall.seen_ns[i]
+								 : stall.seen_ns[i] - stall.seen_ns[k];
+		best = d < best ? d : best;
+	}
+	return best;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Fixed arrivals on two threads, 20 a second in all: each thread's are
+ * 100 ms apart, and the second's start half a gap after the first's (50
+ * ms), so that together they come every 50 ms, not two at once every 100
+ * (issue 39).  Each read is due 50 ms from the other thread's nearest:
+ * their median distance is 50 ms (25 ms at least, for a busy machine's
+ * late wake-ups; in phase it was about 0). */
+static void test_fixed_threads_out_of_phase(void **state)
+{
+	struct fx *f = *state;
+	struct bench_job job = open_job(f->fd, 0.3, 0);
+	job.threads = 2;
+	job.rate = 20;
+	stall_read(f->fd, UINT32_MAX, 0);
+	struct bench_outcome *out = run(&job);
+	unsigned n = atomic_load(&stall.calls);
+	assert_true(n >= 4 && n <= SEEN_MAX);
+	uint64_t d[SEEN_MAX];
+	for (unsigned i = 0; i < n; i++)
+		d[i] = nearest_other(i, n);
+	qsort(d, n, sizeof(d[0]), by_value);
+	if (d[n / 2] < 25 * MS || d[n / 2] > 75 * MS)
+		fail_msg("the reads' median distance to the other thread's is %.2f ms, not 50 ms",
+			 d[n / 2] / 1e6);
+	free(out);
+}
+
+/* Late is judged on the whole schedule's mean gap, 1 / --rate, not one
+ * thread's.  Two threads at 20 a second in all: 100 ms between one
+ * thread's arrivals, 50 ms between the schedule's.  Each thread's odd
+ * reads take 170 ms, so its reads due at 200 and 400 ms start at 270 and
+ * 470 ms, 70 ms late: late against 50 ms, not against 100; in a 0.6 s
+ * window, at least these 4 of the 12 (a late wake-up only adds to a lag).
+ * arrivals_schedule_gap is worked out by hand in test_arrivals.c. */
+static void test_late_on_the_schedules_gap(void **state)
+{
+	struct fx *f = *state;
+	struct bench_job job = open_job(f->fd, 0.6, 0);
+	job.threads = 2;
+	job.rate = 20;
+	stall_read(f->fd, UINT32_MAX, 0);
+	stall.odd_ns = 170 * MS;
+	struct bench_outcome *out = run(&job);
+	if (out->late_ios < 4)
+		fail_msg("%llu of %llu I/Os late: those after a 170 ms read start 70 ms late, more "
+			 "than the schedule's 50 ms gap", (unsigned long long)out->late_ios,
+			 (unsigned long long)out->ios);
+	free(out);
+}
+
 int main(void)
 {
 	/* 1 ns timer slack (the default is 50 us): sleeps end on time; the
@@ -209,6 +294,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_unserved_in_response, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unserved_not_the_warmups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fixed_threads_out_of_phase, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_on_the_schedules_gap, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
