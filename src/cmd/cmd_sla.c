@@ -253,7 +253,9 @@ int cmd_run_sla(const struct command *cmd, const struct options *opt, struct res
 	s->step_opt.time_s = opt->sla.step_s;
 	s->step_opt.quiet = true; /* the step lines are sla's */
 	s->step_opt.given |= OPT_QD; /* the output names the cap, chosen or not */
-	int code = plain_test_prepare(s->test, &s->t, opt, false, r);
+	int code = plain_test_refuse_cached("sla", "steps", s->test, opt, r);
+	if (code == EXIT_OK)
+		code = plain_test_prepare(s->test, &s->t, opt, false, r);
 	if (code == EXIT_OK)
 		say_worst_case(s, opt);
 	if (code == EXIT_OK)

@@ -424,6 +424,8 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 	}
 	int code = check_limits(opt, r);
 	if (code == EXIT_OK)
+		code = plain_test_refuse_cached("steady", "rounds", s->test, opt, r);
+	if (code == EXIT_OK)
 		code = plain_test_prepare(s->test, &s->t, opt, opt->steady.precondition > 0, r);
 	if (code == EXIT_OK)
 		say_worst_case(s, opt);

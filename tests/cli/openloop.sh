@@ -93,6 +93,8 @@ t_bad_input() {
 	check "sla --rate: exit 2 (sla chooses the rates)" 2 sla randread --latency 1ms --rate 100 "$S/data"
 	check "sla --step-time 0.05: exit 2" 2 sla randread --latency 1ms --step-time 0.05 "$S/data"
 	check "sla of a test it does not run (buffered): exit 2" 2 sla buffered --latency 1ms "$S/data"
+	check "sla randread --no-direct (steps through the page cache): exit 2" 2 sla randread --latency 1ms --no-direct "$S/data"
+	grep -q "sla randread --no-direct: its steps would read through the page cache" "$S/err" && ok "... saying why" || not_ok "... saying why" "$(cat "$S/err")"
 	[ ! -e "$S/new" ] && ok "... nothing created" || not_ok "... nothing created" "$S/new exists"
 }
 

@@ -182,6 +182,16 @@ t_bad_input() {
 	check "--precondition writes: a read test's existing file refused too: exit 3" 3 steady randread --precondition --round 0.2 --window 3 --max-rounds 3 "$S/data"
 	[ "$(cksum <"$S/data")" = "$sum" ] && ok "... and the file untouched" ||
 		not_ok "... and the file untouched" "its checksum changed"
+	# reads through the page cache (issue 39): each round would re-read
+	# what the rounds before (and its own first pass) cached
+	mkdir "$S/nd"
+	check "seqread --no-direct: refused, exit 2" 2 steady seqread --no-direct --round 0.2 --window 3 --max-rounds 3 -s 8M "$S/nd"
+	grep -q "steady seqread --no-direct: its rounds would read through the page cache" "$S/err" &&
+		ok "... saying why, and what measures that (buffered)" || not_ok "... saying why" "$(cat "$S/err")"
+	grep -q "buffered" "$S/err" || not_ok "... naming buffered" "$(cat "$S/err")"
+	check "randread --no-direct --precondition: refused, exit 2" 2 steady randread --no-direct --precondition --round 0.2 --window 3 --max-rounds 3 -s 8M "$S/nd"
+	[ -z "$(ls -A "$S/nd")" ] && ok "... nothing made in the directory" || not_ok "... nothing made" "$(ls -A "$S/nd")"
+	check "seqwrite --no-direct (writes): runs, exit 0" 0 steady seqwrite --no-direct -b 64k --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 8M "$S/nd"
 }
 
 t_precondition() {
