@@ -150,6 +150,7 @@ static int search(struct sla_run *s)
 		const struct sla_step *st = &rep->steps[rep->nsteps - 1];
 		if (st->pass) {
 			double counts = st->served < rate ? st->served : rate;
+			rep->found_step = counts > passed ? st->n : rep->found_step;
 			passed = counts > passed ? counts : passed;
 		} else {
 			failed = rate < failed ? rate : failed;
@@ -173,17 +174,7 @@ static int confirm(struct sla_run *s)
 	int code = one_step(s, SLA_CONFIRM, rep->found_iops);
 	if (code != EXIT_OK)
 		return code;
-	const struct sla_step *st = &rep->steps[rep->nsteps - 1];
-	rep->confirmed = st->pass;
-	if (!st->pass) {
-		char judged[24], target[24], pct[16];
-		fmt_ns(judged, sizeof(judged), st->judged_ns);
-		fmt_ns(target, sizeof(target), rep->latency_ns);
-		sla_pct_name(pct, sizeof(pct), rep->pct);
-		warn(s->r, "the confirm run at %.0f IOPS missed the target (%s %s > %s): the rate is at "
-		     "the edge of what the device holds; a longer --step-time measures it more surely",
-		     rep->found_iops, pct, judged, target);
-	}
+	rep->confirmed = rep->steps[rep->nsteps - 1].pass; /* if not: verdict's exit 6 */
 	return EXIT_OK;
 }
 
@@ -209,12 +200,25 @@ static int measure(struct sla_run *s)
 	return code;
 }
 
+/* Found and confirmed: exit 0.  A rate whose confirm run missed is not
+ * one the device holds: unconfirmed, exit 6 (issue 39: it was printed as
+ * found, exit 0, with a warning), the rate and both runs in the figures. */
 static int verdict(struct sla_run *s)
 {
 	const struct sla_report *rep = s->rep;
-	if (rep->found)
+	if (rep->found && rep->confirmed)
 		return EXIT_OK;
 	const struct sla_step *last = &rep->steps[rep->nsteps - 1];
+	char why[96];
+	sla_step_missed(why, sizeof(why), rep, last);
+	if (rep->found)
+		return fail(s->r, EXIT_UNMET, "unconfirmed: %.0f IOPS met the target in step %u, but "
+			    "the confirm run at that rate missed it (%s): the rate is at the edge of what "
+			    "the device holds; a longer --step-time measures it more surely",
+			    rep->found_iops, rep->found_step, why);
+	if (!last->known || last->ios == 0)
+		return fail(s->r, EXIT_UNMET, "target not met: even %.1f IOPS (1/%u of the %.0f IOPS "
+			    "ceiling) missed it: %s", last->asked, SLA_LOWEST, rep->ceiling_iops, why);
 	char judged[24], target[24], pct[16];
 	fmt_ns(judged, sizeof(judged), last->judged_ns);
 	fmt_ns(target, sizeof(target), rep->latency_ns);

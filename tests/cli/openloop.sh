@@ -167,17 +167,24 @@ def known(x, pct):
     return x["unserved_ios"] == 0 or math.ceil(pct * n / 100 - 1e-9) <= x["ios"]'
 
 t_sla_fake() {
-	fake sla pace:1000 sla randread "${ONE[@]}" --latency 20ms --step-time 0.3
-	expect "sla on pace:1000, p99 <= 20 ms: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/sla.err")"
-	py "... found 600-1050 IOPS below a ceiling of 900-1100; every step in JSON" "$KNOWN_PY"'
+	# eight threads: the queue builds in the server (eight in flight), as in
+	# a device's, where at one in flight every arrival waiting for the
+	# thread is one that never started, and a p99 leaves room for 1 % of a
+	# step's 150-300 arrivals (issue 39); the confirm run at the edge the
+	# search found may miss it: then unconfirmed, exit 6 (issue 39)
+	fake sla pace:1000 sla randread "${ONE[@]}" -j 8 --latency 20ms --step-time 0.3
+	expect "sla on pace:1000, p99 <= 20 ms: exit 0, or 6 when the confirm run missed (unconfirmed)" \
+		"$([ "$rc" = 0 ] || { [ "$rc" = 6 ] && grep -q '"error": "unconfirmed: ' "$S/sla.json"; }; echo $?)" "exit $rc" "$(head -c 400 "$S/sla.err")"
+	py "... found 450-1050 IOPS below a ceiling of 900-1100; every step in JSON" "$KNOWN_PY"'
 s = d["sla"]
-assert 900 < s["ceiling_iops"] < 1100 and 600 <= s["found_iops"] <= 1050, s
+assert 900 < s["ceiling_iops"] < 1100 and 450 <= s["found_iops"] <= 1050, s
 assert s["latency_ns"] == 20e6 and s["percentile"] == 99 and s["step_s"] == 0.3, s
 st = s["steps"]
 assert st[0]["kind"] == "probe" and st[0]["asked_iops"] is None and st[-1]["kind"] == "confirm", st
 assert all(x["pass"] == (x["response_ns"]["p99"] <= 20e6 and known(x, 99)) for x in st[1:]), st
 assert abs(st[-1]["asked_iops"] - s["found_iops"]) < 0.01, st[-1]
-assert 3 <= len(st) <= 12 and d.get("error") is None, st' "$S/sla.json"
+assert s["confirmed"] == st[-1]["pass"], s
+assert 3 <= len(st) <= 12 and d.get("error") is None if s["confirmed"] else d["error"].startswith("unconfirmed: "), st' "$S/sla.json"
 	grep -q "at most 12 steps x (0.3 s + a 0.075 s warm-up) = 4.5 s" "$S/sla.err" &&
 		ok "... the worst case said first" || not_ok "... the worst case said first" "$(head -c 400 "$S/sla.err")"
 	fake slamiss pace:1000 sla randread "${ONE[@]}" --latency 10us --step-time 0.2
@@ -193,7 +200,9 @@ assert d["error"].startswith("target not met: even "), d["error"]' "$S/slamiss.j
 lines = out.splitlines()
 assert lines[0].startswith("probe: ") and "closed loop at 1 in flight" in lines[0], lines
 assert any(l.startswith("step 1: asked ") for l in lines) and lines[-2].startswith("confirm "), lines
-assert lines[-1].startswith("sla randread: ") and "with p99 response time <= 20.0 ms" in lines[-1], lines' "$S/sla.txt"
+held = "with p99 response time <= 20.0 ms" in lines[-1]
+missed = lines[-1].startswith("sla randread: unconfirmed: ") and "p99 response time within 20.0 ms" in lines[-1]
+assert lines[-1].startswith("sla randread: ") and (held or missed) and (held == (" pass (" in lines[-2])), lines' "$S/sla.txt"
 }
 
 t_stall() {
@@ -219,6 +228,29 @@ assert one["unserved_ios"] * 2 > one["ios"] + one["unserved_ios"] and one["respo
 for x in st[1:]:
     assert x["percentile_known"] == known(x, 50), x
     assert x["pass"] == (x["percentile_known"] and x["response_ns"]["p50"] <= 10e9 and x["ios"] > 0), x' "$S/slastall.json"
+}
+
+# sla whose confirm run misses (issue 39, item 8): pace:1000 with a p50
+# target of 10 s, which the first step, at the ceiling, meets (its median
+# wait is milliseconds, and far fewer than half its arrivals are left at
+# its end), so the search ends there and the confirm run is the third timed
+# run; its read 10, in its warm-up, stalls 2 s, past its 0.2 s window, so it
+# serves nothing in it and misses: the rate is unconfirmed, exit 6, where
+# it was printed as found with exit 0 and a warning.
+t_sla_unconfirmed() {
+	FAKE_STALL=3:10:2000 fake slaunc pace:1000 sla randread "${ONE[@]}" --latency 10s,p50 --step-time 0.2
+	expect "sla, its confirm run stalled 2 s: exit 6" "$([ "$rc" = 6 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/slaunc.err")"
+	py "... the step passed, the confirm run missed: unconfirmed, the error says so" '
+s = d["sla"]; st = s["steps"]
+assert [x["kind"] for x in st] == ["probe", "step", "confirm"], [(x["kind"], x["pass"]) for x in st]
+assert st[1]["pass"] and not st[2]["pass"] and not s["confirmed"], st
+assert s["found_iops"] == min(st[1]["asked_iops"], st[1]["served_iops"]), s
+assert d["error"].startswith("unconfirmed: ") and "the confirm run" in d["error"], d["error"]' "$S/slaunc.json"
+	FAKE_STALL=3:10:2000 FAKE_LAT=pace:1000 "$FAKE" sla randread "${ONE[@]}" --latency 10s,p50 --step-time 0.2 >"$S/slaunc.txt" 2>"$S/slaunc.err"
+	py "... text: the verdict line says unconfirmed; no line claims the rate" '
+last = out.splitlines()[-1]
+assert last.startswith("sla randread: unconfirmed: "), last
+assert "IOPS with p50 response time <=" not in out, out' "$S/slaunc.txt"
 }
 
 t_throttled() {
@@ -293,6 +325,7 @@ t_curve
 t_mdl
 t_overload
 t_stall
+t_sla_unconfirmed
 t_sla_fake
 t_throttled
 tap_done
