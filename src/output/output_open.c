@@ -82,3 +82,16 @@ void out_json_open_loop(struct json *j, const struct result *r)
 	out_json_lat_named(j, "service_lat_ns", &s);
 	out_json_lat_hist_named(j, "service_lat_hist", counts);
 }
+
+void out_csv_open_loop(FILE *f, bool open, bool measured, bool whole, double asked,
+		       double served, uint64_t unserved)
+{
+	if (!measured)
+		fputs(",,,,", f);
+	else if (!open)
+		fputs(",,,,submit", f);
+	else if (!whole)
+		fputs(",,,,due", f);
+	else
+		fprintf(f, ",%.2f,%.2f,%llu,due", asked, served, (unsigned long long)unserved);
+}
