@@ -116,7 +116,7 @@ unit: $(UNIT_BIN)
 # sysfs, the disk's counters, a sensor, cgroups): tests/cli/fake_env.c, for
 # the findings end to end (tests/cli/findings.sh).  Never installed.
 FAKE_WRAP = -Wl,--wrap=pread,--wrap=pwrite,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
-	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c
+	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c,--wrap=bench_run
 build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
 	@mkdir -p build/tests
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \

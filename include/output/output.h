@@ -45,6 +45,14 @@ void out_open_loop_served(char *buf, size_t len, const struct result *r);
 int out_sync_words(char *buf, size_t len, const struct result *r);
 void out_text_sync(FILE *f, const struct result *r);
 void out_json_sync(struct json *j, const struct result *r);
+
+/* OUT_CSV_OPEN_HEADER's columns of a row: an open loop's rate asked and
+ * served (2 decimals) and I/Os never started, with lat_from "due" (its
+ * lat_* are response times); a closed loop's three empty and "submit".  A
+ * row without figures (measured false) leaves all four empty; one of
+ * several targets (whole false) the three rates, which are the run's. */
+void out_csv_open_loop(FILE *f, bool open, bool measured, bool whole, double asked,
+		       double served, uint64_t unserved);
 /* "cache: cold, 0.0 % resident before the run, 100.0 % after (evicted: file)",
  * if measured (output_cache.c) */
 void out_text_cache_line(FILE *f, const struct result *r);
@@ -138,11 +146,14 @@ void out_json_factors(struct json *j, const struct result *r);
 void out_csv_field(FILE *f, const char *s);
 /* The header of every single-test, multi-target and quick CSV; columns are
  * only ever appended (qd and what follows came with issue 22, the
- * per-operation ones with issue 31). */
+ * per-operation ones with issue 31, the open loop's with issue 39). */
 #define OUT_CSV_HEADER "test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns," \
 	"lat_p99_ns,ios,threads,direct,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns," \
 	"lat_max_ns,resident_before_pct,warnings,error,qd,engine,step,verdict," \
-	OUT_CSV_OPS_HEADER
+	OUT_CSV_OPS_HEADER "," OUT_CSV_OPEN_HEADER
+/* The open loop's columns, at the end of the single-test and sweep CSVs:
+ * what its lat_* columns are (issue 39). */
+#define OUT_CSV_OPEN_HEADER "rate_asked,rate_served,unserved_ios,lat_from"
 #define OUT_CSV_OPS_HEADER \
 	"read_ios,read_bytes,read_iops,read_lat_p50_ns,read_lat_p99_ns," \
 	"write_ios,write_bytes,write_iops,write_lat_p50_ns,write_lat_p99_ns," \

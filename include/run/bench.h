@@ -124,7 +124,8 @@ enum bench_end {
 struct bench_outcome {
 	uint64_t bytes, ios, writes, trims;
 	double seconds;
-	struct stats lat;       /* latency of every I/O: lat_read, lat_write, lat_trim merged */
+	struct stats lat;       /* latency of every I/O: lat_read, lat_write, lat_trim merged
+				 * (open loop: and lat_unserved) */
 	struct stats lat_read, lat_write, lat_trim;
 	const char *trim_path;  /* how the trims reached the kernel (engine_ops.trim_path);
 				 * NULL: none ran */
@@ -154,8 +155,11 @@ struct bench_outcome {
 	bool eof;               /* the failure is the end of the file, at failed_offset,
 				 * inside the region */
 	/* open loop (job->rate > 0): lat, lat_read and lat_write are response
-	 * times, from when each I/O was due; lat_service from its submission */
+	 * times, from when each I/O was due; lat_service from its submission.
+	 * lat also holds the unserved (lat_unserved): each waited at least
+	 * from when it was due to the window's end, and is in no other figure */
 	struct stats lat_service;
+	struct stats lat_unserved;
 	uint64_t late_ios;      /* counted I/Os submitted more than one mean gap after due */
 	uint64_t max_lag_ns;    /* the longest an I/O waited past its due time to start
 				 * (one never started by the end: until the end) */

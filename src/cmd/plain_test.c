@@ -5,6 +5,7 @@
 
 #include "plain_test.h"
 #include "runner.h"
+#include "util.h"
 
 const struct plain_test *plain_test_of(const char *name)
 {
@@ -34,6 +35,19 @@ int plain_test_prepare(const struct plain_test *test, struct target *t,
 		code = needs_data ? run_layout(t, opt, 0, r, NULL)
 				  : target_check_space(t, r->region, r);
 	return code;
+}
+
+int plain_test_refuse_cached(const char *cmd, const char *parts,
+			      const struct plain_test *test, const struct options *opt,
+			      struct result *r)
+{
+	if (test->dir != IO_READ || opt->direct)
+		return EXIT_OK;
+	return fail(r, EXIT_USAGE, "%s %s --no-direct: its %s would read through the page cache, "
+		    "where the ones before (and a pass that goes round) left the region, so they "
+		    "would time the cache, not the disk; %s reads with O_DIRECT (leave out "
+		    "--no-direct), and buffered times one pass through the cache from the disk",
+		    cmd, test->name, parts, cmd);
 }
 
 void plain_test_say_worst_case(const char *cmd, const struct plain_test *test,

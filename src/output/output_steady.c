@@ -123,6 +123,8 @@ static void json_precondition(struct json *j, const struct result *r,
 	json_key(j, "bytes"), json_uint(j, rep->pre.bytes);
 	json_key(j, "seconds"), json_double(j, rep->pre.seconds, 3);
 	json_key(j, "bytes_per_sec"), json_double(j, rep->pre.bytes_per_sec, 1);
+	json_key(j, "passes_done"), json_double(j, rep->pre.passes_done, 3);
+	json_key(j, "tail_bytes"), json_uint(j, rep->pre.tail_bytes);
 	out_json_verify(j, r); /* --verify: its writes read back */
 	json_object_end(j);
 }

@@ -61,8 +61,10 @@ struct worker {
 	bool eof;                        /* the failure is the file's end */
 	/* open loop (job->rate > 0) */
 	struct stats service;            /* submission to completion */
+	struct stats unserved_lat;       /* those never started: their wait to the window's end */
 	uint64_t late_ios, max_lag_ns, unserved;
 	double gap_ns;                   /* the mean gap between its arrivals */
+	double late_ns;                  /* the whole schedule's: started later than this is late */
 	enum bench_end ended;
 	/* what its I/Os do, resolved once from the job: a mix's draw each, or
 	 * the one operation of its direction */

@@ -223,12 +223,13 @@ static bool counted(const struct worker *w, const struct engine_io *io, uint64_t
 	return io->t_submit >= w->t_start;
 }
 
-/* Open loop: the service time, and how late the I/O started. */
+/* Open loop: the service time, and how late the I/O started (late: by
+ * more than the whole schedule's mean gap, not its thread's). */
 static void count_open(struct worker *w, const struct engine_io *io, uint64_t t1)
 {
 	stats_add(&w->service, t1 - io->t_submit);
 	uint64_t lag = io->t_submit > io->t_due ? io->t_submit - io->t_due : 0;
-	w->late_ios += (double)lag > w->gap_ns;
+	w->late_ios += (double)lag > w->late_ns;
 	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
 }
 

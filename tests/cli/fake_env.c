@@ -18,6 +18,11 @@
  *   FAKE_LAT=steps:IOPS:S   pace:IOPS, a quarter faster every S seconds
  *   FAKE_LAT=cut:IOPS:S     pace:IOPS for S seconds, then half of it
  *   (reads of a FAKE_LAT run are not done: only their time is spent)
+ *   FAKE_STALL=RUN:N:MS     in the RUN-th timed run of the process (from 1:
+ *                           sla's probe is 1, its first step 2), read N of
+ *                           the run (from 0, its warm-up I/Os included)
+ *                           takes MS ms more: a stall set by read, not by
+ *                           time, so that a test knows which arrival it hit
  *   FAKE_SYSFS=DIR          sysfs and the device under the target: one disk
  *   FAKE_DISK=NAME          NAME (FAKE_MAJMIN, "253:7" unset) whose counters
  *                           are DIR/class/block/NAME/stat, sensor under
@@ -44,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "devinfo.h"
 #include "devinfo_cgroup.h"
 #include "devinfo_host.h"
@@ -63,6 +69,10 @@ void __real_devio_end(struct devio *io, const char *sysfs, double seconds);
 void __wrap_devio_end(struct devio *io, const char *sysfs, double seconds);
 int __real_hwmon_read_c(const struct hwmon_sensor *s, double *celsius);
 int __wrap_hwmon_read_c(const struct hwmon_sensor *s, double *celsius);
+int __real_bench_run(const struct bench_job *job, struct bench_outcome *out,
+		     const struct bench_sampler *sampler);
+int __wrap_bench_run(const struct bench_job *job, struct bench_outcome *out,
+		     const struct bench_sampler *sampler);
 
 static uint64_t now_ns(void)
 {
@@ -157,11 +167,36 @@ ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off)
 	return __real_pwrite(fd, buf, n, off);
 }
 
+/* The timed runs so far, and the reads of the one running (FAKE_STALL). */
+static atomic_uint runs, run_reads;
+
+int __wrap_bench_run(const struct bench_job *job, struct bench_outcome *out,
+		     const struct bench_sampler *sampler)
+{
+	atomic_store(&run_reads, 0);
+	atomic_fetch_add(&runs, 1);
+	return __real_bench_run(job, out, sampler);
+}
+
+/* FAKE_STALL's read: MS ms more when this read is read N of run RUN. */
+static void stall_if_due(void)
+{
+	const char *stall = getenv("FAKE_STALL");
+	unsigned run, nth, ms;
+	if (!stall || sscanf(stall, "%u:%u:%u", &run, &nth, &ms) != 3)
+		return;
+	unsigned read = atomic_fetch_add(&run_reads, 1);
+	if (atomic_load(&runs) == run && read == nth)
+		nap_until(now_ns() + ms * 1000000ull);
+}
+
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
 {
 	const char *lat = getenv("FAKE_LAT"), *flip = getenv("FAKE_READ_FLIP");
 	unsigned v = 0;
 	double s = 0;
+	if (n >= 512)
+		stall_if_due();
 	if (flip)
 		return read_flipped(fd, buf, n, off, flip);
 	if (!lat || n < 512)

@@ -329,13 +329,19 @@ cases_commands() {
 	g steady.bad.window raw steady randread --window 1 "$D"
 	g steady.bad.time raw steady randread -t 5 "$D"
 	# open loop (issue 30): a rate any disk keeps up with; sla with targets
-	# every run meets at once (10 s) or never (1 ns), so the steps are fixed
+	# every run meets at once (10 s) or never (1 ns), so the steps are fixed.
+	# Targets of the mean in text and JSON: a step fails when more of its
+	# arrivals never started than its percentile leaves above it (issue 39),
+	# however short their waits, and the first step asks the closed-loop
+	# ceiling, which an open loop does not quite keep up with; on a busy
+	# machine even half of a 0.2 s step's arrivals could wait past its end,
+	# while the mean counts each at its wait, which 10 s holds and 1 ns never.
 	g openloop.dir.text text randread --rate 200 --arrivals fixed -t 0.2 -s 4M "$D"
 	g openloop.dir.json json+m --json randread --rate 200 --arrivals fixed -t 0.2 -s 4M "$D"
 	local SL=(--step-time 0.2 -s 4M)
-	g sla.dir.text text sla randread "${SL[@]}" --latency 10s "$D"
-	g sla.dir.unmet text sla randread "${SL[@]}" --latency 1ns "$D"
-	g sla.dir.json json+m --json sla randread "${SL[@]}" --latency 10s,p99.9 "$D"
+	g sla.dir.text text sla randread "${SL[@]}" --latency 10s,mean "$D"
+	g sla.dir.unmet text sla randread "${SL[@]}" --latency 1ns,mean "$D"
+	g sla.dir.json json+m --json sla randread "${SL[@]}" --latency 10s,mean "$D"
 	g sla.dir.csv csv --csv sla randread "${SL[@]}" --latency 1ns "$D"
 	g sla.bad.no-latency raw sla randread "$D"
 	g sla.bad.rate raw sla randread --latency 1ms --rate 100 "$D"
@@ -770,7 +776,8 @@ def mask_text(text, machine):
             out.append("  %s (%s): %s" % (m.group(1), m.group(2), figures(m.group(3))))
         elif line.startswith(("latency: ", "cache: ", "response time (", "service time (",
                               "fdatasync latency: ", "fsync latency: ")):
-            out.append(figures(line))
+            # how many never started by the window's end follows the machine's wake-ups
+            out.append(figures(re.sub(r"; the \d+ never started counted to the window's end", "", line)))
         elif line.startswith("open loop: "):
             # how many started late follows the machine's wake-ups
             out.append(figures(re.sub(r"; \d+ I/Os started more than a mean gap late \(max lag [^)]*\)", "", line)))
