@@ -14,8 +14,9 @@
  * Trims are queued too: IORING_OP_FALLOCATE (punch a hole, keep the size) on
  * a file (5.6), the block layer's discard command (IORING_OP_URING_CMD,
  * BLOCK_URING_CMD_DISCARD, 6.12) on a block device.  A kernel that refuses
- * one (EOPNOTSUPP, EINVAL) gets that trim and every later one synchronously
- * (plat_discard), reaped with the rest. */
+ * one (EOPNOTSUPP, EINVAL: before 6.12, or before 5.19 which has no
+ * IORING_OP_URING_CMD) gets that trim, each other one already queued, and
+ * every later one synchronously (plat_discard), reaped with the rest. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -131,8 +132,10 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 			res = (int)engine_io_left(io); /* a NOP "moved" what was asked */
 		head++;
 		e->in_kernel--;
-		if (io->op == ENGINE_TRIM && (res == -EOPNOTSUPP || res == -EINVAL) && !e->trim_sync) {
-			e->trim_sync = true; /* this kernel cannot queue it: at once, from now on */
+		if (io->op == ENGINE_TRIM && (res == -EOPNOTSUPP || res == -EINVAL)) {
+			/* this kernel cannot queue it: at once, from now on, and so
+			 * every other trim queued before the first refusal came back */
+			e->trim_sync = true;
 			trim_now(e, io);
 			done[got++] = io;
 		} else if (engine_complete_hot(io, res) == ENGINE_DONE) {

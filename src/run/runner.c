@@ -384,6 +384,10 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 		return fail(r, EXIT_RUN, "cannot start %u threads:", job->threads);
 	if (out->failed_why[0]) /* the engine could not start: its own reason */
 		return fail(r, EXIT_RUN, "%s", out->failed_why);
+	if (strcmp(op, "trim") == 0) /* a discard, never an O_DIRECT request */
+		return fail(r, EXIT_RUN, "trim '%s' at offset %llu (%s, %s): the kernel refused the "
+			    "discard:", t->path, (unsigned long long)out->failed_offset, bs,
+			    out->trim_path ? out->trim_path : "discard");
 	if (out->error == EINVAL && opt->direct)
 		return fail(r, EXIT_RUN, "%s '%s' at offset %llu: the kernel refused the O_DIRECT "
 			    "request (Invalid argument): the block size %s or the offset does not meet "

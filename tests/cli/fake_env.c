@@ -26,12 +26,16 @@
  *   FAKE_HEAT=C_PER_S       the sensor's reading rises this fast
  *   FAKE_CGROUP=DIR         /proc/self/cgroup is DIR/cgroup, mountinfo
  *                           DIR/mountinfo
+ *   FAKE_DISCARD=ERRNO      each trim an engine does synchronously (sync,
+ *                           aio) fails with this errno (22: EINVAL); the
+ *                           probe before the run is not faked
  *
  * Every wrapped function is called across objects (the linker's --wrap sees
  * only those calls).  Nothing here is built into ./diskbench. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +60,8 @@ void __real_devio_end(struct devio *io, const char *sysfs, double seconds);
 void __wrap_devio_end(struct devio *io, const char *sysfs, double seconds);
 int __real_hwmon_read_c(const struct hwmon_sensor *s, double *celsius);
 int __wrap_hwmon_read_c(const struct hwmon_sensor *s, double *celsius);
+int __real_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
+int __wrap_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
 
 static uint64_t now_ns(void)
 {
@@ -238,4 +244,13 @@ int __wrap_hwmon_read_c(const struct hwmon_sensor *s, double *celsius)
 	if (rc == 0 && heat)
 		*celsius += atof(heat) * (double)since_first() / 1e9;
 	return rc;
+}
+
+int __wrap_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len)
+{
+	const char *err = getenv("FAKE_DISCARD");
+	if (!err)
+		return __real_plat_discard(fd, is_blockdev, offset, len);
+	errno = atoi(err);
+	return -1;
 }
