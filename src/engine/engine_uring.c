@@ -16,7 +16,8 @@
  * BLOCK_URING_CMD_DISCARD, 6.12) on a block device.  A kernel that refuses
  * one (EOPNOTSUPP, EINVAL: before 6.12, or before 5.19 which has no
  * IORING_OP_URING_CMD) gets that trim, each other one already queued, and
- * every later one synchronously (plat_discard), reaped with the rest. */
+ * every later one synchronously (plat_discard), reaped with the rest: a
+ * batch's later ones after its reads and writes entered the ring. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -25,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "platform.h"
 #include "uring_int.h"
 
@@ -36,12 +38,15 @@ static int ring_enter(struct engine *e, unsigned submit, unsigned wait, unsigned
 			    flags | e->enter_flags, NULL, 0);
 }
 
-/* A trim done at once (plat_discard), for the next reap. */
+/* A trim done at once (plat_discard), for the next reap, timed from its
+ * own start to its own end. */
 static void trim_now(struct engine *e, struct engine_io *io)
 {
 	e->trim_path = plat_discard_name(e->blockdev);
+	io->t_submit = clock_ns();
 	bool ok = plat_discard(e->fd, e->blockdev, io->offset, io->len) == 0;
 	io->result = ok ? (int64_t)io->len : -(int64_t)errno;
+	io->t_done = clock_ns();
 }
 
 /* A trim's SQE (its flags, file and user_data already set): a hole
@@ -107,11 +112,27 @@ static void ring_publish(struct engine *e)
 	__atomic_store_n(e->sq_tail, e->sq_local_tail, __ATOMIC_RELEASE);
 }
 
+static int uring_flush(struct engine *e);
+
+/* Trims done at once (the kernel refused a queued one) wait until the
+ * batch's reads and writes are in the kernel, so that none starts a trim
+ * later than its stamp. */
 static int uring_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
 {
+	bool trims_now = false;
 	for (unsigned i = 0; i < n; i++)
-		ring_prep(e, ios[i]);
+		if (ios[i]->op == ENGINE_TRIM && e->trim_sync)
+			trims_now = true;
+		else
+			ring_prep(e, ios[i]);
 	ring_publish(e);
+	if (!trims_now)
+		return 0;
+	if (e->to_submit)
+		uring_flush(e); /* a ring that fails here fails the next reap too, which says so */
+	for (unsigned i = 0; i < n; i++)
+		if (ios[i]->op == ENGINE_TRIM && e->trim_sync)
+			ring_prep(e, ios[i]);
 	return 0;
 }
 
