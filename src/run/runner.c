@@ -491,16 +491,20 @@ static void keep_record(struct result *r)
 }
 
 /* A run of -t seconds that ended after one pass, without --once: only a
- * run through the page cache does (run_job_for), and the result says so. */
+ * run through the page cache and one of trims alone do (run_job_for), and
+ * the result says why. */
 static void warn_short_pass(const struct bench_job *job, const struct options *opt,
 			    struct result *r)
 {
 	if (job->wrap || opt->once || opt->time_s <= 0 || !r->ended ||
 	    strcmp(r->ended, "one pass") != 0 || r->seconds >= opt->time_s)
 		return;
+	bool trims = run_job_trims_alone(job);
 	warn(r, "the run ended after one pass over the region, in %.3f s of -t %g: a second pass "
-	     "would read from the page cache the first one filled%s", r->seconds, opt->time_s,
-	     opt_hint(opt, OPT_SIZE, "; use a larger -s to read for longer"));
+	     "would %s%s", r->seconds, opt->time_s,
+	     trims ? "trim blocks the first one freed" : "read from the page cache the first one filled",
+	     opt_hint(opt, OPT_SIZE, trims ? "; use a larger -s to trim for longer"
+					   : "; use a larger -s to read for longer"));
 }
 
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
