@@ -127,6 +127,7 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/steady.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/openloop.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/trims.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/unsaid.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/statics.sh
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench

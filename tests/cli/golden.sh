@@ -747,6 +747,8 @@ def mask_text(text, machine):
             continue  # what this machine's disks say of themselves (NVMe, SATA readings)
         elif line.startswith("quick: over "):
             out.append(re.sub(r"laid out in [0-9.]+ s", "laid out in N s", line))
+        elif line.startswith("quick: this run wrote ") and "wrote nothing" not in line:
+            out.append(figures(line))  # how much the write steps wrote follows the disk
         elif line.startswith("  step "):
             table = "quick"
             out.append(line)
@@ -868,6 +870,8 @@ def walk(v, key, machine, keep_seed, parent=None):
         return "<engine's>"
     if key == "trim_engine":  # queued through io_uring, or at once: the kernel's say
         return "<trim path>"
+    if key == "bytes_written" and v is not None and str(v) != "0":  # quick's: the write steps' follow the disk (0 stays)
+        return N
     if key in ("lat_hist", "service_lat_hist") and isinstance(v, list):  # bucket count follows the figures
         return [{"le_ns": N, "count": N}] if v else []
     if key == "lat_buckets" and isinstance(v, dict):  # the scheme is pinned, the pairs measured
