@@ -256,6 +256,7 @@ static void gather_figures(struct quick_report *q, const struct devinfo *d)
 	const struct result *s;
 	memset(f, 0, sizeof(*f));
 	f->rotational = -1;
+	f->nop = strcmp(q->engine, "nop") == 0;
 	gather_cap(q, f->cap, sizeof(f->cap));
 	if ((s = weighed_step(q, "seqread", 1u << 20, 1, "seq read", f)))
 		f->seq_read_bps = result_rate(s);

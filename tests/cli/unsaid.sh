@@ -10,6 +10,13 @@
 #   rounding of X and the flush check's 4 KiB blocks (8 per write step at
 #   most), which it leaves out; N is X over the file's size by hand.
 #   Negative: quick on an existing file writes nothing and says so.
+# - --engine=nop names no device class: quick's verdict is "nop" (no class,
+#   no label, no cache nor hypervisor named), its line says the figures are
+#   diskbench's own ceiling; report refuses a run that mixes NOP records
+#   with a disk's (exit 2, naming params.engine), reports a run of NOP
+#   records apart and says so (text and JSON "nop"), and --baseline refuses
+#   to compare NOPs with a disk's run.  Negative: records of two real
+#   engines (sync, aio: what auto found per host) still group, nothing said.
 # Every run is at most a second over 8 MiB in a scratch directory under
 # /var/tmp, removed on exit.
 set -u
@@ -77,5 +84,75 @@ lines = [l for l in out.splitlines() if 'this run wrote' in l]
 assert len(lines) == 1 and 'this run wrote nothing' in lines[0], out"
 }
 t_quick_reads_only
+
+# ---- NOPs: the tool's ceiling, no device's figure ---------------------------------
+mkdir -p "$S/n"
+if run 0 --json quick --engine=nop -s 8M -t 1 "$S/n"; then
+	py "quick --engine=nop: the verdict names no class, and says why" "
+v = d['verdict']
+assert v['fit'] == 'nop' and v['class'] is None and v['label'] is None, v
+assert v['host_cache'] is None and v['or'] is None, v
+line = v['line']
+assert line.startswith('looks like: no device: --engine=nop'), line
+assert 'no class is named' in line and 'ceiling' in line, line
+assert 'cache' not in line and 'hypervisor' not in line and ' class (' not in line, line"
+else
+	not_ok "quick --engine=nop" "exit $rc" "$(head -c 400 "$S/err")"
+fi
+if run 0 quick --engine=nop -s 8M -t 1 "$S/n"; then
+	py "quick --engine=nop's text: the same line" "
+last = out.splitlines()[-1]
+assert last.startswith('looks like: no device: --engine=nop') and 'no class is named' in last, last"
+else
+	not_ok "quick --engine=nop's text" "exit $rc" "$(head -c 400 "$S/err")"
+fi
+
+# record HOST ENGINE RUN FILE: one --jsonl record of randread on the scratch dir
+record() {
+	"$DB" --jsonl randread --engine="$2" --host-label "$1" --run-id "$3" -s 8M -t 0.3 "$S/n" \
+		>>"$S/$4" 2>/dev/null
+}
+record a sync r1 mixed.jsonl && record b nop r1 mixed.jsonl
+if run 2 report "$S/mixed.jsonl" && grep -q 'params.engine is "sync" on a .* and "nop" on b' "$S/err" &&
+	grep -q 'NOPs' "$S/err"; then
+	ok "report refuses a run mixing NOP records with a disk's, exit 2, saying why"
+else
+	not_ok "report refuses a run mixing NOP records with a disk's" "exit $rc (wanted 2)" \
+		"$(head -c 400 "$S/err")"
+fi
+record a nop r2 nop.jsonl && record b nop r2 nop.jsonl
+if run 0 report "$S/nop.jsonl"; then
+	py "report of NOP records alone: their group says they are no device's figures" "
+head = [l for l in out.splitlines() if l.startswith('randread, run r2')]
+assert len(head) == 1 and '--engine=nop' in head[0], out
+assert 'no device' in out and 'ceiling' in out, out"
+else
+	not_ok "report of NOP records" "exit $rc" "$(head -c 400 "$S/err")"
+fi
+if run 0 --json report "$S/nop.jsonl"; then
+	py "report's JSON: the NOP group has nop true" "
+g = d['groups'][0]
+assert g['nop'] is True, g"
+else
+	not_ok "report's JSON of NOP records" "exit $rc" "$(head -c 400 "$S/err")"
+fi
+record a sync r3 real.jsonl && record b aio r3 real.jsonl
+if run 0 --json report "$S/real.jsonl"; then
+	py "negative: records of two real engines still group, no NOP said" "
+assert len(d['groups']) == 1 and d['groups'][0]['nop'] is False, d['groups']"
+	if run 0 report "$S/real.jsonl" && ! grep -q 'nop\|NOP' "$S/out"; then
+		ok "negative: their text says nothing of NOPs"
+	else
+		not_ok "negative: their text says nothing of NOPs" "exit $rc" "$(head -c 400 "$S/out")"
+	fi
+else
+	not_ok "negative: records of two real engines" "exit $rc" "$(head -c 400 "$S/err")"
+fi
+if run 2 report --baseline "$S/real.jsonl" "$S/nop.jsonl" && grep -q 'params.engine' "$S/err"; then
+	ok "report --baseline refuses NOP records against a disk's run, exit 2"
+else
+	not_ok "report --baseline refuses NOP records against a disk's run" "exit $rc (wanted 2)" \
+		"$(head -c 400 "$S/err")"
+fi
 
 tap_done
