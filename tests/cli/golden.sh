@@ -589,6 +589,9 @@ DROP = [re.compile(p) for p in (
     r"the [^;]* link runs below what the device supports[^;]*",
     r"(?:[^;]*: )?(?:io_uring|aio) unavailable: [^;]*(?:; [^;]*unavailable[^;]*)*; using \w+",
     r"only [0-9.]+ % of the bytes read reached [^;]*",
+    # what of a write test's bytes reached the disk follows its writeback (issue 39); the
+    # warning's own "; use --sync=dsync ..." goes with it, as the CSV joins with "; "
+    r"(?:[^;]*: )?only [0-9.]+ % of the bytes written reached [^;]*(?:; use --sync=dsync[^;]*)?",
     r"[^;]* wrote [0-9.]+ times the bytes diskbench wrote [^;]*",
     r"throughput was unsteady: [^;]*(?:; measure for longer[^;]*)?",  # its advice as above
     r"this process is limited to [^;]* by its cgroup: [^;]*",
