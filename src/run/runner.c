@@ -346,6 +346,7 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->fixed_file = out->fixed_file;
 	snprintf(r->registration_why, sizeof(r->registration_why), "%s", out->reg_why);
 	r->buffer_segments = out->buffer_segments;
+	r->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	r->ended = end_name(out->ended);
 	r->service_lat = out->lat_service;
 	r->open_loop.late_ios = out->late_ios;

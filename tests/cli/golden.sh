@@ -743,6 +743,8 @@ def mask_text(text, machine):
             # sla's steps: their figures masked, which steps they are kept
             keep = r"((?:step|confirm) \d+:|1/64)"
             out.append("".join(x if re.fullmatch(keep, x) else figures(x) for x in re.split(keep, line)))
+        elif line.startswith("buffers: huge pages, "):
+            continue  # said where the kernel gave huge pages (issue 39): the machine's
         elif re.match(r"^device: \S+ [0-9]+ % busy", line):
             # the disks under the target: absent where sysfs is (a chroot), so not pinned
             continue

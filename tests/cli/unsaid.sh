@@ -17,6 +17,14 @@
 #   records apart and says so (text and JSON "nop"), and --baseline refuses
 #   to compare NOPs with a disk's run.  Negative: records of two real
 #   engines (sync, aio: what auto found per host) still group, nothing said.
+# - buffers that change the figure: a 1 MiB O_DIRECT seqread from huge-page
+#   buffers (1 segment a request, by the kernel's pagemap) says, on a line
+#   of its own, that fio and dd from 4 KiB pages send up to 256 segments a
+#   request (1 MiB / 4 KiB, by hand) and that --buffers=pages reads as they
+#   do; JSON result.buffer.pages_segments_per_request is 256.  Negative:
+#   --buffers=pages, 4 KiB blocks (one page either way) and --no-direct
+#   (the page cache copies) say nothing of it.  Skipped where this machine
+#   gives no huge pages.
 # Every run is at most a second over 8 MiB in a scratch directory under
 # /var/tmp, removed on exit.
 set -u
@@ -153,6 +161,32 @@ if run 2 report --baseline "$S/real.jsonl" "$S/nop.jsonl" && grep -q 'params.eng
 else
 	not_ok "report --baseline refuses NOP records against a disk's run" "exit $rc (wanted 2)" \
 		"$(head -c 400 "$S/err")"
+fi
+
+# ---- buffers that change the figure -------------------------------------------------
+mkdir -p "$S/b"
+if run 0 --json seqread -b 1M -s 8M -t 0.3 "$S/b" && python3 -c "
+import json, sys
+b = json.load(open('$S/out'))['result']['buffer']
+sys.exit(0 if b['backing'] == 'huge pages' and b['segments_per_request'] is not None and b['segments_per_request'] <= 2 else 1)"; then
+	py "JSON: what 4 KiB pages give a 1 MiB request, 256 segments" "
+assert d['result']['buffer']['pages_segments_per_request'] == 256, d['result']['buffer']"
+	run 0 seqread -b 1M -s 8M -t 0.3 "$S/b"
+	py "text: fio and dd send up to 256 segments a request from 4 KiB pages; --buffers=pages does too" "
+lines = [l for l in out.splitlines() if l.startswith('buffers: ')]
+assert len(lines) == 1, out
+l = lines[0]
+assert 'segment' in l and 'per 1 MiB request' in l and 'huge pages' in l, l
+assert 'fio and dd' in l and 'up to 256 per request' in l and '--buffers=pages' in l, l"
+	for neg in "--buffers=pages -b 1M" "-b 4k" "--no-direct -b 1M"; do
+		# shellcheck disable=SC2086
+		run 0 seqread $neg -s 8M -t 0.3 "$S/b"
+		py "negative: seqread $neg says nothing of buffers" "
+assert not [l for l in out.splitlines() if l.startswith('buffers: ')], out
+assert '256' not in out.splitlines()[0], out.splitlines()[0]"
+	done
+else
+	skip "buffers that change the figure" "no huge-page buffers here (exit $rc)"
 fi
 
 tap_done
