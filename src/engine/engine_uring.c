@@ -114,25 +114,30 @@ static void ring_publish(struct engine *e)
 
 static int uring_flush(struct engine *e);
 
-/* Trims done at once (the kernel refused a queued one) wait until the
- * batch's reads and writes are in the kernel, so that none starts a trim
+/* Once the kernel refused a queued trim, trims are done at once: after the
+ * batch's reads and writes entered the ring, so that none starts a trim
  * later than its stamp. */
-static int uring_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
+static int submit_trims_last(struct engine *e, struct engine_io *const ios[], unsigned n)
 {
-	bool trims_now = false;
 	for (unsigned i = 0; i < n; i++)
-		if (ios[i]->op == ENGINE_TRIM && e->trim_sync)
-			trims_now = true;
-		else
+		if (ios[i]->op != ENGINE_TRIM)
 			ring_prep(e, ios[i]);
 	ring_publish(e);
-	if (!trims_now)
-		return 0;
 	if (e->to_submit)
 		uring_flush(e); /* a ring that fails here fails the next reap too, which says so */
 	for (unsigned i = 0; i < n; i++)
-		if (ios[i]->op == ENGINE_TRIM && e->trim_sync)
+		if (ios[i]->op == ENGINE_TRIM)
 			ring_prep(e, ios[i]);
+	return 0;
+}
+
+static int uring_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
+{
+	if (e->trim_sync)
+		return submit_trims_last(e, ios, n);
+	for (unsigned i = 0; i < n; i++)
+		ring_prep(e, ios[i]);
+	ring_publish(e);
 	return 0;
 }
 
