@@ -122,9 +122,22 @@ setup_loop() {
 # discarded NAME SECTORS ARGS...: a run on the loop device whose discarded
 # sectors, by the device's counter, are SECTORS: the region once, and the
 # one untimed warm-up trim of one block (--warmup 1) before it
+# exclusive: waits (5 s at most) until the loop device opens with O_EXCL: an
+# io_uring run's ring lets go of its file only after the process has gone,
+# and a write run started at once is refused as in use (exit 3)
+exclusive() {
+	python3 -c "
+import os, sys, time
+for _ in range(500):
+    try:
+        os.close(os.open(sys.argv[1], os.O_RDWR | os.O_EXCL)); break
+    except OSError:
+        time.sleep(0.01)" "$LOOP"
+}
 discarded() {
 	local name=$1 want=$2 s0
 	shift 2
+	exclusive
 	s0=$(loop_stat 14)
 	if ! run 0 --json "$@" --force "$LOOP"; then
 		not_ok "$name" "exit $rc" "$(head -c 400 "$S/err")"

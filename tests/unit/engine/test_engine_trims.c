@@ -113,7 +113,9 @@ static void see_submit(long n, struct iocb **cbs)
 	fake.submits += reads;
 }
 
-/* The engines pass at most six words, as the kernel takes them. */
+/* The engines pass at most six words, as the kernel takes them; the six
+ * are forwarded whatever the call, as glibc's syscall(2) itself loads all
+ * six registers. */
 long __wrap_syscall(long nr, ...)
 {
 	va_list ap;
