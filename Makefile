@@ -116,7 +116,8 @@ unit: $(UNIT_BIN)
 # sysfs, the disk's counters, a sensor, cgroups): tests/cli/fake_env.c, for
 # the findings end to end (tests/cli/findings.sh).  Never installed.
 FAKE_WRAP = -Wl,--wrap=pread,--wrap=pwrite,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
-	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c,--wrap=bench_run
+	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c,--wrap=bench_run \
+	-Wl,--wrap=plat_discard
 build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
 	@mkdir -p build/tests
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \
@@ -142,6 +143,8 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/findings.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/steady.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/openloop.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/trims.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/unsaid.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/statics.sh
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench

@@ -413,6 +413,8 @@ struct result {
 	/* the factors that move a figure (issue 19), from the timed loop */
 	uint64_t submit_calls, submitted; /* counted requests and the calls that started them */
 	double buffer_segments; /* mean physically contiguous runs per request buffer; < 0: unknown */
+	uint32_t page_size;     /* the system's page: what fio's and dd's buffers are made of,
+				 * each one segment at most; 0 when no run filled it */
 	const char *ended;      /* "time", "one pass", "steady", "interrupted", "error"; NULL: none */
 	double passes;          /* bytes moved over the region's bytes (every target's) */
 	/* issue 32: the engine's system calls that waited for or took

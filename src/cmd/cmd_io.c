@@ -101,12 +101,13 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		code = run_check_trim(&m->t[k], r);
 	if (code == EXIT_OK) {
 		multi_ready(m, does.writes, does.reads, r);
-		if (does.changes)
-			progress_writes(&m->opt, cmd->name, m->opt.time_s, r->region, true);
 		run_describe_job(&job, r->dir, cmd->pattern, &m->opt, r->region);
 		run_job_mix(&job, &m->opt);
 		multi_job(m, &job);
 		run_job_for(&job, &m->opt);
+		if (does.changes) /* trims alone make one pass (run_job_for) */
+			progress_writes(&m->opt, cmd->name, job.wrap ? m->opt.time_s : 0, r->region,
+					true);
 		job.ceiling_check = true;
 		code = run_verify_prepare(m->t, &job, &m->opt, r);
 		if (code == EXIT_OK)

@@ -162,6 +162,14 @@ bool fleet_param_ignored(const char *key)
 	return false;
 }
 
+bool fleet_record_nop(const struct fleet_record *r)
+{
+	for (unsigned i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].key, "engine") == 0)
+			return strcmp(r->params[i].text, "\"nop\"") == 0;
+	return false;
+}
+
 /* ---- the fields of one record ---- */
 
 struct reading {

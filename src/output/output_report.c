@@ -26,12 +26,14 @@ static void flags_text(char *buf, size_t len, unsigned flags, const char *sep)
 						 flag_names[i]);
 }
 
+/* "randread, run r1" ("..., --engine=nop" for a run of NOPs) */
 static void run_name(char *buf, size_t len, const struct fleet_group *g)
 {
+	const char *nop = g->nop ? ", --engine=nop" : "";
 	if (g->run_id[0])
-		snprintf(buf, len, "%s, run %s", g->test, g->run_id);
+		snprintf(buf, len, "%s, run %s%s", g->test, g->run_id, nop);
 	else
-		snprintf(buf, len, "%s, no run_id", g->test);
+		snprintf(buf, len, "%s, no run_id%s", g->test, nop);
 }
 
 /* ---- text ---- */
@@ -146,6 +148,9 @@ static void text_group(FILE *f, const struct fleet_group *g, bool quiet)
 	}
 	fprintf(f, "%s: %s (deviation of %s from their median)\n", name, hosts,
 		g->by_iops ? "IOPS" : "MB/s");
+	if (g->nop)
+		fprintf(f, "  NOPs reach no device: each host's figures are diskbench's own ceiling "
+			"on its CPU, and their sum no device's figure\n");
 	fprintf(f, "  %-16s %10s %8s %10s %10s %10s %10s %9s  %s\n", "host", "start ms", "seconds",
 		"MB/s", "IOPS", "p50", "p99", "vs median", "flags");
 	for (unsigned i = 0; i < g->n; i++)
@@ -385,6 +390,7 @@ static void json_group(struct json *j, const struct fleet_group *g)
 	json_key(j, "run_id"), json_string(j, g->run_id);
 	json_key(j, "test"), json_string(j, g->test);
 	json_key(j, "metric"), json_string(j, g->by_iops ? "iops" : "bytes_per_sec");
+	json_key(j, "nop"), json_bool(j, g->nop);
 	json_num(j, "median", g->t.median, 2);
 	json_key(j, "hosts");
 	json_array_begin(j);

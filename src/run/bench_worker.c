@@ -98,6 +98,7 @@ static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64
 	io->op = op;
 	io->done = 0;
 	io->retries = 0;
+	io->t_done = 0;
 	if (is_write && !job->zeros && !job->verify) /* --verify: bench_verify_claim stamps */
 		io_stamp(io->buf, io->len, offset, job->seed ^ 0x5eedu);
 }
@@ -206,6 +207,14 @@ void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
 	}
 }
 
+/* When io ended: the reap's t1, or the engine's own stamp for a request it
+ * did synchronously (a trim it cannot queue), which the other work of its
+ * submit call and the reap after it must not lengthen. */
+static inline uint64_t io_end(const struct engine_io *io, uint64_t t1)
+{
+	return io->t_done ? io->t_done : t1;
+}
+
 /* Whether a completion at t1 counts.  Closed loop: an I/O started inside
  * the timing; after a time-based warm-up (sweep's points, sla's probe),
  * one completing inside the window, whenever it started, since the
@@ -308,12 +317,17 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			go_on = false;
 			continue;
 		}
-		if (io->result == 0 || !counted(w, io, t1))
+		uint64_t end = io_end(io, t1);
+		if (io->result == 0 || !counted(w, io, end))
 			continue;
 		uint64_t from = job->rate > 0 ? io->t_due : io->t_submit;
 		if (job->rate > 0)
-			count_open(w, io, t1);
+			count_open(w, io, end);
 		w->bytes += (uint64_t)io->result;
+		if (end != t1) { /* its own end: a run of one */
+			count_run(w, &(struct lat_run){ from, 1, io->depth, io->op }, end);
+			continue;
+		}
 		if (run.n > 0 && from == run.from && io->op == run.op && io->depth == run.depth) {
 			run.n++;
 			continue;

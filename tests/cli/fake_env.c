@@ -36,12 +36,16 @@
  *   FAKE_DROP_WRITES=N      pwrite does its first N writes, then says each
  *                           later one succeeded without writing (as
  *                           dm-flakey's drop_writes): lost writes
+ *   FAKE_DISCARD=ERRNO      each trim an engine does synchronously (sync,
+ *                           aio) fails with this errno (22: EINVAL); the
+ *                           probe before the run is not faked
  *
  * Every wrapped function is called across objects (the linker's --wrap sees
  * only those calls).  Nothing here is built into ./diskbench. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +77,8 @@ int __real_bench_run(const struct bench_job *job, struct bench_outcome *out,
 		     const struct bench_sampler *sampler);
 int __wrap_bench_run(const struct bench_job *job, struct bench_outcome *out,
 		     const struct bench_sampler *sampler);
+int __real_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
+int __wrap_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
 
 static uint64_t now_ns(void)
 {
@@ -301,4 +307,13 @@ int __wrap_hwmon_read_c(const struct hwmon_sensor *s, double *celsius)
 	if (rc == 0 && heat)
 		*celsius += atof(heat) * (double)since_first() / 1e9;
 	return rc;
+}
+
+int __wrap_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len)
+{
+	const char *err = getenv("FAKE_DISCARD");
+	if (!err)
+		return __real_plat_discard(fd, is_blockdev, offset, len);
+	errno = atoi(err);
+	return -1;
 }

@@ -632,6 +632,9 @@ DROP = [re.compile(p) for p in (
     r"the [^;]* link runs below what the device supports[^;]*",
     r"(?:[^;]*: )?(?:io_uring|aio) unavailable: [^;]*(?:; [^;]*unavailable[^;]*)*; using \w+",
     r"only [0-9.]+ % of the bytes read reached [^;]*",
+    # what of a write test's bytes reached the disk follows its writeback (issue 39); the
+    # warning's own "; use --sync=dsync ..." goes with it, as the CSV joins with "; "
+    r"(?:[^;]*: )?only [0-9.]+ % of the bytes written reached [^;]*(?:; use --sync=dsync[^;]*)?",
     r"[^;]* wrote [0-9.]+ times the bytes diskbench wrote [^;]*",
     r"throughput was unsteady: [^;]*(?:; measure for longer[^;]*)?",  # its advice as above
     r"this process is limited to [^;]* by its cgroup: [^;]*",
@@ -793,6 +796,8 @@ def mask_text(text, machine):
             # --verify, verify: the read-back's time; how many blocks a backlog read follows -t
             line = re.sub(r"read back in [0-9.]+ s", "read back in N s", line)
             out.append(re.sub(r"^  verify: \d+ blocks(?=.*\(backlog)", "  verify: N blocks", line))
+        elif line.startswith("buffers: huge pages, "):
+            continue  # said where the kernel gave huge pages (issue 39): the machine's
         elif re.match(r"^device: \S+ [0-9]+ % busy", line):
             # the disks under the target: absent where sysfs is (a chroot), so not pinned
             continue
@@ -800,6 +805,8 @@ def mask_text(text, machine):
             continue  # what this machine's disks say of themselves (NVMe, SATA readings)
         elif line.startswith("quick: over "):
             out.append(re.sub(r"laid out in [0-9.]+ s", "laid out in N s", line))
+        elif line.startswith("quick: this run wrote ") and "wrote nothing" not in line:
+            out.append(figures(line))  # how much the write steps wrote follows the disk
         elif line.startswith("  step "):
             table = "quick"
             out.append(line)
@@ -930,6 +937,8 @@ def walk(v, key, machine, keep_seed, parent=None):
         return "<engine's>"
     if key == "trim_engine":  # queued through io_uring, or at once: the kernel's say
         return "<trim path>"
+    if key == "bytes_written" and parent is None and v is not None and str(v) != "0":  # quick's: the write steps' follow the disk (0 stays)
+        return N
     if key in ("lat_hist", "service_lat_hist", "sync_lat_hist") and isinstance(v, list):  # bucket count follows the figures
         return [{"le_ns": N, "count": N}] if v else []
     if key == "lat_buckets" and isinstance(v, dict):  # the scheme is pinned, the pairs measured
