@@ -54,6 +54,7 @@ static int prepare(struct sla_run *s, const struct options *opt)
 	return code;
 }
 
+/* The worst case, on a line of the run's own (not an error's "diskbench: "). */
 static void say_worst_case(const struct sla_run *s, const struct options *opt)
 {
 	if (opt->quiet)
@@ -61,7 +62,7 @@ static void say_worst_case(const struct sla_run *s, const struct options *opt)
 	const struct sla_report *rep = s->rep;
 	unsigned steps = SLA_BISECT_STEPS + 2;
 	double worst = steps * (rep->step_s + rep->warmup_s);
-	fprintf(stderr, "diskbench: sla %s: at most %u steps x (%g s + a %g s warm-up) = %.3g %s\n",
+	fprintf(stderr, "sla %s: at most %u steps x (%g s + a %g s warm-up) = %.3g %s\n",
 		s->test->name, steps, rep->step_s, rep->warmup_s, worst < 120 ? worst : worst / 60,
 		worst < 120 ? "s" : "min");
 }

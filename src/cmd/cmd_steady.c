@@ -112,7 +112,8 @@ static int prepare(struct steady_run *s, const struct options *opt)
 	return code;
 }
 
-/* The worst case, said before anything is written. */
+/* The worst case, said before anything is written: a line of the run's own, not
+ * "diskbench: ..." (that is an error's form, one a script takes for the error). */
 static void say_worst_case(const struct steady_run *s, const struct options *opt)
 {
 	if (opt->quiet)
@@ -126,7 +127,7 @@ static void say_worst_case(const struct steady_run *s, const struct options *opt
 		snprintf(took, sizeof(took), "%.3g s", worst);
 	else
 		snprintf(took, sizeof(took), "%.3g min", worst / 60);
-	fprintf(stderr, "diskbench: steady %s: at most %u rounds x %g s = %s", s->test->name,
+	fprintf(stderr, "steady %s: at most %u rounds x %g s = %s", s->test->name,
 		st->max_rounds + st->hold, st->round_s, took);
 	if (st->precondition)
 		fprintf(stderr, ", after writing its %s region %u times (preconditioning)", region,
