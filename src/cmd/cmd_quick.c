@@ -333,6 +333,15 @@ static int pick_engine(const struct options *opt, struct quick_report *q, struct
 	return EXIT_OK;
 }
 
+/* NOPs reach no device: their figures are the tool's ceiling, which would
+ * look like RAM, or a host's cache; no class is named from them. */
+static void no_verdict(struct quick_report *q)
+{
+	q->verdict = (struct verdict){ .fit = "nop", .prefix = "" };
+	snprintf(q->line, sizeof(q->line), "no verdict: --engine=nop moves no data, so the figures "
+		 "are diskbench's own ceiling on this CPU, not the device's");
+}
+
 /* An interrupted quick prints no result, but says on stderr which steps
  * finished (each one's figures are sound), which was cut short and which
  * never ran. */
@@ -426,8 +435,12 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 	if (code != EXIT_OK)
 		return code;
 	gather_figures(q, r->device);
-	classify(&q->figures, &q->verdict);
-	verdict_line(q->line, sizeof(q->line), &q->figures, &q->verdict);
+	if (strcmp(q->engine, "nop") == 0)
+		no_verdict(q);
+	else {
+		classify(&q->figures, &q->verdict);
+		verdict_line(q->line, sizeof(q->line), &q->figures, &q->verdict);
+	}
 	for (unsigned i = 0; i < q->verdict.nwarnings; i++)
 		warn(r, "%s", q->verdict.warnings[i]);
 	r->measured = true;
