@@ -112,6 +112,7 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/commands.sh ./diskbench
 	python3 tests/cli/option_hints.py src ./diskbench
 	bash tests/cli/golden.sh ./diskbench
+	python3 tests/cli/test_invariants.py
 	bash tests/cli/series.sh ./diskbench
 	bash tests/cli/mix.sh ./diskbench
 	bash tests/cli/reap.sh ./diskbench
