@@ -12,12 +12,11 @@ TITLES = {
     2: "an optional value (--precondition[=N]) takes the next word, as the TARGET",
     3: "--engine=nop writes and flushes (the flush check), needs --force, says it wrote",
     4: "two write tests back to back on one block device: the second refused, in use",
-    5: "sla randwrite on a zoned device writes and resets zones, then is refused "
-       "(no zoned device here: the lab's ZNS)",
+    5: "sla randwrite on a zoned device writes and resets zones, then is refused",
     6: "the sync engine: --rate, sla and --precondition fail over a depth nobody asked for",
     7: "preconditioning ignores --no-direct",
     8: "--rate 1e-300 is accepted: the gap overflows, the run goes flat out",
-    9: "a stray word after the TARGET becomes a second target, unwarned",
+    9: "a stray word after the TARGET becomes a second target",
 }
 
 
@@ -67,6 +66,10 @@ def d4(res, f):
             re.search(r"in use|busy", f + res.err) is not None)
 
 
+def d5(res, f):
+    return 5 in res.row.defects and f.startswith(("exit", "device:"))
+
+
 def d6(res, f):
     a = res.argv
     return ((_value(a, "--engine") == "sync" or res.row.sandbox) and
@@ -83,10 +86,10 @@ def d8(res, f):
 
 
 def d9(res, f):
-    return 9 in res.row.defects and f.startswith("stderr: no line matches")
+    return 9 in res.row.defects and f.startswith(("exit 0,", "stderr: no line matches"))
 
 
-KNOWN = {1: d1, 2: d2, 3: d3, 4: d4, 6: d6, 7: d7, 8: d8, 9: d9}
+KNOWN = {1: d1, 2: d2, 3: d3, 4: d4, 5: d5, 6: d6, 7: d7, 8: d8, 9: d9}
 
 
 def classify(res):

@@ -16,7 +16,8 @@ defects (KNOWN in optmatrix_defects.py) is reported as such, `# TODO defect N`, 
 does not fail the run; any other failure does.  TAP; the last line counts.
 
 OPTMATRIX_JOBS: workers (3; each runs one row at a time), OPTMATRIX_ONLY: a regular
-expression of the rows to run, OPTMATRIX_TIMES: a file to write each row's seconds to.
+expression of the rows to run, OPTMATRIX_TIMES: a file to write each row's seconds to,
+OPTMATRIX_ZONED: a zoned block device the zoned rows may write (none here: skipped).
 """
 import argparse
 import concurrent.futures as cf
@@ -140,6 +141,7 @@ class Env:
     def fill(self, arg, shared):
         return (arg.replace("{T}", self.T).replace("{F}", self.F).replace("{O}", self.O)
                 .replace("{D}", self.dev or "/nonexistent").replace("{J2}", shared["jsonl2"])
+                .replace("{Z}", shared["zoned"] or "/nonexistent")
                 .replace("{J}", shared["jsonl"])
                 .replace("{R}", self.places["R"] or "/nonexistent")
                 .replace("{M}", self.places["M"] or "/nonexistent"))
@@ -211,16 +213,19 @@ class Result:
 def run_row(env, row, shared, db):
     argv = [env.fill(a, shared) for a in row.args]
     res = Result(row, argv)
-    need = {"dev": env.dev, "ramfs": env.places["R"], "tmpfs": env.places["M"]}
+    need = {"dev": env.dev, "ramfs": env.places["R"], "tmpfs": env.places["M"],
+            "zoned": shared["zoned"]}
     if row.target in need and not need[row.target]:
         res.skip = "no %s here (%s)" % (row.target, "not root" if not env.is_root else
-                                       "mount failed")
+                                       "OPTMATRIX_ZONED names none" if row.target == "zoned"
+                                       else "mount failed")
         return res
     if any(c[0] == "strace_quiet" for c in row.checks) and not shutil.which("strace"):
         res.skip = "no strace"
         return res
     env.reset(row)
-    before = dev_stat(env.dev) if env.dev and row.target == "dev" else None
+    watched = {"dev": env.dev, "zoned": shared["zoned"]}.get(row.target)
+    before = (watched, dev_stat(watched)) if watched else None
     cmd, extra_env = [db] + argv, {}
     trace = os.path.join(env.O, "strace.txt")
     if any(c[0] == "strace_quiet" for c in row.checks):
@@ -305,20 +310,32 @@ def extra(env, row, res, c, before, trace):
     elif c[0] == "device_quiet" and before:
         # no write, trim or flush; a read or two is diskbench's own look at what the
         # device holds before the run (tests/cli/reap.sh), never the run's requests
-        after = dev_stat(env.dev)
-        moved = {k: after[k] - before[k] for k in before if after[k] != before[k]}
+        dev, counts = before
+        after = dev_stat(dev)
+        moved = {k: after[k] - counts[k] for k in counts if after[k] != counts[k]}
         if moved and set(moved) == {"reads"} and moved["reads"] <= 4:
             moved = {}
         if moved:
-            f.append("device: %s counted %s" % (os.path.basename(env.dev), moved))
+            f.append("device: %s counted %s" % (os.path.basename(dev), moved))
     elif c[0] == "strace_quiet" and os.path.exists(trace):
         f += check_strace(trace, (env.T,))
     elif c[0] == "file_unchanged" and digest(env.F) != env.file_sum:
         f.append("file: the existing file was written")
 
 
+def zoned_device():
+    """OPTMATRIX_ZONED, when it names a zoned block device (its data may be lost)."""
+    dev = os.environ.get("OPTMATRIX_ZONED")
+    try:
+        model = open("/sys/block/%s/queue/zoned" % os.path.basename(dev or "")).read().strip()
+    except OSError:
+        return None
+    return dev if model != "none" else None
+
+
 def setup_shared(root, is_root):
-    shared = {"ramfs": None, "tmpfs": None, "images": root, "mounts": []}
+    shared = {"ramfs": None, "tmpfs": None, "images": root, "mounts": [],
+              "zoned": zoned_device() if is_root else None}
     if not is_root:
         return shared
     if os.path.isdir("/dev/shm"):  # loop images in memory: the real disk stays out of it
