@@ -338,7 +338,9 @@ def setup_shared(root, is_root):
               "zoned": zoned_device() if is_root else None}
     if not is_root:
         return shared
-    if os.path.isdir("/dev/shm"):  # loop images in memory: the real disk stays out of it
+    # loop images in memory, where there is room (a container's /dev/shm may hold 64 MiB):
+    # the real disk stays out of it
+    if os.path.isdir("/dev/shm") and shutil.disk_usage("/dev/shm").free > 512 * MiB:
         shared["images"] = tempfile.mkdtemp(prefix="diskbench-optmatrix.", dir="/dev/shm")
     for kind, opts in (("ramfs", []), ("tmpfs", ["-o", "size=96m"])):
         d = os.path.join(root, kind)
