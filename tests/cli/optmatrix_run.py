@@ -475,8 +475,10 @@ def main():
         for d, title in sorted(optmatrix_defects.TITLES.items()):
             where = seen.get(d)
             if where:
-                said = "%d failures (rows %s): %s" % (
-                    len(where), ",".join(map(str, sorted(set(where))[:12])), title)
+                rows_hit = sorted(set(where))
+                said = "%d rows fail (%s%s): %s" % (
+                    len(rows_hit), ",".join(map(str, rows_hit[:12])),
+                    ",..." if len(rows_hit) > 12 else "", title)
             elif d not in optmatrix_defects.KNOWN:
                 said = title
             elif d in ran:
