@@ -92,6 +92,13 @@ BAD = [
      mutate(single(), setitem(R + ("ops", "read"), {"ios": 209, "bytes": 209 * 4096})), None),
     ("series' samples short of the total", "sums",
      mutate(single(), setitem(R + ("series", "tail", "ios"), 99)), None),
+    ("several targets short of the total", "sums",
+     mutate(single(), lambda d: d.update(targets=[{"ios": 100, "bytes": 100 * 4096},
+                                                  {"ios": 199, "bytes": 199 * 4096}])), None),
+    ("a sweep point's bytes not its I/Os x its series' block size", "block size",
+     {"schema": 1, "result": {"series": [{"block_size": 4096, "points": [
+         {"outstanding": 1, "ios": 10, "bytes": 40960}, {"outstanding": 2, "ios": 10,
+                                                         "bytes": 40960 * 2}]}]}}, None),
     ("bytes not I/Os x block size", "block size",
      mutate(open_loop(), setitem(R + ("bytes",), 300 * 4096 + 512)), None),
     ("an operation's bytes not its I/Os x block size", "block size",
