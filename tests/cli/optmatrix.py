@@ -52,7 +52,8 @@ VALUES = {
                                      "cached": V("0.2", "0.1", "0")}),
     "sync": V("fsync", "none", "bogus", per={"files": V("fsync", "none", "dsync")}),
     "no-direct": V(FLAG),
-    "drop-caches": V("none", "all", "bogus"),
+    # all: the whole machine's page cache dropped, so once (seqread's), not on every command
+    "drop-caches": V("none", "file", "bogus", per={"seqread": V("none", "all", "bogus")}),
     "no-drop-caches": V(FLAG),
     "zeros": V(FLAG),
     "threads": V("2", "8", "0", per={"buffered": V("2", "4", "0"),  # 4 blocks of 2 MiB
