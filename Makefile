@@ -130,6 +130,7 @@ cli: diskbench build/tests/diskbench-fake build/tests/diskbench-optable
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
 	bash tests/cli/safety.sh ./diskbench
+	bash tests/cli/capacity.sh ./diskbench
 	bash tests/cli/findings.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/steady.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/openloop.sh ./diskbench build/tests/diskbench-fake

@@ -88,5 +88,6 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 int cmd_run_report(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_matrix(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_files(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_capacity(const struct command *cmd, const struct options *opt, struct result *r);
 
 #endif

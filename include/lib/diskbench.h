@@ -81,6 +81,25 @@ typedef uint64_t opt_bits;
 #define OPT_RATE OPT_BIT(30)    /* --rate, --arrivals */
 #define OPT_SLA OPT_BIT(31)     /* sla's --latency, --step-time */
 #define OPT_MIX OPT_BIT(32)     /* --mix r70,w30: rw, randrw (issue 31) */
+/* Given bits (issue 44): an option a test accepts with its siblings (by
+ * their bit) records itself by a bit of its own in options.given, so that
+ * "was --qd given" asks about --qd alone (--batch once made an open loop
+ * run at one in flight).  A command's accepts mask never holds these. */
+#define OPT_BATCH OPT_BIT(33)          /* --batch (accepted with OPT_QD) */
+#define OPT_POLL OPT_BIT(34)           /* --poll (OPT_QD) */
+#define OPT_SQPOLL OPT_BIT(35)         /* --sqpoll (OPT_QD) */
+#define OPT_REAP OPT_BIT(36)           /* --reap (OPT_QD) */
+#define OPT_ARRIVALS OPT_BIT(37)       /* --arrivals (OPT_RATE) */
+#define OPT_MAX_OPEN_ZONES OPT_BIT(38) /* --max-open-zones (OPT_FORCE) */
+/* The bits that stand for a group of options, given or accepted (any of
+ * sweep's, steady's, ...): "given & OPT_STEADY" says one of them was;
+ * a question about one option of a group needs a bit of its own, above.
+ * --drop-caches and --no-drop-caches share OPT_DROP: one setting. */
+#define OPT_GROUPS (OPT_SWEEP | OPT_REPORT | OPT_MATRIX | OPT_FLEET | OPT_FILES | OPT_STEADY | \
+		    OPT_SLA | OPT_DROP)
+/* capacity (issue 42) */
+#define OPT_DESTRUCTIVE OPT_BIT(46) /* --destructive: nothing saved nor put back */
+#define OPT_JOURNAL OPT_BIT(47)     /* --journal FILE: where the saved blocks are kept */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -146,7 +165,8 @@ struct options {
 	bool histogram, keep, force, grow, quiet;
 	enum out_format format;
 	const char *target;
-	opt_bits given;   /* OPT_* bits set on the command line */
+	opt_bits given;   /* each option on the command line by its own bit (the given
+			   * bits above, or its OPT_* bit when no sibling shares it) */
 	opt_bits accepts; /* OPT_* bits the command takes: a message suggests only these */
 	struct sweep_options sweep;
 	double interval_s;   /* per-interval series: seconds per sample (0: the default, 1) */
@@ -197,6 +217,9 @@ struct options {
 		double step_s;        /* --step-time */
 	} sla;
 	struct mix mix;           /* --mix, or the test's own (trims: t100); unset: none */
+	/* capacity (issue 42) */
+	bool destructive;         /* --destructive: what capacity overwrites is not saved */
+	const char *journal;      /* --journal FILE: its undo journal; NULL: the default */
 };
 
 #define MAX_WARNINGS 16

@@ -50,6 +50,10 @@ void out_json_ops(struct json *j, const struct result *r);
  * "zoned": {...} in the result; nothing for any other target. */
 void out_text_zoned(FILE *f, const struct result *r);
 void out_json_zoned(struct json *j, const struct result *r);
+/* output_capacity.c (issue 42): a capacity step's line, printed as it ends. */
+struct capacity_report;
+struct cap_step;
+void out_capacity_step(FILE *f, const struct capacity_report *rep, const struct cap_step *st);
 /* Several targets: a line for each, "  TARGET (DEVICE, STATE): bytes in s
  * = rate, IOPS, p50, p99"; nothing for one. */
 void out_text_targets(FILE *f, const struct result *r);

@@ -26,6 +26,7 @@ struct steady_round {
 
 struct steady_precondition {
 	unsigned passes;
+	unsigned qd;          /* requests in flight: 32, or the engine's fewer (sync: 1) */
 	uint64_t bytes;
 	double seconds, bytes_per_sec;
 	double pass_bytes_per_sec[8]; /* the first passes' rates, from the series */

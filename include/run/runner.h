@@ -58,6 +58,13 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
  * with the reason.  Records the engine in r. */
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
 		    const struct engine_ops **ops);
+/* The requests in flight per thread a run whose depth nobody asked for
+ * (--rate's and sla's default, steady's preconditioning: not --qd) gets
+ * from the engine opt names: qd, or the engine's own depth where that is
+ * less (the sync engine keeps one), with a warning naming what ("the open
+ * loop") in r (issue 44: such a run failed over a depth nobody asked). */
+unsigned run_fit_depth(const struct options *opt, unsigned qd, const char *what,
+		       struct result *r);
 /* Warm-up I/Os per thread the job gets: --warmup for O_DIRECT runs, none
  * through the page cache. */
 unsigned run_warmup_ios(const struct options *opt);
@@ -101,6 +108,12 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 int run_zoned_prepare(const struct target *t, struct bench_job *job, const struct options *opt,
 		      struct result *r);
 void run_zoned_finish(struct bench_job *job, const struct bench_outcome *out, struct result *r);
+/* What a zoned target among t cannot run of job, refused (exit 2, the
+ * reason said) without reading or resetting a zone; EXIT_OK otherwise.  A
+ * command of several runs asks it for a later run before an earlier one
+ * writes (sla: its open-loop steps, before its closed-loop probe, issue 44). */
+int run_zoned_refuse(const struct target *t, const struct bench_job *job,
+		     const struct options *opt, struct result *r);
 /* What only a zoned device's zone report tells: the least capacity of its
  * sequential zones and how many conventional zones it has.  1 with both, 0
  * if path is no zoned device, -1 if it cannot be opened or asked. */

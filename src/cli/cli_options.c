@@ -149,8 +149,33 @@ const struct optdef optdefs[] = {
 	  "sla: seconds each step runs (default 5)" },
 	{ "once", 0, NULL, OPT_ONCE, ID_ONCE,
 	  "end after one pass over the region (-s), not at -t (fio without time_based)" },
+	/* capacity (issue 42) */
+	{ "destructive", 0, NULL, OPT_DESTRUCTIVE, ID_DESTRUCTIVE,
+	  "capacity: do not save the blocks it overwrites, nor put them back" },
+	{ "journal", 0, "FILE", OPT_JOURNAL, ID_JOURNAL,
+	  "capacity: keep the blocks it overwrites in FILE until they are back "
+	  "(default /var/tmp/diskbench-capacity-DEVICE.undo)" },
 };
 const size_t optdef_count = sizeof(optdefs) / sizeof(optdefs[0]);
+
+/* The options a test accepts by a sibling's bit, and the bit of their own
+ * that records them in options.given (diskbench.h, issue 44). */
+static const struct {
+	enum opt_id id;
+	opt_bits given;
+} own_given[] = {
+	{ ID_BATCH, OPT_BATCH },   { ID_POLL, OPT_POLL },         { ID_SQPOLL, OPT_SQPOLL },
+	{ ID_REAP, OPT_REAP },     { ID_ARRIVALS, OPT_ARRIVALS },
+	{ ID_MAX_OPEN_ZONES, OPT_MAX_OPEN_ZONES },
+};
+
+opt_bits optdef_given(const struct optdef *d)
+{
+	for (size_t i = 0; i < sizeof(own_given) / sizeof(own_given[0]); i++)
+		if (own_given[i].id == d->id)
+			return own_given[i].given;
+	return d->bit;
+}
 
 const struct optdef *find_long(const char *name, size_t len)
 {
@@ -174,7 +199,7 @@ bool cli_option_at(size_t i, struct cli_option *out)
 		return false;
 	const struct optdef *d = &optdefs[i];
 	*out = (struct cli_option){ .name = d->name, .letter = d->letter, .arg = d->arg,
-				    .bit = d->bit, .help = d->help };
+				    .bit = d->bit, .given = optdef_given(d), .help = d->help };
 	return true;
 }
 

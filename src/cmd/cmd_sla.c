@@ -25,6 +25,7 @@
 #define SLA_LOWEST 64        /* the lowest rate tried: the ceiling / this */
 #define SLA_BISECT_STEPS 10
 #define SLA_WARMUP_MAX_S 0.5 /* each step's warm-up: a quarter of it, at most this */
+#define SLA_ANY_RATE 1.0     /* a step's job as the zoned refusals see it: some rate */
 
 struct sla_run {
 	struct sla_report *rep;
@@ -36,35 +37,17 @@ struct sla_run {
 	bool text;
 };
 
-static int prepare(struct sla_run *s, const struct options *opt)
-{
-	struct result *r = s->r;
-	bool writes = s->test->dir == IO_WRITE;
-	int code = run_prepare(&s->t, opt, r);
-	if (code == EXIT_OK)
-		code = run_plan_region(&s->t, opt, writes, r);
-	if (code == EXIT_OK)
-		code = run_check_direct(&s->t, opt, r);
-	if (code == EXIT_OK && !writes)
-		code = run_check_data(&s->t, opt, r);
-	bool needs_data = !writes || s->test->pattern == PAT_RAND;
-	if (code == EXIT_OK && s->t.created)
-		code = needs_data ? run_layout(&s->t, opt, 0, r, NULL)
-				  : target_check_space(&s->t, r->region, r);
-	return code;
-}
-
-/* The worst case, on a line of the run's own (not an error's "diskbench: "). */
+/* The worst case, said before anything is written: the probe, the
+ * bisection's steps and the confirm run. */
 static void say_worst_case(const struct sla_run *s, const struct options *opt)
 {
-	if (opt->quiet)
-		return;
 	const struct sla_report *rep = s->rep;
 	unsigned steps = SLA_BISECT_STEPS + 2;
-	double worst = steps * (rep->step_s + rep->warmup_s);
-	fprintf(stderr, "sla %s: at most %u steps x (%g s + a %g s warm-up) = %.3g %s\n",
-		s->test->name, steps, rep->step_s, rep->warmup_s, worst < 120 ? worst : worst / 60,
-		worst < 120 ? "s" : "min");
+	char each[96];
+	snprintf(each, sizeof(each), "%u steps x (%g s + a %g s warm-up)", steps, rep->step_s,
+		 rep->warmup_s);
+	plain_test_say_worst_case("sla", s->test, opt, each, steps * (rep->step_s + rep->warmup_s),
+				  NULL);
 }
 
 /* A step's figures from its result; pass when the judged response time is
@@ -198,7 +181,14 @@ static int measure(struct sla_run *s)
 		return code;
 	if (s->test->dir == IO_READ)
 		run_evict(&s->t, &s->step_opt, s->r);
-	code = one_step(s, SLA_PROBE, 0);
+	/* its steps' open loop, refused on a zoned device before the probe
+	 * writes or resets a zone (issue 44) */
+	struct bench_job steps;
+	run_describe_job(&steps, s->test->dir, s->test->pattern, &s->step_opt, s->r->region);
+	steps.rate = SLA_ANY_RATE;
+	code = run_zoned_refuse(&s->t, &steps, &s->step_opt, s->r);
+	if (code == EXIT_OK)
+		code = one_step(s, SLA_PROBE, 0);
 	if (code != EXIT_OK)
 		return code;
 	s->rep->ceiling_iops = s->rep->steps[0].served;
@@ -248,13 +238,13 @@ int cmd_run_sla(const struct command *cmd, const struct options *opt, struct res
 	rep->step_s = opt->sla.step_s;
 	rep->warmup_s = opt->sla.step_s / 4 < SLA_WARMUP_MAX_S ? opt->sla.step_s / 4
 							       : SLA_WARMUP_MAX_S;
-	rep->in_flight = opt->qd * opt->threads;
 	s->text = opt->format == OUT_TEXT && !opt->quiet;
 	s->step_opt = *opt;
 	s->step_opt.time_s = opt->sla.step_s;
 	s->step_opt.quiet = true; /* the step lines are sla's */
-	s->step_opt.given |= OPT_QD; /* the output names the cap, chosen or not */
-	int code = prepare(s, opt);
+	s->step_opt.qd = run_fit_depth(opt, opt->qd, "sla's steps", r); /* said once */
+	rep->in_flight = s->step_opt.qd * opt->threads;
+	int code = plain_test_prepare(s->test, &s->t, opt, false, r);
 	if (code == EXIT_OK)
 		say_worst_case(s, opt);
 	if (code == EXIT_OK)

@@ -94,45 +94,18 @@ static void carry(struct result *r, const struct result *pr, const char *where, 
 		finding_carry(r, &pr->findings[i], "round", n);
 }
 
-static int prepare(struct steady_run *s, const struct options *opt)
-{
-	struct result *r = s->r;
-	bool writes = s->test->dir == IO_WRITE || opt->steady.precondition > 0;
-	int code = run_prepare(&s->t, opt, r);
-	if (code == EXIT_OK)
-		code = run_plan_region(&s->t, opt, writes, r);
-	if (code == EXIT_OK)
-		code = run_check_direct(&s->t, opt, r);
-	if (code == EXIT_OK && s->test->dir == IO_READ && !opt->steady.precondition)
-		code = run_check_data(&s->t, opt, r);
-	bool needs_data = s->test->dir == IO_READ || s->test->pattern == PAT_RAND;
-	if (code == EXIT_OK && s->t.created)
-		code = needs_data && !opt->steady.precondition ? run_layout(&s->t, opt, 0, r, NULL)
-							       : target_check_space(&s->t, r->region, r);
-	return code;
-}
-
-/* The worst case, said before anything is written: a line of the run's own, not
- * "diskbench: ..." (that is an error's form, one a script takes for the error). */
+/* The worst case, said before anything is written. */
 static void say_worst_case(const struct steady_run *s, const struct options *opt)
 {
-	if (opt->quiet)
-		return;
 	const struct steady_options *st = &opt->steady;
-	double worst = (st->max_rounds + st->hold) * st->round_s;
-	char region[32];
+	char each[64], region[32], then[96] = "";
+	snprintf(each, sizeof(each), "%u rounds x %g s", st->max_rounds + st->hold, st->round_s);
 	fmt_bytes_iec(region, sizeof(region), s->r->region);
-	char took[32];
-	if (worst < 120)
-		snprintf(took, sizeof(took), "%.3g s", worst);
-	else
-		snprintf(took, sizeof(took), "%.3g min", worst / 60);
-	fprintf(stderr, "steady %s: at most %u rounds x %g s = %s", s->test->name,
-		st->max_rounds + st->hold, st->round_s, took);
 	if (st->precondition)
-		fprintf(stderr, ", after writing its %s region %u times (preconditioning)", region,
-			st->precondition);
-	fputc('\n', stderr);
+		snprintf(then, sizeof(then), ", after writing its %s region %u times (preconditioning)",
+			 region, st->precondition);
+	plain_test_say_worst_case("steady", s->test, opt, each,
+				  (st->max_rounds + st->hold) * st->round_s, then);
 }
 
 static int precondition(struct steady_run *s)
@@ -142,13 +115,16 @@ static int precondition(struct steady_run *s)
 	struct bench_job job;
 	*po = *s->r->opt;
 	po->bs = PRECONDITION_BS;
-	po->qd = PRECONDITION_QD;
+	po->given &= ~OPT_QD; /* its depth is steady's, never the rounds' --qd */
 	po->threads = 1;
+	po->accepts &= ~OPT_THREADS; /* one thread, whatever -j: no message suggests it */
 	po->sync = SYNC_NONE; /* what reaches the device is what counts, not each write's flush */
 	po->time_s = 0;
 	po->quiet = true;
 	phase_result(s->pre, s->r, "seqwrite", po, IO_WRITE);
-	int code = target_open(&s->t, O_WRONLY, true, s->pre);
+	po->qd = run_fit_depth(po, PRECONDITION_QD, "the preconditioning", s->pre);
+	p->qd = po->qd;
+	int code = target_open(&s->t, O_WRONLY, po->direct, s->pre); /* --no-direct too */
 	if (code != EXIT_OK)
 		return fail(s->r, code, "preconditioning: %s", s->pre->error);
 	progress_label(s->r->opt, "steady: preconditioning, %u passes", s->rep->pre.passes);
@@ -399,7 +375,7 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 	}
 	int code = check_limits(opt, r);
 	if (code == EXIT_OK)
-		code = prepare(s, opt);
+		code = plain_test_prepare(s->test, &s->t, opt, opt->steady.precondition > 0, r);
 	if (code == EXIT_OK)
 		say_worst_case(s, opt);
 	if (code == EXIT_OK && opt->steady.precondition)

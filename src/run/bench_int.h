@@ -1,7 +1,9 @@
 /* What the timed loop's files share, and nothing else includes: the start
  * gate, a worker thread's state and its lane of requests.  bench.c starts the
- * workers, samples them and collects their figures; bench_worker.c is one
- * worker's life: set-up, warm-up, the hot loop. */
+ * workers, samples them and collects their figures; bench_thread.c is one
+ * worker's life around its loop (set-up, the gate, clean-up);
+ * bench_worker.c its hot path, warm-up and closed loop; bench_open.c its
+ * open loop. */
 #ifndef BENCH_INT_H
 #define BENCH_INT_H
 
@@ -62,6 +64,10 @@ struct worker {
 	uint64_t late_ios, max_lag_ns, unserved;
 	double gap_ns;                   /* the mean gap between its arrivals */
 	enum bench_end ended;
+	/* what its I/Os do, resolved once from the job: a mix's draw each, or
+	 * the one operation of its direction */
+	bool mixed;
+	uint8_t op;
 	/* a zoned device's writes (job->zones): its zones, and the resets' times */
 	bool zoned_writes;
 	bool zone_wait;                  /* the last slot waited for a zone's write */
@@ -83,7 +89,30 @@ struct lane {
 	void **bufs;
 };
 
-/* A worker thread: set-up, warm-up, the gate, the timed loop, clean-up. */
+/* A worker thread: set-up, warm-up, the gate, the timed loop, clean-up
+ * (bench_thread.c). */
 void *bench_worker_main(void *arg);
+
+/* bench_worker.c: the hot path both loops share.  The per-I/O and per-batch
+ * ones are inline with their external definitions there, so that the closed
+ * loop beside them inlines them as before. */
+
+/* The worker's first failure (op at offset, errno err), and everyone's stop. */
+void record_failure(struct worker *w, const char *op, uint64_t offset, int err);
+/* The untimed, uncounted warm-up I/Os (job->warmup_ios) before the gate. */
+void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g);
+bool told_to_stop(struct worker *w);
+struct engine_io *take_slot(struct worker *w, struct lane *l, struct offset_gen *g,
+			    uint64_t quota, struct rng *mix, unsigned *n);
+int lane_submit_batch(struct worker *w, struct lane *l, unsigned n);
+void loop_start(struct worker *w, struct lane *l, struct rng *mix, uint64_t start,
+		uint64_t warmup_ns);
+int loop_reaped(struct worker *w, struct lane *l, int got, uint64_t t1);
+void loop_end(struct worker *w, struct lane *l);
+/* The closed loop: qd requests in flight, each started as one completes. */
+void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota);
+
+/* bench_open.c: the open loop (--rate), I/Os on a schedule of arrivals. */
+void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota);
 
 #endif

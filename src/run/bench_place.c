@@ -1,7 +1,7 @@
 /* Where each thread of a run works, decided once per thread before the
  * timed loop: its target (thread i on target i mod N), its share of the
  * bytes to move and, for sequential I/O, its own slice of the region.
- * The per-I/O step, offset_gen_next, stays in bench.c beside the hot loop
+ * The per-I/O step, offset_gen_next, stays in bench_worker.c beside the hot loop
  * that calls it. */
 #include "bench.h"
 

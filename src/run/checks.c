@@ -101,7 +101,7 @@ void checks_flush(const struct target *t, uint64_t region, uint64_t bs,
 	bool trims_only = r->ops && !mix_has(&r->ops->mix, MIX_WRITE); /* writes nothing */
 	/* on a zoned device the rewrite in place would be a write off a zone's
 	 * write pointer, which it fails */
-	if (r->dir != IO_WRITE || trims_only || !r->measured || written == 0 || r->zoned ||
+	if (r->dir != IO_WRITE || trims_only || !r->measured || written == 0 || r->zoned || t->no_data ||
 	    !(t->created || opt->force) || !write_back_leaf(r->device))
 		return;
 	int fd = open_for_flush(t, opt->direct && !t->no_direct);

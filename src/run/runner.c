@@ -27,9 +27,11 @@
 
 int run_prepare(struct target *t, const struct options *opt, struct result *r)
 {
-	bool write_test = r->dir == IO_WRITE;
+	/* --engine=nop writes nothing: a write test is checked as a read test */
+	bool write_test = r->dir == IO_WRITE && !opt_moves_no_data(opt);
 	target_keep_files(opt->keep);
 	int code = target_prepare(t, opt->target, write_test, opt->force, r);
+	t->no_data = opt_moves_no_data(opt);
 	if (code != EXIT_OK)
 		return code;
 	snprintf(r->file, sizeof(r->file), "%s", t->path);
@@ -124,6 +126,10 @@ int run_layout(struct target *t, const struct options *opt, double max_s, struct
 	       double *took_s)
 {
 	uint64_t written = 0;
+	if (took_s)
+		*took_s = 0;
+	if (t->no_data)
+		return EXIT_OK; /* --engine=nop: diskbench's own file stays empty */
 	int code = target_check_space(t, r->region, r);
 	if (code == EXIT_OK)
 		warn_in_ram(t, r);
@@ -189,6 +195,8 @@ static bool evict_file(const struct target *t, const struct options *opt, struct
 double run_evict_again(const struct target *t, const struct options *opt, struct result *r)
 {
 	double pct;
+	if (t->no_data)
+		return -1;
 	evict_file(t, opt, r);
 	if (!plat_residency_visible(t->fd) || plat_resident_pct(t->fd, r->region, &pct) != 0)
 		return -1;
@@ -207,6 +215,10 @@ bool run_residency_visible(const struct target *t, struct result *r)
 
 void run_evict(const struct target *t, const struct options *opt, struct result *r)
 {
+	if (t->no_data) { /* --engine=nop reads nothing: no fdatasync, no BLKFLSBUF */
+		r->evicted = drop_mode_name(DROP_NONE);
+		return;
+	}
 	/* the label says what was done, not what was asked */
 	enum drop_mode done = evict_file(t, opt, r) ? opt->drop : DROP_NONE;
 	if (done == DROP_ALL && plat_drop_all_caches() != 0) {
@@ -258,7 +270,7 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->threads = opt->threads;
 	job->seed = opt->seed;
 	job->zeros = opt->zeros;
-	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
+	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC && !opt_moves_no_data(opt);
 	job->warmup_ios = run_warmup_ios(opt);
 	job->qd = opt->qd ? opt->qd : 1;
 	job->batch = opt->batch;
@@ -268,30 +280,6 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->reap_each = opt->reap == REAP_SYSCALL;
 	job->poll = opt->poll;
 	job->sqpoll = opt->sqpoll;
-}
-
-int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
-		    const struct engine_ops **ops)
-{
-	char note[MSG_LEN];
-	if (engine_pick(opt->engine ? opt->engine : "auto", ops, note, sizeof(note)) != 0)
-		return fail(r, EXIT_RUN, "--engine=%s: %s", opt->engine, note[0] ? note : "unavailable");
-	if ((opt->poll || opt->sqpoll) && *ops != &engine_uring && *ops != &engine_nop)
-		return fail(r, EXIT_RUN, "%s needs io_uring: %s", opt->poll ? "--poll" : "--sqpoll",
-			    note[0] ? note : "the engine picked is not io_uring");
-	if (note[0])
-		warn(r, "%s", note);
-	if (qd > (*ops)->max_qd)
-		return fail(r, EXIT_RUN, "%u requests in flight per thread need an asynchronous engine, "
-			    "and %s keeps %u%s", qd, (*ops)->label, (*ops)->max_qd,
-			    opt_hint(opt, OPT_THREADS, "; use -j for more in flight"));
-	r->engine = (*ops)->name;
-	r->engine_label = (*ops)->label;
-	if (*ops == &engine_nop)
-		warn(r, "--engine=nop moves no data: each request is an io_uring NOP, so the figures "
-		     "are what diskbench alone can issue and reap on this CPU (its ceiling), not "
-		     "the target's");
-	return EXIT_OK;
 }
 
 unsigned run_warmup_ios(const struct options *opt)
@@ -620,7 +608,7 @@ static void check_zero_samples(const struct target *t, struct result *r)
 
 int run_check_data(struct target *t, const struct options *opt, struct result *r)
 {
-	if (t->created || t->kind == TARGET_DIR || t->kind == TARGET_NEW)
+	if (t->created || t->kind == TARGET_DIR || t->kind == TARGET_NEW || t->no_data)
 		return EXIT_OK;
 	int code = target_open(t, O_RDONLY, false, r);
 	if (code != EXIT_OK)

@@ -225,12 +225,13 @@ done
 [ $path_opts = 0 ] && skip "bash: an option whose value is a path" "no option takes a FILE, DIR or PATH yet"
 
 # Targets: directories always; regular files and block devices for the tests
-# that take them (not files and matrix, which work in a directory); anything
-# for info; report reads files.
+# that take them (not files and matrix, which work in a directory, nor
+# capacity, which takes a block device alone); anything for info; report
+# reads files.
 for t in $TESTS; do
 	case $t in
 	info) want="adir afifo afile" ;;
-	files | matrix) want="adir" ;;
+	files | matrix | capacity) want="adir" ;;
 	*) want="adir afile" ;;
 	esac
 	# steady's first word is the test it runs (below): its targets after that

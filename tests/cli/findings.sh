@@ -46,10 +46,8 @@ cleanup() { rm -rf -- "$S"; }
 trap cleanup EXIT
 trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
-pass=0 failed=0 skipped=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-skip() { skipped=$((skipped + 1)); echo "ok - $1 # SKIP $2"; }
+. "$(dirname "$0")/tap.sh"
+TAP_NAME=findings
 
 dd if=/dev/urandom of="$S/data" bs=1M count=16 status=none
 chmod 644 "$S/data"
@@ -353,11 +351,11 @@ t_evicted() {
 
 # The findings' words, numbers masked: one line per warning of the runs.
 t_golden() {
-	local got="$S/golden.txt"
-	for n in bucket pace150 capped cliff heat swing others cached; do
-		sed -n 's/^diskbench: warning: //p' "$S/$n.err" |
+	local got="$S/golden.txt" name
+	for name in bucket pace150 capped cliff heat swing others cached; do
+		sed -n 's/^diskbench: warning: //p' "$S/$name.err" |
 			grep -v "too short to time well" |
-			sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ (k|M|G)?B(\/s)?/ xB\2/g' | sed "s|^|$n: |"
+			sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ (k|M|G)?B(\/s)?/ xB\2/g' | sed "s|^|$name: |"
 	done >"$got"
 	if [ "${FINDINGS_UPDATE:-}" = 1 ]; then cp "$got" "$GOLDEN"; fi
 	if diff -u "$GOLDEN" "$got" >"$S/golden.diff"; then ok "the findings' wording (findings.golden)"
@@ -373,5 +371,4 @@ t_cpu_time
 t_window
 t_evicted
 t_golden
-echo "findings: $pass passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+tap_done

@@ -69,6 +69,10 @@ ONE=(--engine=sync --no-drop-caches -s 16M)
 t_bad_input() {
 	check "--rate 0: exit 2" 2 randread --rate 0 "$S/data"
 	grep -q "rate '0': must be greater than 0" "$S/err" && ok "... saying why" || not_ok "... saying why" "$(cat "$S/err")"
+	# issue 44: a rate whose gap overflows the clock ran flat out
+	check "--rate 1e-300: exit 2" 2 randread --rate 1e-300 -t 0.3 "$S/data"
+	grep -q "rate '1e-300': at least 0.001" "$S/err" && ok "... saying the floor" || not_ok "... saying the floor" "$(cat "$S/err")"
+	check "--rate 0.0009: exit 2" 2 randread --rate 0.0009 -t 0.3 "$S/data"
 	check "--rate abc: exit 2" 2 randread --rate abc "$S/data"
 	check "--rate 5x: exit 2" 2 randread --rate 5x "$S/data"
 	check "--arrivals bogus: exit 2" 2 randread --rate 100 --arrivals bogus "$S/data"
@@ -94,6 +98,16 @@ assert o["in_flight_max"] == 128 and d["params"]["qd"] == 128, o
 assert abs(r["seconds"] - 1) < 0.01, r["seconds"]
 assert r["service_lat_ns"]["p50"] <= r["lat_ns"]["p50"] and r["service_lat_hist"], r
 assert o["unserved_ios"] > 0 or abs(r["iops"] - 2000) <= 2, (r["iops"], o)'
+	# issue 44: --batch, --reap and --sqpoll are not --qd: the depth stays --rate's
+	local flag
+	for flag in "--batch 1" "--reap syscall" "--sqpoll"; do
+		# shellcheck disable=SC2086 # the flag and its value, two words
+		check "--rate 2000 $flag: exit 0" 0 --json randread --rate 2000 $flag -t 0.3 -s 16M "$S/data"
+		py "... $flag is not --qd: an asynchronous engine keeps --rate's 128 in flight" '
+o, e = d["result"]["open_loop"], d["result"]["engine"]
+assert e != "sync", "the sync engine keeps 1: no asynchronous engine here"
+assert o["in_flight_max"] == 128 and d["params"]["qd"] == 128, (o, d["params"]["qd"], e)'
+	done
 	check "randread without --rate: closed loop, no open_loop key" 0 --json randread -t 0.3 -s 16M "$S/data"
 	py "... closed loop: no open_loop, no service_lat_ns" '
 r = d["result"]
@@ -155,7 +169,7 @@ assert st[0]["kind"] == "probe" and st[0]["asked_iops"] is None and st[-1]["kind
 assert all(x["pass"] == (x["response_ns"]["p99"] <= 20e6) for x in st[1:]), st
 assert abs(st[-1]["asked_iops"] - s["found_iops"]) < 0.01, st[-1]
 assert 3 <= len(st) <= 12 and d.get("error") is None, st' "$S/sla.json"
-	grep -q "^sla randread: at most 12 steps x (0.3 s + a 0.075 s warm-up) = 4.5 s$" "$S/sla.err" &&
+	grep -q "^sla randread on '[^']*': at most 12 steps x (0.3 s + a 0.075 s warm-up) = 4.5 s$" "$S/sla.err" &&
 		! grep -v '^diskbench: warning: ' "$S/sla.err" | grep -q '^diskbench: ' &&
 		ok "... the worst case said first, not as an error line" ||
 		not_ok "... the worst case said first, not as an error line" "$(head -c 400 "$S/sla.err")"
@@ -241,7 +255,45 @@ for p in c["points"]:
 	py "... no curve key filled" 'assert d["result"]["curve"] is None, d["result"]["curve"]'
 }
 
+# issue 44: the sync engine (chosen, or auto's fallback where a seccomp
+# profile refuses io_uring and aio: tests/cli/noasync.py) keeps one request
+# in flight; --rate's and sla's default depth is clamped to it and said so,
+# where it failed the run; a depth asked with --qd still fails.
+t_sync_engine() {
+	local NA=(python3 "$(dirname "$0")/noasync.py" "$DB")
+	"${NA[@]}" --json randread --rate 500 -t 0.3 -s 16M "$S/data" >"$S/out" 2>"$S/err"
+	rc=$?
+	if [ "$rc" = 77 ]; then
+		skip "auto's fallback to sync under a seccomp filter" "$(cat "$S/err")"
+	else
+		expect "auto falls back to sync, --rate 500: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/err")"
+		py "... clamped to one in flight, said in a warning and the JSON" '
+r, o = d["result"], d["result"]["open_loop"]
+assert r["engine"] == "sync" and d["params"]["qd"] == 1 and o["in_flight_max"] == 1 and r["in_flight"] == 1, (r["engine"], d["params"]["qd"], o, r["in_flight"])
+assert any("keeps 1 request in flight per thread" in w and "the open loop" in w for w in d["warnings"]), d["warnings"]'
+		"${NA[@]}" --json sla randread --latency 100ms --step-time 0.2 -s 16M "$S/data" >"$S/out" 2>"$S/err"
+		rc=$?
+		expect "... sla: exit 0 or 6, not 1" "$([ "$rc" = 0 ] || [ "$rc" = 6 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/err")"
+		py "... sla clamped to one in flight, said" '
+assert d["sla"]["in_flight_max"] == 1 and d["sla"]["steps"][0]["served_iops"] > 0, d["sla"]
+assert sum("keeps 1 request in flight per thread" in w for w in d["warnings"]) == 1, d["warnings"]'
+		"${NA[@]}" randread --rate 500 --qd 4 -t 0.3 -s 16M "$S/data" >"$S/out" 2>"$S/err"
+		rc=$?
+		expect "... --qd 4 asked, the engine keeps 1: exit 1" "$([ "$rc" = 1 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/err")"
+		grep -q "4 requests in flight per thread need an asynchronous engine" "$S/err" &&
+			ok "... saying why" || not_ok "... saying why" "$(cat "$S/err")"
+	fi
+	check "--engine=sync --rate 500: exit 0" 0 --json randread --engine=sync --rate 500 -t 0.3 -s 16M "$S/data"
+	py "... one in flight, said" '
+assert d["result"]["open_loop"]["in_flight_max"] == 1 and d["params"]["qd"] == 1, d["result"]["open_loop"]
+assert any("keeps 1 request in flight per thread" in w for w in d["warnings"]), d["warnings"]'
+	check "--rate 500 on an asynchronous engine: exit 0" 0 --json randread --rate 500 -t 0.3 -s 16M "$S/data"
+	py "... no such warning (negative case)" '
+assert d["result"]["engine"] == "sync" or not any("request in flight per thread" in w for w in d["warnings"]), d["warnings"]'
+}
+
 t_bad_input
+t_sync_engine
 t_schedule
 t_curve
 t_mdl

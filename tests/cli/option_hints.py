@@ -20,6 +20,7 @@ FILE_COMMANDS = {
     "cmd_io.c": ["seqwrite", "seqread", "buffered", "randread", "randwrite"],
     "cmd_cached.c": ["cached"], "cmd_sweep.c": ["sweep"], "cmd_quick.c": ["quick"],
     "cmd_info.c": ["info"], "cmd_matrix.c": ["matrix"], "cmd_files.c": ["files"],
+    "cmd_capacity.c": ["capacity"], "capacity_journal.c": ["capacity"],
 }
 MEASURING = ["seqwrite", "seqread", "buffered", "cached", "randread", "randwrite", "sweep", "quick"]
 WRITERS = ["seqwrite", "randwrite", "sweep"]

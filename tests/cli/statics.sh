@@ -9,6 +9,7 @@
 #   bash tests/cli/statics.sh            (from the top of the tree, after make)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
+. tests/cli/tap.sh
 
 # object:symbol (a function-local static's suffix .N dropped) and why
 allowed='
@@ -18,6 +19,7 @@ src/main.o:record               main owns the run record the command measures in
 src/main.o:fleet                main owns the fleet record (one per process by design)
 src/main.o:signal_count         the signal handler: async-signal-safe flags only
 src/main.o:last_signal          the signal handler: async-signal-safe flags only
+src/capacity/capacity_dev.o:before  the signal mask capacity restores: per process, as signals are
 src/run/bench_worker.o:bench_stop_requested   set by the SIGINT handler, read by every loop
 src/run/progress.o:shown        whether a progress line is on the terminal now
 src/run/target.o:cleanup_path   files to remove on a signal: the handler reads them
@@ -46,20 +48,16 @@ if [ -z "$objects" ]; then
 	echo "statics: no objects (run make first)" >&2
 	exit 2
 fi
-bad=0
 for o in $objects; do
 	# writable sections only: .data.rel.ro and .rodata are constant tables
-	objdump -t "$o" | awk '$3 == "O" && $4 ~ /^\.(data|bss)/ && $4 !~ /^\.data\.rel\.ro/ && $NF !~ /^(\.|__(asan|ubsan|odr_asan))/ { print $NF }' |
-		sed 's/\.[0-9]*$//' | sort -u |
-	while read -r sym; do
+	for sym in $(objdump -t "$o" | awk '$3 == "O" && $4 ~ /^\.(data|bss)/ && $4 !~ /^\.data\.rel\.ro/ && $NF !~ /^(\.|__(asan|ubsan|odr_asan))/ { print $NF }' |
+		sed 's/\.[0-9]*$//' | sort -u); do
 		if ! printf '%s\n' "$allowed" | grep -q "^$o:$sym[[:space:]]"; then
-			echo "not ok - $o: static '$sym' is not in tests/cli/statics.sh's list of statics that are no run state"
-			echo 1 >"${TMPDIR:-/tmp}/diskbench-statics.$$"
+			not_ok "$o: static '$sym' is not in tests/cli/statics.sh's list of statics that are no run state"
 		fi
 	done
 done
-if [ -e "${TMPDIR:-/tmp}/diskbench-statics.$$" ]; then
-	rm -f "${TMPDIR:-/tmp}/diskbench-statics.$$"
-	exit 1
+if [ "$failed" = 0 ]; then
+	ok "no run state in module statics ($(echo "$objects" | wc -w) objects)"
 fi
-echo "ok - no run state in module statics ($(echo "$objects" | wc -w) objects)"
+[ "$failed" = 0 ]

@@ -27,6 +27,7 @@ cleanup() {
 	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
 	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
 	[ -n "$IMG" ] && rm -f -- "$IMG"
+	mountpoint -q "$S/ramfs" 2>/dev/null && umount "$S/ramfs"
 	rm -rf -- "$S"
 }
 trap cleanup EXIT
@@ -114,12 +115,13 @@ t_text_and_csv() {
 	FAKE_LAT=pace:1000 timeout 120 "$FAKE" steady randread "${ROUNDS[@]}" --max-rounds 6 "$S/data" >"$S/text" 2>"$S/text.err"
 	if grep -q '^round 1: .* IOPS, p50 .*; window: 2 more rounds$' "$S/text" &&
 		grep -q '^round 3: .*; rounds 1-3: range [0-9.]* % (<= 20 %), slope [0-9.]* % (<= 10 %)$' "$S/text" &&
-		grep -q '^steady randread: steady at round 3: .* IOPS (rounds 1-3: range' "$S/text" &&
-		grep -q '^steady randread: at most 6 rounds x 0.3 s = 1.8 s$' "$S/text.err" &&
+		grep -qF "steady randread on '$S/data': steady at round 3: " "$S/text" &&
+		grep -q '^steady randread on .*: steady at round 3: .* IOPS (rounds 1-3: range' "$S/text" &&
+		grep -qxF "steady randread on '$S/data': at most 6 rounds x 0.3 s = 1.8 s" "$S/text.err" &&
 		! grep -v '^diskbench: warning: ' "$S/text.err" | grep -q '^diskbench: '; then
-		ok "text: the worst case first (no 'diskbench:' error line on success), a line per round, the verdict"
+		ok "text: the worst case first (not as an error line), a line per round, the verdict, each naming the target"
 	else
-		not_ok "text: the worst case first (no 'diskbench:' error line on success), a line per round, the verdict" "$(cat "$S/text" "$S/text.err")"
+		not_ok "text: the worst case first (not as an error line), a line per round, the verdict, each naming the target" "$(cat "$S/text" "$S/text.err")"
 	fi
 	FAKE_LAT=steps:1000:0.3 timeout 120 "$FAKE" --csv steady randread "${ROUNDS[@]}" --max-rounds 4 "$S/data" >"$S/csv" 2>/dev/null
 	py "CSV: a row per round, then one with the error" '
@@ -185,6 +187,23 @@ t_bad_input() {
 		not_ok "... and the file untouched" "its checksum changed"
 }
 
+# issue 44: '--precondition 2' took 2 as the TARGET (with --force it overwrote
+# a user's file named 2): a number after an option whose value is optional
+# is a usage error naming the = form, before anything is opened.
+t_precondition_word() {
+	mkdir "$S/cwd" && head -c 1M /dev/urandom >"$S/cwd/2"
+	local sum
+	sum=$(cksum <"$S/cwd/2")
+	pushd "$S/cwd" >/dev/null || return
+	check "steady randwrite --force --precondition 2 (a file named 2 here): exit 2" 2 steady randwrite --force --precondition 2 --round 0.2 --window 3 --max-rounds 3 -s 1M
+	grep -qF "use --precondition=2" "$S/err" && ok "... naming --precondition=2" || not_ok "... naming --precondition=2" "$(cat "$S/err")"
+	[ "$(cksum <"$S/cwd/2")" = "$sum" ] && ok "... the file named 2 untouched" || not_ok "... the file named 2 untouched" "its checksum changed"
+	check "steady randwrite --precondition 2 DIR: exit 2" 2 steady randwrite --precondition 2 --round 0.2 "$S/dir"
+	grep -qF "use --precondition=2" "$S/err" && ok "... naming --precondition=2" || not_ok "... naming --precondition=2" "$(cat "$S/err")"
+	popd >/dev/null || return
+	[ -z "$(ls -A "$S/dir")" ] && ok "... nothing created in DIR" || not_ok "... nothing created in DIR" "$(ls -A "$S/dir")"
+}
+
 t_precondition() {
 	run 0 --json steady randwrite --precondition=1 --round 0.3 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 8M "$S/dir"
 	py "--precondition=1 over 8 MiB: 8 MiB written at 128 KiB, 32 in flight, before round 1" '
@@ -192,6 +211,58 @@ p = d["steady"]["precondition"]
 assert p["passes"] == 1 and p["bytes"] == 8 << 20 and p["block_size"] == 131072 and p["qd"] == 32, p
 assert d["steady"]["attained"], d["steady"]'
 	no_leftovers "$S/dir" "no test file left behind"
+}
+
+# (LeakSanitizer cannot run under strace's ptrace: off for those two runs)
+# issue 44: the preconditioning opened the target with O_DIRECT whatever
+# --no-direct said: on ramfs (no O_DIRECT) it failed, elsewhere it wrote
+# past the page cache the rounds then measured.
+t_precondition_nodirect() {
+	local opens
+	if command -v strace >/dev/null 2>&1; then
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=openat -o "$S/pre.strace" "$DB" --json steady randwrite --no-direct --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir" >"$S/out" 2>"$S/err"
+		opens=$(grep -c '\.diskbench-.*O_DIRECT' "$S/pre.strace")
+		expect "--no-direct --precondition=1: no open of the test file with O_DIRECT (strace)" "$([ "$opens" = 0 ]; echo $?)" "$opens opens with O_DIRECT" "$(grep '\.diskbench-' "$S/pre.strace" | head -5)"
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=openat -o "$S/pre.strace" "$DB" --json steady randwrite --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir" >"$S/out" 2>"$S/err"
+		opens=$(grep -c '\.diskbench-.*O_WRONLY|O_DIRECT' "$S/pre.strace")
+		expect "... without it, the preconditioning's open has O_DIRECT" "$([ "$opens" -ge 1 ]; echo $?)" "$(grep '\.diskbench-' "$S/pre.strace" | head -5)"
+	else
+		skip "--no-direct --precondition under strace" "no strace"
+	fi
+	if [ "$(id -u)" != 0 ] || ! mkdir "$S/ramfs" || ! mount -t ramfs ramfs "$S/ramfs" 2>/dev/null; then
+		skip "--no-direct --precondition on ramfs (no O_DIRECT)" "not root, or no ramfs"
+		return
+	fi
+	run 0 --json steady randwrite --no-direct --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/ramfs"
+	py "--no-direct --precondition=1 on ramfs: exit 0, 1 MiB preconditioned" '
+p = d["steady"]["precondition"]
+assert p["passes"] == 1 and p["bytes"] == 1 << 20, p'
+	umount "$S/ramfs"
+}
+
+# issue 44: the preconditioning's 32 in flight on the sync engine (chosen,
+# or auto's under a seccomp filter) failed the run: clamped, and said.
+t_precondition_sync() {
+	local NA=(python3 "$(dirname "$0")/noasync.py" "$DB")
+	local PRE=(--json steady randwrite --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir")
+	check "--engine=sync --precondition=1: exit 0" 0 --engine=sync "${PRE[@]:1}"
+	"$DB" --engine=sync "${PRE[@]}" >"$S/out" 2>"$S/err"
+	py "... preconditioned at one in flight, said once" '
+p = d["steady"]["precondition"]
+assert p["qd"] == 1 and p["bytes"] == 1 << 20, p
+assert sum(w.startswith("preconditioning: ") and "keeps 1 request in flight per thread" in w for w in d["warnings"]) == 1, d["warnings"]'
+	"${NA[@]}" "${PRE[@]}" >"$S/out" 2>"$S/err"
+	rc=$?
+	if [ "$rc" = 77 ]; then
+		skip "auto's fallback to sync: --precondition" "$(cat "$S/err")"
+		return
+	fi
+	expect "auto falls back to sync, --precondition=1: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/err")"
+	py "... preconditioned at one in flight" 'assert d["steady"]["precondition"]["qd"] == 1, d["steady"]["precondition"]'
+	run 0 --json steady randwrite --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir"
+	py "... an asynchronous engine keeps 32, no warning (negative case)" '
+assert d["steady"]["precondition"]["qd"] == 32, d["steady"]["precondition"]
+assert not any("request in flight per thread" in w for w in d["warnings"]), d["warnings"]'
 }
 
 t_interrupted() {
@@ -240,7 +311,10 @@ t_left
 t_round_cliff
 t_text_and_csv
 t_bad_input
+t_precondition_word
 t_precondition
+t_precondition_nodirect
+t_precondition_sync
 t_interrupted
 t_throttled
 tap_done

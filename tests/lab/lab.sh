@@ -4,12 +4,13 @@
 # Boots Debian's own kernel in qemu-system-x86_64 (KVM where /dev/kvm opens,
 # else TCG) with a busybox initramfs holding the static diskbench, the guest
 # script (tests/lab/guest.sh) and the peer tools (lsblk, blkzone, smartctl,
-# nvme, dmsetup) with their libraries, and with these disks at once:
+# nvme, dmsetup, f3probe) with their libraries, and with these disks at once:
 #   NVMe behind a PCIe root port, an NVMe zoned namespace, a 7200 rpm SATA
 #   HDD and a SATA SSD on AHCI, a SCSI HDD on virtio-scsi, USB mass storage
 #   on xHCI, a virtio volume capped by qemu's throttling at 150 IOPS, one with
 #   burst credits (1000 IOPS for about 2 s, then 100: steady finds the drop); in the
-#   guest null_blk (plain and zoned), dm-delay and dm-flakey.
+#   guest null_blk (plain and zoned), dm-delay, dm-flakey and dm-linear tables that
+#   claim more than they keep (capacity).
 # The guest writes each command's output, framed, to its second serial port,
 # a file here; tests/lab/check.py holds it against the peers and what the
 # command line below set up, and prints TAP and 'N passed, N failed'.
@@ -125,7 +126,7 @@ build_initramfs() {
 		cp "$add" "$root/usr/bin/"
 	done
 	copy_modules "$root"
-	for t in lsblk blkzone smartctl nvme dmsetup; do
+	for t in lsblk blkzone smartctl nvme dmsetup f3probe; do
 		copy_tool "$root" "$t"
 	done
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"

@@ -81,6 +81,29 @@ static void test_poisson_reproducible(void **state)
 	assert_true(same < 5);
 }
 
+/* A due time past what 64 bits of nanoseconds hold (a rate of 1e-300, before
+ * --rate had a floor: the conversion was undefined and came out as "due at
+ * once", so the run went flat out) is "never": UINT64_MAX, issue 44.  The
+ * floor's own gap, 1000 s, is kept exactly. */
+static void test_far_arrivals_saturate(void **state)
+{
+	(void)state;
+	struct arrivals a;
+	arrivals_init(&a, ARRIVALS_FIXED, 1e-300, 1000, 1, 0);
+	assert_int_equal(arrivals_next(&a), 1000); /* the first is due at t0 */
+	assert_true(arrivals_next(&a) == UINT64_MAX);
+	assert_true(arrivals_next(&a) == UINT64_MAX);
+	arrivals_init(&a, ARRIVALS_POISSON, 1e-300, 1000, 1, 0);
+	assert_true(arrivals_next(&a) == UINT64_MAX);
+	arrivals_init(&a, ARRIVALS_FIXED, 0.001, 1000, 1, 0);
+	arrivals_next(&a);
+	assert_true(arrivals_next(&a) == 1000 + 1000000000000ull);
+	/* near the end of the clock: t0 + gap would wrap */
+	arrivals_init(&a, ARRIVALS_FIXED, 1, UINT64_MAX - 10, 1, 0);
+	assert_true(arrivals_next(&a) == UINT64_MAX - 10);
+	assert_true(arrivals_next(&a) == UINT64_MAX);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -102,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_no_drift),
 		cmocka_unit_test(test_poisson_moments),
 		cmocka_unit_test(test_poisson_reproducible),
+		cmocka_unit_test(test_far_arrivals_saturate),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
