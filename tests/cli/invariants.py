@@ -28,9 +28,9 @@ The invariants (output(7) names each key):
                 Poisson count's 5 sigma, which fixed gaps are well inside)
   response      response time >= service time, statistic by statistic (each I/O's
                 response is its service plus its wait)
-  nop           --engine=nop moves no byte: the device counters of a device that is
-                the run's alone (a loop device, or own_devices) stay at 0, no device
-                finding is made, and quick gives no device class from NOPs
+  nop           --engine=nop moves no byte: the counters of a device that is the run's
+                target and its alone (a loop device, or own_devices) stay at 0, no
+                device finding is made, and quick gives no device class from NOPs
   numbers       no NaN or Infinity (JSON has neither)
 """
 import json
@@ -221,7 +221,11 @@ class _Checker:
         if self.engine(doc) != "nop":
             return
         r = doc.get("result") if isinstance(doc.get("result"), dict) else {}
-        for dev in r.get("device_io") or []:
+        # the device's counters are the run's alone where the target is the device (a
+        # loop device, or one of own_devices); under a filesystem, its journal and
+        # writeback move them too
+        on_device = (doc.get("params") or {}).get("file_state") == "device"
+        for dev in r.get("device_io") or [] if on_device else []:
             name = dev.get("name", "")
             if name in self.own or name.startswith("loop"):
                 moved = {k: dev.get(k) for k in ("reads", "read_bytes", "writes", "write_bytes")

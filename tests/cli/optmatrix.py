@@ -35,6 +35,7 @@ class V:
     invalid_expect: tuple = (2,)
     fmt: str = None               # a format the option needs (--series: csv)
     needs: tuple = ()             # options it goes with (--arrivals: --rate 2k)
+    without: tuple = ()           # options of the command's short run it excludes
     target: str = None            # where its rows run: dir (default), file, dev
     per: dict = field(default_factory=dict)  # command -> V, where it means another thing
     defects: tuple = ()           # issue 44's defects its invalid rows were written to catch
@@ -114,6 +115,9 @@ VALUES = {
     "latency": V("1s", "1us", "fast", edge_expect=(6,)),
     "step-time": V("0.1", "0.1", "0.05"),
     "once": V(FLAG),
+    # capacity (issue 42): its journal beside the scratch outputs, not in /var/tmp
+    "destructive": V(FLAG, without=("--journal",)),  # nothing saved, so no journal
+    "journal": V("{O}/other.undo", "{T}/beside.undo", ""),
     # global ones: their own rows (FORMAT_ROWS), not one per value
     "json": None, "csv": None, "quiet": None, "help": None, "version": None,
 }
@@ -135,6 +139,7 @@ BASE = {
                "--excursion", "1000", "--slope", "1000"],
     "sla": ["-s", "8M", "--latency", "1s", "--step-time", "0.1"],
     "report": ["{J}"],
+    "capacity": ["--force", "--journal", "{O}/capacity.undo"],
 }
 NOT_MEASURING = {"info", "report"}
 PERF_FLAGS = [("--batch", "4"), ("--reap", "syscall"), ("--sqpoll", None), ("--poll", None),
@@ -154,7 +159,7 @@ class Row:
     cwd_files: tuple = ()      # files made in the run's directory first, unchanged after
     defects: tuple = ()        # issue 44's defects this row was written to catch
     first: list = None         # runs made just before this one (their exits are held too)
-    sandbox: bool = False      # io_uring and aio refused (tests/cli/nouring.py): auto is sync
+    sandbox: bool = False      # io_uring and aio refused (tests/cli/noasync.py): auto is sync
 
 
 def load(table):
@@ -185,7 +190,7 @@ def with_option(base, opt, value):
     short = "-" + opt["letter"] if opt["letter"] else None
     while i < len(base):
         if base[i] in (flag, short):
-            i += 2
+            i += 1 if opt["arg"] is None else 2  # a flag has no value word to drop
             continue
         out.append(base[i])
         i += 1
@@ -194,6 +199,15 @@ def with_option(base, opt, value):
     if value.startswith("=") or (opt["arg"] or "").startswith("["):
         return out + [flag + value]  # an optional value goes with "=" (or none)
     return out + [flag, value]
+
+
+TAKES_DEVICE = 4  # enum target_takes (cmd.h): a command whose TARGET is a block device alone
+
+
+def place(cmd):
+    """Where a command's rows run: the worker's loop device for one that takes a block
+    device alone (capacity), else its directory."""
+    return "dev" if cmd and cmd.get("targets") == TAKES_DEVICE else "dir"
 
 
 def spell(words, fmt, target):
@@ -209,8 +223,12 @@ def option_rows(opt, label, words, cmd):
     v = v.per.get(words[0], v)
     rows = []
     needs = list(v.needs)
-    target = v.target or ("none" if words[0] == "report" else "dir")
     base = BASE[words[0]]
+    for name in v.without:
+        if name in base:
+            k = base.index(name)
+            base = base[:k] + base[k + 2:]
+    target = v.target or ("none" if words[0] == "report" else place(cmd))
     subject = words[1:]  # steady's and sla's test
 
     def row(kind, value, expect, fmt):
@@ -252,7 +270,7 @@ def option_rows(opt, label, words, cmd):
     return rows
 
 
-def refused_rows(opts, label, words, accepts):
+def refused_rows(opts, label, words, accepts, cmd=None):
     """Every option the command does not take: exit 2, "does not apply"."""
     rows, seen = [], set()
     for o in opts:
@@ -267,18 +285,19 @@ def refused_rows(opts, label, words, accepts):
             "--%s%s" % (o["name"], value) if value.startswith("=") or (o["arg"] or "").startswith("[")
             else "--%s=%s" % (o["name"], value)]
         rows.append(Row("refused %s --%s" % (label, o["name"]),
-                        spell(words + BASE[words[0]] + arg, "text", "dir"), (2,), fmt="text",
+                        spell(words + BASE[words[0]] + arg, "text", place(cmd)), (2,), fmt="text",
+                        target=place(cmd),
                         checks=(("stderr", "does not apply to"),)))
     return rows
 
 
-def format_rows(label, words):
+def format_rows(label, words, cmd=None):
     """Each command as text, --json, --csv and --quiet, and its --help."""
-    base = BASE[words[0]]
-    rows = [Row("%s %s" % (fmt, label), spell(words + base, fmt, "dir"), (0,), fmt=fmt)
-            for fmt in ("text", "json", "csv")]
-    rows.append(Row("quiet %s" % label, spell(words + base + ["-q"], "text", "dir"), (0,),
-                    fmt="text"))
+    base, where = BASE[words[0]], place(cmd)
+    rows = [Row("%s %s" % (fmt, label), spell(words + base, fmt, where), (0,), fmt=fmt,
+                target=where) for fmt in ("text", "json", "csv")]
+    rows.append(Row("quiet %s" % label, spell(words + base + ["-q"], "text", where), (0,),
+                    fmt="text", target=where))
     rows.append(Row("help %s" % label, words + ["--help"], (0,), fmt="text", target="none"))
     return rows
 
@@ -429,8 +448,8 @@ def generate(table):
     rows, turn = [], {}
     by_opt = {}
     for label, words, accepts, cmd in subjects:
-        rows += format_rows(label, words)[: 5 if len(words) == 1 else 2]
-        rows += refused_rows(opts, label, words, accepts)
+        rows += format_rows(label, words, cmd)[: 5 if len(words) == 1 else 2]
+        rows += refused_rows(opts, label, words, accepts, cmd)
         done = set()
         for o in opts:
             if not o["bit"] or not (accepts & o["bit"]) or o["name"] in done:

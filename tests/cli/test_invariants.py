@@ -123,7 +123,7 @@ BAD = [
     ("an sla step's response below its service", "response", sla(p99=600, service_p99=700),
      None),
     ("nop, yet the loop device wrote", "nop",
-     mutate(single(engine="nop"), setitem(R + ("device_io",), [
+     mutate(single(engine="nop", file_state="device"), setitem(R + ("device_io",), [
          {"name": "loop7", "reads": 0, "read_bytes": 0, "writes": 16, "write_bytes": 65536}])),
      None),
     ("nop, yet a device finding", "nop",
@@ -144,6 +144,10 @@ GOOD = [
     ("sla at 128 in flight", sla(), ["sla", "randread", "--latency", "1ms", "DIR"]),
     ("quick with NOPs and no verdict", quick_nop(None), None),
     ("served within the draw of Poisson arrivals", open_loop(asked=1000.0, ios=330), None),
+    ("nop on a file on a loop device: its filesystem's journal writes too",
+     mutate(single(engine="nop", file_state="new"), setitem(R + ("device_io",), [
+         {"name": "loop7", "reads": 0, "read_bytes": 0, "writes": 9, "write_bytes": 20480}])),
+     None),
     ("nop on a shared disk: its counters are not the run's",
      mutate(single(engine="nop"), setitem(R + ("device_io",), [
          {"name": "vda", "reads": 3, "read_bytes": 12288, "writes": 9, "write_bytes": 36864}])),
