@@ -37,6 +37,7 @@ tap_run() {
 	timeout "${TAP_TIMEOUT:-120}" "$DB" "$@" >"$S/out" 2>"$S/err" <"${STDIN:-/dev/null}"
 	rc=$?
 	wall_ms=$((($(date +%s%N) - t0) / 1000000))
+	md5sum <"$S/out" | cut -d' ' -f1 >"$S/.argv.md5"  # whose stdout the arguments are
 	tap_invariants "$@"
 	[ "$rc" = "$want" ]
 }
@@ -62,10 +63,12 @@ check() {
 # CODE sees out (the text), err (the last run's stderr), d and doc (the JSON
 # document, None when out is not one) and wall (the last run's seconds).  A
 # document is first held to tests/cli/invariants.py (with the last run's
-# ARGS when FILE is its stdout): a violation fails the case.
+# ARGS when FILE holds what it printed): a violation fails the case.
 py() {
 	local name=$1 code=$2 file=${3:-$S/out} msg argv=
-	[ "$file" = "$S/out" ] && [ -f "$S/.argv" ] && argv=$S/.argv
+	# the last run's arguments, if FILE is still what it printed (not another command's)
+	[ -f "$S/.argv.md5" ] && [ "$(md5sum <"$file" | cut -d' ' -f1)" = "$(cat "$S/.argv.md5")" ] &&
+		argv=$S/.argv
 	if msg=$(TAP_OUT="$file" TAP_ERR="$S/err" TAP_WALL_MS="${wall_ms:-0}" TAP_ARGV="$argv" \
 		PYTHONPATH="$TAP_HERE" python3 -c "import csv, io, json, os, sys
 import invariants
