@@ -274,8 +274,9 @@ assert any("keeps 1 request in flight per thread" in w and "the open loop" in w 
 		"${NA[@]}" --json sla randread --latency 100ms --step-time 0.2 -s 16M "$S/data" >"$S/out" 2>"$S/err"
 		rc=$?
 		expect "... sla: exit 0 or 6, not 1" "$([ "$rc" = 0 ] || [ "$rc" = 6 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/err")"
-		py "... sla clamped to one in flight, said" '
+		py "... sla clamped to one in flight, said, and its params say so" '
 assert d["sla"]["in_flight_max"] == 1 and d["sla"]["steps"][0]["served_iops"] > 0, d["sla"]
+assert d["params"]["qd"] == 1 and d["params"]["engine"] == "sync", d["params"]
 assert sum("keeps 1 request in flight per thread" in w for w in d["warnings"]) == 1, d["warnings"]'
 		"${NA[@]}" randread --rate 500 --qd 4 -t 0.3 -s 16M "$S/data" >"$S/out" 2>"$S/err"
 		rc=$?
