@@ -123,11 +123,19 @@ build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \
 		$(FAKE_WRAP) $(ALL_LDFLAGS) $(LDLIBS)
 
-cli: diskbench build/tests/diskbench-fake
+# The option and command tables as JSON (tests/cli/optable.c), which the
+# option matrix (tests/cli/optmatrix.py) is generated from.  Never installed.
+build/tests/diskbench-optable: tests/cli/optable.c $(OBJ_CORE) $(HDR)
+	@mkdir -p build/tests
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/optable.c $(OBJ_CORE) $(ALL_LDFLAGS) $(LDLIBS)
+
+cli: diskbench build/tests/diskbench-fake build/tests/diskbench-optable
 	bash tests/cli/run.sh ./diskbench
 	bash tests/cli/commands.sh ./diskbench
 	python3 tests/cli/option_hints.py src ./diskbench
 	bash tests/cli/golden.sh ./diskbench
+	python3 tests/cli/test_invariants.py
+	python3 tests/cli/optmatrix_run.py ./diskbench build/tests/diskbench-optable
 	bash tests/cli/series.sh ./diskbench
 	bash tests/cli/mix.sh ./diskbench
 	bash tests/cli/verify.sh ./diskbench build/tests/diskbench-fake

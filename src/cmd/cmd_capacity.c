@@ -132,7 +132,9 @@ static struct cap_journal *open_journal(struct cap_run *c, uint64_t run)
 	return j;
 }
 
-/* Said before the first write: the worst case, and where the saved blocks go. */
+/* Said before the first write: the worst case, and where the saved blocks go; a
+ * line of the run's own, not "diskbench: ..." (an error's form, the one line a
+ * script takes for the error). */
 static void say_plan(const struct cap_run *c)
 {
 	const struct cap_plan *p = &c->rep->plan;
@@ -142,7 +144,7 @@ static void say_plan(const struct cap_run *c)
 	fmt_bytes_si(claimed, sizeof(claimed), c->dev.size);
 	fmt_bytes_iec(written, sizeof(written), p->max_written);
 	fmt_bytes_iec(read, sizeof(read), p->max_read);
-	fprintf(stderr, "diskbench: capacity: %s claims %s; at most %u steps, %s written and %s "
+	fprintf(stderr, "capacity: %s claims %s; at most %u steps, %s written and %s "
 		"read%s%s%s\n", c->t.path, claimed, p->max_steps, written, read,
 		c->opt->destructive ? "; --destructive: what it overwrites is lost" :
 				      ", each block saved first to ",

@@ -266,6 +266,13 @@ int cmd_run_sla(const struct command *cmd, const struct options *opt, struct res
 	s->step_opt.quiet = true; /* the step lines are sla's */
 	s->step_opt.qd = run_fit_depth(opt, opt->qd, "sla's steps", r); /* said once */
 	rep->in_flight = s->step_opt.qd * opt->threads;
+	/* params.qd: the depth the steps have, as cmd_io.c shows an open loop's */
+	struct options *shown = result_keep(r, sizeof(*shown), NULL);
+	if (!shown)
+		return fail(r, EXIT_RUN, "cannot allocate sla's steps:");
+	*shown = *opt;
+	shown->qd = s->step_opt.qd;
+	r->opt = shown;
 	int code = plain_test_refuse_cached("sla", "steps", s->test, opt, r);
 	if (code == EXIT_OK)
 		code = plain_test_prepare(s->test, &s->t, opt, false, r);

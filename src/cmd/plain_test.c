@@ -61,6 +61,8 @@ void plain_test_say_worst_case(const char *cmd, const struct plain_test *test,
 		snprintf(took, sizeof(took), "%.3g s", worst_s);
 	else
 		snprintf(took, sizeof(took), "%.3g min", worst_s / 60);
-	fprintf(stderr, "diskbench: %s %s on '%s': at most %s = %s%s\n", cmd, test->name,
-		opt->target, each, took, then ? then : "");
+	/* a line of the run's own, not "diskbench: ...": that is an error's form, the one
+	 * line a script takes for the error */
+	fprintf(stderr, "%s %s on '%s': at most %s = %s%s\n", cmd, test->name, opt->target, each,
+		took, then ? then : "");
 }

@@ -600,6 +600,8 @@ cases_svg() {
 PY="$S/golden.py"
 cat >"$PY" <<'PYEOF'
 import csv, difflib, io, json, os, re, sys
+sys.path.insert(0, os.environ["GOLDEN_HERE"])
+import invariants
 
 S, RAW, GOLD, MANIFEST = sys.argv[1:5]
 UPDATE = os.environ.get("GOLDEN_UPDATE") == "1"
@@ -992,6 +994,20 @@ def walk(v, key, machine, keep_seed, parent=None):
         return paths(v)
     return v
 
+def held(text, mode):
+    """tests/cli/invariants.py's violations in a JSON case's raw output (JSON Lines:
+    each record's)."""
+    if not mode.startswith("json") or not text.strip():
+        return []
+    docs = text.splitlines() if mode.startswith("jsonl") else [text]
+    bad = []
+    for t in docs:
+        try:
+            bad += invariants.check(invariants.parse(t))
+        except ValueError:
+            pass  # not JSON: what the comparison itself reports
+    return bad
+
 def mask_json(text, machine, keep_seed):
     if not text:
         return ""
@@ -1081,12 +1097,13 @@ def main():
         if what == "skip":
             skipped += 1
             continue
+        raw_out = read(os.path.join(RAW, name + ".out"))
         got = {
-            "out": mask_out(read(os.path.join(RAW, name + ".out")), mode),
+            "out": mask_out(raw_out, mode),
             "err": mask_err(read(os.path.join(RAW, name + ".err"))),
             "rc": read(os.path.join(RAW, name + ".rc")),
         }
-        bad = []
+        bad = ["invariants: %s\n" % b for b in held(raw_out, mode)]
         for ext, text in got.items():
             path = os.path.join(GOLD, "%s.%s" % (name, ext))
             if UPDATE:
@@ -1266,4 +1283,4 @@ cases_completion
 echo "golden: $(grep -c '^run ' "$MANIFEST") cases run in $((SECONDS - start)) s"
 [ -n "$(find "$D" -name '.diskbench-*' 2>/dev/null)" ] && echo "golden: note: test files left in $D"
 mkdir -p "$GOLD"
-python3 "$PY" "$S" "$S/raw" "$GOLD" "$MANIFEST"
+GOLDEN_HERE=$HERE python3 "$PY" "$S" "$S/raw" "$GOLD" "$MANIFEST"

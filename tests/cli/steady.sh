@@ -117,10 +117,11 @@ t_text_and_csv() {
 		grep -q '^round 3: .*; rounds 1-3: range [0-9.]* % (<= 20 %), slope [0-9.]* % (<= 10 %)$' "$S/text" &&
 		grep -qF "steady randread on '$S/data': steady at round 3: " "$S/text" &&
 		grep -q '^steady randread on .*: steady at round 3: .* IOPS (rounds 1-3: range' "$S/text" &&
-		grep -qxF "diskbench: steady randread on '$S/data': at most 6 rounds x 0.3 s = 1.8 s" "$S/text.err"; then
-		ok "text: the worst case first, a line per round, the verdict, each naming the target"
+		grep -qxF "steady randread on '$S/data': at most 6 rounds x 0.3 s = 1.8 s" "$S/text.err" &&
+		! grep -v '^diskbench: warning: ' "$S/text.err" | grep -q '^diskbench: '; then
+		ok "text: the worst case first (not as an error line), a line per round, the verdict, each naming the target"
 	else
-		not_ok "text: the worst case first, a line per round, the verdict, each naming the target" "$(cat "$S/text" "$S/text.err")"
+		not_ok "text: the worst case first (not as an error line), a line per round, the verdict, each naming the target" "$(cat "$S/text" "$S/text.err")"
 	fi
 	FAKE_LAT=steps:1000:0.3 timeout 120 "$FAKE" --csv steady randread "${ROUNDS[@]}" --max-rounds 4 "$S/data" >"$S/csv" 2>/dev/null
 	py "CSV: a row per round, then one with the error" '
