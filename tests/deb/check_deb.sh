@@ -79,14 +79,17 @@ if readelf -lW "$bin" | grep -q GNU_RELRO && readelf -d "$bin" | grep -q 'FLAGS.
 else
 	not_ok "/usr/bin/diskbench: full RELRO and PIE" "$(readelf -d "$bin" | grep FLAGS)"
 fi
+# README.md and NEWS.md (debian/docs): dh_compress gzips the larger ones
 want="usr/bin/diskbench usr/share/man/man1/diskbench.1.gz usr/share/man/man7/diskbench-output.7.gz
-usr/share/bash-completion/completions/diskbench usr/share/zsh/vendor-completions/_diskbench"
+usr/share/bash-completion/completions/diskbench usr/share/zsh/vendor-completions/_diskbench
+usr/share/doc/diskbench/README.md usr/share/doc/diskbench/NEWS.md"
 missing=""
-for f in $want; do [ -f "$S/x/$f" ] || missing="$missing $f"; done
+for f in $want; do [ -f "$S/x/$f" ] || [ -f "$S/x/$f.gz" ] || missing="$missing $f"; done
 if [ -z "$missing" ]; then
-	ok "the package holds the binary, both man pages, bash and zsh completion"
+	ok "the package holds the binary, the man pages, bash and zsh completion, README and NEWS"
 else
-	not_ok "the package holds the binary, both man pages, bash and zsh completion" "missing:$missing"
+	not_ok "the package holds the binary, the man pages, bash and zsh completion, README and NEWS" \
+		"missing:$missing"
 fi
 th=$(zcat "$S/x/usr/share/man/man1/diskbench.1.gz" | sed -n 's/^\.TH .*"diskbench \([^"]*\)".*/\1/p')
 [ "$th" = "$version" ] && ok "the installed man page's header says $version" ||
