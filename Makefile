@@ -60,6 +60,9 @@ clean:
 	rm -f diskbench diskbench-static src/*.o src/*/*.o
 	rm -rf build
 
+# The section-7 pages: what diskbench prints, how it measures.
+MAN7 = diskbench-output.7 diskbench-methods.7
+
 # The completion scripts are written by the binary just built, from its own
 # tables (a cross build would run `diskbench completion SHELL` on the target).
 install: diskbench
@@ -68,9 +71,12 @@ install: diskbench
 	chmod 755 $(DESTDIR)$(BINDIR)/diskbench
 	sed '/^\.TH /s/"diskbench [^"]*"/"diskbench $(VERSION)"/' man/diskbench.1 \
 		>$(DESTDIR)$(MANPREFIX)/man1/diskbench.1
-	sed '/^\.TH /s/"diskbench [^"]*"/"diskbench $(VERSION)"/' man/diskbench-output.7 \
-		>$(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
-	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
+	for p in $(MAN7); do \
+		sed '/^\.TH /s/"diskbench [^"]*"/"diskbench $(VERSION)"/' man/$$p \
+			>$(DESTDIR)$(MANPREFIX)/man7/$$p || exit 1; \
+	done
+	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1 \
+		$(patsubst %,$(DESTDIR)$(MANPREFIX)/man7/%,$(MAN7))
 	mkdir -p $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
 	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
@@ -78,7 +84,7 @@ install: diskbench
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
-	rm -f $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
+	rm -f $(patsubst %,$(DESTDIR)$(MANPREFIX)/man7/%,$(MAN7))
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 
 # ---- tests -----------------------------------------------------------------

@@ -26,6 +26,9 @@
    newest section say; debian/docs installs README.md and NEWS.md.
 7. What people read (issue 33): quoted names whole, quick's step count, its
    -t 0, its verdict's steps, sections not spliced, the failed quick's row.
+8. Docs that fit (issue 43): diskbench(1) renders to at most 1,500 lines at
+   MANWIDTH=80 (skipped, saying so, without man(1)); no page renders with a
+   groff warning.
 Output: `ok N - name` / `not ok N - name` (/ `# SKIP`), then a count.
 """
 import glob
@@ -655,6 +658,31 @@ def part7():
            and said, "a failed quick --csv: the error row the page describes", out)
 
 
+MAN_LINES_MAX = 1500  # diskbench(1) at 80 columns: a page people read (issue 43)
+
+
+def part8():
+    """Docs that fit (issue 43): diskbench(1) renders to at most MAN_LINES_MAX
+    lines at 80 columns, the long explanations living in the section-7
+    pages; every page renders without a groff warning."""
+    name = "man/diskbench.1 renders to at most %d lines at MANWIDTH=80" % MAN_LINES_MAX
+    if not shutil.which("man"):
+        skip(name, "no man(1) here (apt-get install man-db)")
+        return
+    env = dict(os.environ, MANWIDTH="80", MANPAGER="cat", PAGER="cat", LC_ALL="C.UTF-8")
+    for page in PAGES:
+        p = subprocess.run(["man", "--warnings", "-l", os.path.join(ROOT, page)], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out, err = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+        report(p.returncode == 0 and out and not err.strip(), "%s renders without a warning" % page,
+               "exit %d\n%s" % (p.returncode, err[:600]))
+        if page == "man/diskbench.1":
+            lines = out.count("\n")
+            report(0 < lines <= MAN_LINES_MAX, "%s (%d lines)" % (name, lines),
+                   "%d lines: move long explanations to diskbench-methods(7) or "
+                   "diskbench-output(7)" % lines)
+
+
 def main():
     try:
         part1_2()
@@ -663,6 +691,7 @@ def main():
         part5()
         part6()
         part7()
+        part8()
     finally:
         cleanup()
     print("%d passed, %d failed, %d skipped" % (counts["ok"], counts["fail"], counts["skip"]))

@@ -81,6 +81,7 @@ else
 fi
 # README.md and NEWS.md (debian/docs): dh_compress gzips the larger ones
 want="usr/bin/diskbench usr/share/man/man1/diskbench.1.gz usr/share/man/man7/diskbench-output.7.gz
+usr/share/man/man7/diskbench-methods.7.gz
 usr/share/bash-completion/completions/diskbench usr/share/zsh/vendor-completions/_diskbench
 usr/share/doc/diskbench/README.md usr/share/doc/diskbench/NEWS.md"
 missing=""
@@ -91,9 +92,10 @@ else
 	not_ok "the package holds the binary, the man pages, bash and zsh completion, README and NEWS" \
 		"missing:$missing"
 fi
-th=$(zcat "$S/x/usr/share/man/man1/diskbench.1.gz" | sed -n 's/^\.TH .*"diskbench \([^"]*\)".*/\1/p')
-[ "$th" = "$version" ] && ok "the installed man page's header says $version" ||
-	not_ok "the installed man page's header says $version" "it says '$th'"
+th=$(for m in "$S"/x/usr/share/man/man?/*.gz; do
+	zcat "$m" | sed -n 's/^\.TH .*"diskbench \([^"]*\)".*/\1/p'; done | sort -u | tr '\n' ' ')
+[ "$th" = "$version " ] && ok "the installed man pages' headers say $version" ||
+	not_ok "the installed man pages' headers say $version" "they say '$th'"
 
 # ---- 2. a fresh root, the package installed, its autopkgtest ----------------
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
