@@ -104,10 +104,12 @@ unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 # diskbench with its surroundings faked by environment variables (delays,
-# sysfs, the disk's counters, a sensor, cgroups): tests/cli/fake_env.c, for
-# the findings end to end (tests/cli/findings.sh).  Never installed.
+# sysfs, the disk's counters, a sensor, cgroups, a clock of the test's own):
+# tests/cli/fake_env.c, for the findings, steady and the open loop end to end
+# (tests/cli/findings.sh, steady.sh, openloop.sh).  Never installed.
 FAKE_WRAP = -Wl,--wrap=pread,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
-	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c
+	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c \
+	-Wl,--wrap=clock_ns,--wrap=clock_nanosleep
 build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
 	@mkdir -p build/tests
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \

@@ -69,13 +69,18 @@ cg_limit() { echo "253:7 $1" >"$CG/unified/job/io.max"; }
 
 # run NAME [VAR=value ...] -- ARGS: the fake binary, JSON to $S/NAME.json,
 # stderr to $S/NAME.err; then the text run's warnings for the golden file.
+# On the fake's own clock (FAKE_CLOCK=virtual: time passes as the reads take
+# it, so a paced fake is flat however late a busy machine wakes its thread);
+# a case about the CPU gives FAKE_CLOCK=real, its spins burning real time, and
+# so does quick, whose steps read through io_uring (only the sync engine's
+# reads move the fake's clock).
 run() {
 	local name=$1 vars=()
 	shift
 	while [ "$1" != "--" ]; do vars+=("$1"); shift; done
 	shift
 	fresh_stat
-	env FAKE_SYSFS="$SYS" FAKE_DISK=$DISK "${vars[@]}" \
+	env FAKE_SYSFS="$SYS" FAKE_DISK=$DISK FAKE_CLOCK=virtual "${vars[@]}" \
 		"$FAKE" --json "$@" >"$S/$name.json" 2>"$S/$name.err"
 }
 
@@ -192,7 +197,7 @@ t_device() {
 # machine and under 8 MiB on a loaded CI machine (it went unjudged, and the
 # case failed); -t 6 gives each step three times as long.
 t_quick_cache() {
-	run quick_cache FAKE_LAT=healthy FAKE_STAT_AFTER="$STAT0" -- quick -s 16M -t 6 "$S/data"
+	run quick_cache FAKE_CLOCK=real FAKE_LAT=healthy FAKE_STAT_AFTER="$STAT0" -- quick -s 16M -t 6 "$S/data"
 	local why
 	why=$(python3 - "$S/quick_cache.json" <<'EOF'
 import json, sys
@@ -221,7 +226,7 @@ t_cpu() {
 	# a spinning read is on the CPU all its time, unless the machine's other
 	# work takes the CPU away: a few tries
 	for tries in 1 2 3 4 5; do
-		run spin FAKE_LAT=spin -- randread --engine=sync -s 10G -t 1.2 --interval 0.4 "$S/data"
+		run spin FAKE_CLOCK=real FAKE_LAT=spin -- randread --engine=sync -s 10G -t 1.2 --interval 0.4 "$S/data"
 		[[ " $(findings spin) " == *" cpu_bound "* ]] && break
 	done
 	why=$(python3 - "$S/spin.json" <<'EOF'
@@ -305,9 +310,13 @@ EOF
 # and the joins), not the set-up and checks around it: 300 threads take a
 # while to start and fill their buffers.
 t_window() {
-	"$DB" --json randread -j 300 -s 16M "$S/data" >"$S/window.json" 2>"$S/window.err"
-	local why
-	why=$(python3 - "$S/window.json" <<'EOF'
+	local why try
+	# the gap between the run's last I/O and the record's close (300 joins)
+	# is the machine's: a busy one stretches it past the bound now and then,
+	# so a window outside it is measured again, twice at most
+	for try in 1 2 3; do
+		"$DB" --json randread -j 300 -s 16M "$S/data" >"$S/window.json" 2>"$S/window.err"
+		why=$(python3 - "$S/window.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 io = d["result"]["device_io"]
@@ -323,6 +332,8 @@ for leaf in io:
               % (leaf["name"], window, secs, leaf["busy_ms"], leaf["util_pct"]))
 EOF
 )
+		[ -z "$why" ] || [ "$why" = SKIP ] && break
+	done
 	if [ "$why" = SKIP ]; then skip "device figures over the run's window" "no disk counters, or the disk barely busy"
 	elif [ -z "$why" ]; then ok "device figures over the run's window"
 	else not_ok "device figures over the run's window" "$why"; fi
