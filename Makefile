@@ -10,12 +10,16 @@
 #   make check-fleet     fleet runs on pdsh, Slurm and the static binary (tests/cli/fleet.sh)
 #   make check-lab       every kind of disk under a real kernel in qemu (tests/lab/lab.sh)
 #   make check-deb       the Debian package: build, lintian, autopkgtest in a fresh root (root)
-#   make install         PREFIX, MANPREFIX, BASHCOMPDIR, ZSHCOMPDIR and DESTDIR are honoured
+#   make install         PREFIX, MANPREFIX, BASHCOMPDIR, ZSHCOMPDIR and DESTDIR are honoured;
+#                        fit's profiles go to PREFIX/share/diskbench/profiles
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+# fit's profiles: where the binary looks for them, ../share/diskbench/profiles
+# beside BINDIR (so the same path under any PREFIX)
+PROFILEDIR = $(PREFIX)/share/diskbench/profiles
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
@@ -81,11 +85,16 @@ install: diskbench
 	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
 	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 	chmod 644 $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
+	mkdir -p $(DESTDIR)$(PROFILEDIR)
+	cp -f profiles/*.fio $(DESTDIR)$(PROFILEDIR)/
+	chmod 644 $(DESTDIR)$(PROFILEDIR)/*.fio
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
 	rm -f $(patsubst %,$(DESTDIR)$(MANPREFIX)/man7/%,$(MAN7))
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
+	rm -f $(patsubst profiles/%,$(DESTDIR)$(PROFILEDIR)/%,$(wildcard profiles/*.fio))
+	-rmdir $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(PREFIX)/share/diskbench 2>/dev/null
 
 # ---- tests -----------------------------------------------------------------
 # Unit tests: tests/unit/test_NAME.c, cmocka, linked with the core objects.
@@ -100,16 +109,23 @@ build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR) $(wildcard tests/unit/*.h)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ROOM_INC) -Itests/unit -o $@ $< $(OBJ_CORE) \
 		$$(sed -n '1s|^/\* LDFLAGS: \(.*\) \*/$$|\1|p' $<) $(ALL_LDFLAGS) -lcmocka $(LDLIBS)
 
+# Microbenchmarks of the pure modules (bench/crc32c_speed.c): built against
+# the core objects on demand, never run by make check.
+build/bench/%: bench/%.c $(OBJ_CORE) $(HDR)
+	@mkdir -p build/bench
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(OBJ_CORE) $(ALL_LDFLAGS) $(LDLIBS)
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 # diskbench with its surroundings faked by environment variables (delays,
-# sysfs, the disk's counters, a sensor, cgroups, a clock of the test's own):
-# tests/cli/fake_env.c, for the findings, steady and the open loop end to end
-# (tests/cli/findings.sh, steady.sh, openloop.sh).  Never installed.
-FAKE_WRAP = -Wl,--wrap=pread,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
-	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c \
-	-Wl,--wrap=clock_ns,--wrap=clock_nanosleep
+# sysfs, the disk's counters, a sensor, cgroups, a clock of the test's own,
+# writes that flip or drop, a stall, discards): tests/cli/fake_env.c, for the
+# findings, steady, the open loop and --verify end to end (tests/cli/findings.sh,
+# steady.sh, openloop.sh, verify.sh).  Never installed.
+FAKE_WRAP = -Wl,--wrap=pread,--wrap=pwrite,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
+	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c,--wrap=bench_run \
+	-Wl,--wrap=plat_discard,--wrap=clock_ns,--wrap=clock_nanosleep
 build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
 	@mkdir -p build/tests
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \
@@ -122,6 +138,7 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/golden.sh ./diskbench
 	bash tests/cli/series.sh ./diskbench
 	bash tests/cli/mix.sh ./diskbench
+	bash tests/cli/verify.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/reap.sh ./diskbench
 	bash tests/cli/report.sh ./diskbench
 	bash tests/cli/matrix.sh ./diskbench
@@ -130,12 +147,16 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
 	bash tests/cli/safety.sh ./diskbench
+	bash tests/cli/capacity.sh ./diskbench
 	bash tests/cli/findings.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/steady.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/openloop.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/trims.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/unsaid.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/statics.sh
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench
+	bash tests/cli/fit.sh ./diskbench
 	python3 tests/cli/doctest.py ./diskbench
 
 # The rooms against ARCHITECTURE.md's table (from the objects' symbols and the

@@ -24,6 +24,7 @@ struct cli_option {
 	char letter;        /* the short form; 0: none */
 	const char *arg;    /* what its value is ("SIZE", "MODE", "FILE"); NULL: a flag */
 	opt_bits bit;       /* OPT_* a command must accept; 0: every command's */
+	opt_bits given;     /* the bit options.given records it by (issue 44) */
 	const char *help;
 };
 

@@ -205,6 +205,15 @@ struct devinfo_file_use {
 int devinfo_file_use(uint64_t dev, uint64_t ino, const struct devinfo_roots *roots,
 		     const char *swaps, struct devinfo_file_use *use);
 
+/* Whether block device maj:min is held by something sysfs, mountinfo or
+ * /proc/swaps (swaps: NULL for the real one) shows: a mount of it or of a
+ * partition, a device built on it (its holders/ or a partition's), swap on
+ * it or on a partition.  1 with what in who ("dm-0", "a mount", "loop0p1"),
+ * 0 when none shows (an O_EXCL claim is then a program's, or a ring being
+ * torn down), -1 when sysfs cannot be read. */
+int devinfo_blockdev_claimed(unsigned maj, unsigned min, const struct devinfo_roots *roots,
+			     const char *swaps, char *who, size_t len);
+
 /* One line of /proc/self/mountinfo:
  *   36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue
  * The strings point into the line, which parsing cuts up; root, mount_point

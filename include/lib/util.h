@@ -15,6 +15,11 @@ void warn(struct result *r, const char *fmt, ...) __attribute__((format(printf, 
 /* text when the command takes the option bit, else "": a message suggests
  * only options that the same command accepts. */
 const char *opt_hint(const struct options *opt, opt_bits bit, const char *text);
+/* --engine=nop: no request reaches the target, and nothing around the run
+ * may either (the contract's Safety: no write, flush, trim or zone reset):
+ * the target is opened read-only, nothing is laid out, evicted, flushed,
+ * probed for trims or reset, and a write test asks no --force (issue 44). */
+bool opt_moves_no_data(const struct options *opt);
 
 /* Zeroed storage of size bytes that r owns until result_release (which
  * calls release(p) first when given): what a command's run fills and its

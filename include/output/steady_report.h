@@ -26,10 +26,13 @@ struct steady_round {
 
 struct steady_precondition {
 	unsigned passes;
+	unsigned qd;          /* requests in flight: 32, or the engine's fewer (sync: 1) */
 	uint64_t bytes;
 	double seconds, bytes_per_sec;
 	double pass_bytes_per_sec[8]; /* the first passes' rates, from the series */
 	unsigned npass_rates;
+	uint64_t tail_bytes;  /* the region past its whole 128 KiB blocks, a request each pass */
+	double passes_done;   /* bytes written over the region's: the passes asked, once done */
 };
 
 struct steady_report {

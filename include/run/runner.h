@@ -58,6 +58,13 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
  * with the reason.  Records the engine in r. */
 int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
 		    const struct engine_ops **ops);
+/* The requests in flight per thread a run whose depth nobody asked for
+ * (--rate's and sla's default, steady's preconditioning: not --qd) gets
+ * from the engine opt names: qd, or the engine's own depth where that is
+ * less (the sync engine keeps one), with a warning naming what ("the open
+ * loop") in r (issue 44: such a run failed over a depth nobody asked). */
+unsigned run_fit_depth(const struct options *opt, unsigned qd, const char *what,
+		       struct result *r);
 /* Warm-up I/Os per thread the job gets: --warmup for O_DIRECT runs, none
  * through the page cache. */
 unsigned run_warmup_ios(const struct options *opt);
@@ -65,8 +72,12 @@ unsigned run_warmup_ios(const struct options *opt);
 void run_job_by_time(struct bench_job *job);
 /* -t as a duration (fio's time_based): with a time limit the job goes round
  * its region until the time is up; --once (or -t 0) makes it one pass,
- * random I/O as many blocks as the region holds. */
+ * random I/O as many blocks as the region holds.  Reads through the page
+ * cache and trims no write refills make one pass, -t at most. */
 void run_job_for(struct bench_job *job, const struct options *opt);
+/* Whether job trims and writes nothing (trim, randtrim, a mix of reads
+ * and trims): a second pass would trim blocks the first one freed. */
+bool run_job_trims_alone(const struct bench_job *job);
 /* run_ops.c, the mixes and trims (issue 31).  A mix's shares (--mix, a
  * trim test's t100) into job: each I/O's operation drawn from the seed;
  * the final fsync only for a mix that writes. */
@@ -101,6 +112,12 @@ int run_bench(struct bench_job *job, struct bench_outcome *out,
 int run_zoned_prepare(const struct target *t, struct bench_job *job, const struct options *opt,
 		      struct result *r);
 void run_zoned_finish(struct bench_job *job, const struct bench_outcome *out, struct result *r);
+/* What a zoned target among t cannot run of job, refused (exit 2, the
+ * reason said) without reading or resetting a zone; EXIT_OK otherwise.  A
+ * command of several runs asks it for a later run before an earlier one
+ * writes (sla: its open-loop steps, before its closed-loop probe, issue 44). */
+int run_zoned_refuse(const struct target *t, const struct bench_job *job,
+		     const struct options *opt, struct result *r);
 /* What only a zoned device's zone report tells: the least capacity of its
  * sequential zones and how many conventional zones it has.  1 with both, 0
  * if path is no zoned device, -1 if it cannot be opened or asked. */

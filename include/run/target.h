@@ -27,6 +27,8 @@ struct target {
 	bool no_direct;        /* an O_DIRECT open failed: the filesystem has none */
 	bool force;            /* --force: a tmpfs may take more of the free memory */
 	bool ram_warned;       /* "data live in RAM" said already (before the layout) */
+	bool no_data;          /* --engine=nop (opt_moves_no_data): opened read-only, never
+				* laid out, written, flushed, evicted, trimmed or reset */
 };
 
 /* Classifies path without following into it; -1 with errno if neither it

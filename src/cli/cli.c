@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "engine.h"
+#include "fiohints.h"
 #include "matrix.h"
 #include "fleet.h"
 #include "names.h"
@@ -25,7 +26,7 @@ struct given {
 static int unknown_option(const char *arg, size_t n, char *why, size_t len)
 {
 	char guess[96];
-	const char *fio = fio_equivalent(arg + 2, n);
+	const char *fio = fio_cli_equivalent(arg + 2, n);
 	if (fio)
 		return usage_error(why, len, "unknown option '%.*s' (a fio option; in diskbench: %s)",
 				   (int)n + 2, arg, fio);
@@ -33,6 +34,18 @@ static int unknown_option(const char *arg, size_t n, char *why, size_t len)
 		return usage_error(why, len, "unknown option '%.*s'; did you mean '%s'?",
 				   (int)n + 2, arg, guess);
 	return usage_error(why, len, "unknown option '%.*s'", (int)n + 2, arg);
+}
+
+/* A word made of digits, which after an option whose value is optional
+ * (--precondition[=PASSES]) was meant as its value (issue 44). */
+static bool looks_like_count(const char *w)
+{
+	if (!*w)
+		return false;
+	for (; *w; w++)
+		if (*w < '0' || *w > '9')
+			return false;
+	return true;
 }
 
 /* Splits argv into options (kept with their values, applied later, once the
@@ -72,7 +85,13 @@ static int split_args(int argc, char **argv, struct given *opts, int *nopts,
 				value = a + 2;
 			}
 		}
-		if (d->arg && !value && d->arg[0] != '[') { /* "[=PASSES]": a value only with = */
+		/* "[=PASSES]": a value only with =; the next word is neither its value
+		 * nor, when it looks like one, the TARGET (a file named 2 was written) */
+		if (d->arg && !value && d->arg[0] == '[' && i + 1 < argc && looks_like_count(argv[i + 1]))
+			return usage_error(why, len, "'--%s %s': an optional value goes after '=': use "
+					   "--%s=%s (a word after it is neither its value nor the TARGET)",
+					   d->name, argv[i + 1], d->name, argv[i + 1]);
+		if (d->arg && !value && d->arg[0] != '[') {
 			if (i + 1 >= argc)
 				return usage_error(why, len, "option '--%s' needs a value (%s)", d->name, d->arg);
 			value = argv[++i];
@@ -108,116 +127,6 @@ static int apply_fleet_value(struct options *o, const struct optdef *d, const ch
 	else
 		o->run_id = v;
 	return EXIT_OK;
-}
-
-/* A count option (threads, qd, warm-up I/Os) within [min, max]. */
-static int parse_count(const char *v, uint64_t min, uint64_t max, unsigned *out, const char **reason)
-{
-	uint64_t n;
-	if (parse_uint(v, min, max, &n, reason) != 0)
-		return -1;
-	*out = (unsigned)n;
-	return 0;
-}
-
-/* "10", "10%", "2.5%": a share from 0 to 1000 %. */
-static int parse_percent(const char *v, double *out, const char **reason)
-{
-	char *end;
-	double pct = strtod(v, &end);
-	if (end == v || (*end == '%' && end[1] != '\0') || (*end != '%' && *end != '\0') ||
-	    !(pct >= 0 && pct <= 1000)) {
-		*reason = "use a percentage from 0 to 1000, e.g. 10%";
-		return -1;
-	}
-	*out = pct;
-	return 0;
-}
-
-/* report --noise-floor: "15" (every figure), or "rate=10,p99=80" (those
- * named; the others keep their defaults). */
-static int parse_noise_floor(const char *v, struct options *o, const char **reason)
-{
-	if (!strchr(v, '=')) {
-		double pct;
-		if (parse_percent(v, &pct, reason) != 0)
-			return -1;
-		o->noise_floor_rate_pct = o->noise_floor_p50_pct = o->noise_floor_p99_pct = pct;
-		return 0;
-	}
-	char buf[128];
-	if (strlen(v) >= sizeof(buf)) {
-		*reason = "too long; use rate=PCT,p50=PCT,p99=PCT";
-		return -1;
-	}
-	snprintf(buf, sizeof(buf), "%s", v);
-	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item;
-	     item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '=');
-		double *to = NULL;
-		if (eq) {
-			*eq = '\0';
-			to = strcmp(item, "rate") == 0  ? &o->noise_floor_rate_pct
-			     : strcmp(item, "p50") == 0 ? &o->noise_floor_p50_pct
-			     : strcmp(item, "p99") == 0 ? &o->noise_floor_p99_pct : NULL;
-		}
-		if (!to) {
-			*reason = "name each figure: rate=PCT,p50=PCT,p99=PCT (or one PCT for all)";
-			return -1;
-		}
-		if (parse_percent(eq + 1, to, reason) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* --rate: I/Os a second, k or M for thousands or millions ("2.5k"); more
- * than 0, at most 100M (ten nanoseconds apart). */
-static int parse_rate(const char *v, double *out, const char **reason)
-{
-	char *end;
-	errno = 0;
-	double x = strtod(v, &end);
-	if (end == v || errno || !(x == x)) {
-		*reason = "not a number of I/Os a second (1000, 2.5k, 1M)";
-		return -1;
-	}
-	if (*end == 'k' || *end == 'K')
-		x *= 1e3, end++;
-	else if (*end == 'M')
-		x *= 1e6, end++;
-	if (*end) {
-		*reason = "not a number of I/Os a second (1000, 2.5k, 1M)";
-		return -1;
-	}
-	if (!(x > 0) || x > 100e6) {
-		*reason = x > 100e6 ? "at most 100M" : "must be greater than 0 (without --rate the "
-						       "test is closed-loop)";
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
-
-/* sla --latency LAT[,pNN]: a duration and its percentile (default p99). */
-static int parse_latency_target(const char *v, struct sla_options *sla, const char **reason)
-{
-	return sweep_parse_max_latency(v, &sla->latency_ns, &sla->pct, reason);
-}
-
-/* files --file-size: a SIZE, or 0 (empty files, bonnie++'s default). */
-static int parse_file_size(const char *v, uint64_t *out, const char **reason)
-{
-	if (strcmp(v, "0") == 0) {
-		*out = 0;
-		return 0;
-	}
-	if (parse_size(v, out, reason) != 0)
-		return -1;
-	if (*out <= OPT_MAX_FILE_SIZE)
-		return 0;
-	*reason = "at most 1 GiB";
-	return -1;
 }
 
 /* steady's options (issue 29); v is NULL for a bare --precondition. */
@@ -308,11 +217,14 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			rc = -1;
 		}
 		break;
+	case ID_VERIFY:
+	case ID_WITNESS:
+		return cli_apply_verify(o, d->id, v, why, len);
 	case ID_MIX: if (mix_parse(v, &o->mix, why + 7, len - 7) == 0) return EXIT_OK;
 		return memcpy(why, "--mix: ", 7), EXIT_USAGE; /* the parser's reason after it */
 	case ID_SYNC:
 		if (sync_mode_parse(v, &o->sync) != 0)
-			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);
+			return usage_error(why, len, "--sync '%s': use dsync, osync, fsync or none", v);
 		return EXIT_OK;
 	case ID_DROP:
 		if (drop_mode_parse(v, &o->drop) != 0)
@@ -346,9 +258,10 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		o->files_dir = v;
 		return EXIT_OK;
 	case ID_SVG:
+	case ID_JOURNAL:
 		if (v[0] == '\0')
-			return usage_error(why, len, "--svg needs a file name");
-		o->svg_path = v;
+			return usage_error(why, len, "--%s needs a file name", d->name);
+		*(d->id == ID_SVG ? &o->svg_path : &o->journal) = v;
 		return EXIT_OK;
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);
@@ -452,11 +365,13 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_ONCE: o->once = true; break;
 	case ID_POLL: o->poll = true; break;
 	case ID_SQPOLL: o->sqpoll = true; break;
+	case ID_DESTRUCTIVE: o->destructive = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_JSONL: o->format = OUT_JSONL; break;
 	case ID_QUIET: o->quiet = true; break;
 	case ID_ALLOW_MISSING: o->allow_missing = true; break;
+	case ID_LIST: o->list = true; break;
 	case ID_HELP: c->help = true; break;
 	case ID_VERSION: c->version = true; break;
 	default: break;
@@ -497,6 +412,8 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 					   "not '%s'", c->cmd->name, words[i]);
 		i++;
 	}
+	if (c->cmd && c->cmd->file_operand && i < nwords) /* job FILE.fio, fit PROFILE */
+		o->job_file = words[i++];
 	if (c->cmd && c->cmd->operands) {
 		c->opt.inputs = words + i;
 		c->opt.ninputs = (unsigned)(nwords - i);
@@ -510,9 +427,11 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 			return usage_error(why, len, "too many targets: at most %u", OPT_MAX_TARGETS);
 		o->targets[o->ntargets++] = words[i];
 	}
-	if (o->ntargets == 0)
-		o->targets[o->ntargets++] = "."; /* the current directory, as the man page says */
-	o->target = o->targets[0];
+	/* the current directory, as the man page says (a job file's own target
+	 * wins over it: none is named) */
+	if (o->ntargets == 0 && !(c->cmd && c->cmd->file_operand))
+		o->targets[o->ntargets++] = ".";
+	o->target = o->ntargets ? o->targets[0] : ".";
 	return EXIT_OK;
 }
 
@@ -581,7 +500,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 			code = apply_value(&c->opt, d, opts[i].value, why, len);
 		else
 			apply_flag(c, d->id);
-		c->opt.given |= d->bit;
+		c->opt.given |= optdef_given(d);
 		threshold |= d->id == ID_THRESHOLD || d->id == ID_NOISE_FLOOR;
 		if (d->id == ID_JSON || d->id == ID_CSV)
 			formats |= d->id == ID_JSON ? 1 : 2;
@@ -601,6 +520,9 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		else if (c->cmd && c->cmd->takes_test && !c->test)
 			code = usage_error(why, len, "%s needs a test: %s randwrite [OPTIONS] TARGET (or "
 					   "randread, seqread, seqwrite)", c->cmd->name, c->cmd->name);
+		else if (c->cmd && c->cmd->file_operand && !c->opt.job_file && !c->opt.list)
+			code = usage_error(why, len, "%s needs %s: diskbench %s %s [TARGET]", c->cmd->name,
+					   c->cmd->file_operand, c->cmd->name, c->cmd->file_operand);
 		else if (threshold && !c->opt.baseline)
 			code = usage_error(why, len, "--threshold and --noise-floor go with --baseline");
 		else if (c->cmd) {

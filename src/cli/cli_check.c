@@ -28,12 +28,13 @@ static unsigned top_level(const unsigned *levels, unsigned n, unsigned fallback,
 
 /* --rate (or sla) without --qd: room for as many in flight as the schedule may
  * need (a slow spell piles arrivals up), 128 per thread or 64 MiB of
- * buffers, whichever is fewer; the output says the cap.  The sync engine
- * keeps one. */
+ * buffers, whichever is fewer; the output says the cap.  An engine that
+ * keeps fewer (sync: one) gets its own depth at run time, said in a
+ * warning (run_fit_depth). */
 void cli_settle_open_loop(struct options *o)
 {
 	bool open_loop = (o->given & OPT_RATE) || (o->accepts & OPT_SLA);
-	if (!open_loop || (o->given & OPT_QD) || strcmp(o->engine, "sync") == 0)
+	if (!open_loop || (o->given & OPT_QD))
 		return;
 	uint64_t fit = OPEN_LOOP_BUFFER_BYTES / (o->bs ? o->bs : 1);
 	o->qd = fit > OPEN_LOOP_QD ? OPEN_LOOP_QD : fit ? (unsigned)fit : 1;
@@ -41,7 +42,7 @@ void cli_settle_open_loop(struct options *o)
 
 int cli_check_open_loop(const struct options *o, char *why, size_t len)
 {
-	if ((o->given & OPT_RATE) && !o->rate)
+	if ((o->given & OPT_ARRIVALS) && !o->rate)
 		return usage_error(why, len, "--arrivals goes with --rate (a schedule of I/Os)");
 	if (o->rate && o->sustained)
 		return usage_error(why, len, "--rate and --sustained exclude each other: an open-loop "
@@ -84,10 +85,12 @@ int cli_check_limits(const struct options *o, char *why, size_t len)
 		fmt_size_exact(limit, sizeof(limit), max_bs);
 		return usage_error(why, len, "block size is larger than %s", limit);
 	}
-	if (o->qd > 1 && strcmp(o->engine, "sync") == 0)
+	if ((o->given & OPT_QD) && o->qd > 1 && strcmp(o->engine, "sync") == 0)
 		return usage_error(why, len, "--qd %u needs an asynchronous engine (--engine=uring or "
 				   "aio); the sync engine keeps one request in flight per thread", o->qd);
-	if (o->bs * effective_threads(o) * o->qd > max_buffers)
+	/* the sync engine holds one buffer a thread, whatever depth --rate settled */
+	unsigned qd = strcmp(o->engine, "sync") == 0 ? 1 : o->qd;
+	if (o->bs * effective_threads(o) * qd > max_buffers)
 		return usage_error(why, len, "block size x threads x qd needs more than 4 GiB of "
 				   "buffers");
 	if (o->series_rows && o->format != OUT_CSV)
@@ -105,7 +108,7 @@ int cli_check_limits(const struct options *o, char *why, size_t len)
 	if (o->bs * top > max_buffers || sw->large_bs * top_large > max_buffers ||
 	    (sw->run == RUN_DSS && sw->large_bs * top > max_buffers))
 		return usage_error(why, len, "block size x levels needs more than 4 GiB of buffers");
-	return EXIT_OK;
+	return cli_check_verify(o, why, len);
 }
 
 /* --svg FILE replaces a file, or writes to a character device or a pipe

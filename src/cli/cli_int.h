@@ -29,6 +29,9 @@ enum opt_id {
 	ID_HOLD, /* steady (issue 29) */
 	ID_RATE, ID_ARRIVALS, ID_LATENCY, ID_STEP_TIME, ID_CURVE, /* open loop, sla (issue 30) */
 	ID_MIX, ID_MAX_OPEN_ZONES, /* issue 31 */
+	ID_DESTRUCTIVE, ID_JOURNAL, /* capacity (issue 42) */
+	ID_VERIFY, ID_WITNESS, /* issue 42 */
+	ID_LIST, /* fit (issue 41) */
 };
 
 struct optdef {
@@ -39,6 +42,11 @@ struct optdef {
 	enum opt_id id;
 	const char *help;
 };
+
+/* The bit in options.given that says d was on the command line: its own
+ * given bit where a sibling shares d->bit (--batch: OPT_BATCH, accepted
+ * with OPT_QD), else d->bit (issue 44). */
+opt_bits optdef_given(const struct optdef *d);
 
 /* Every option, global and per test, in the order --help lists them. */
 extern const struct optdef optdefs[];
@@ -54,8 +62,6 @@ const struct optdef *find_short(char letter);
 bool suggest_option(const char *name, size_t n, char *out, size_t len);
 /* The test whose name is within two edits of name, or NULL. */
 const char *suggest_test(const char *name);
-/* diskbench's way to say fio's option name[0..n) (without "--"), or NULL. */
-const char *fio_equivalent(const char *name, size_t n);
 
 /* An open loop without --qd keeps at most OPEN_LOOP_QD requests in flight a
  * thread and at most this many bytes of their buffers (cli_settle_open_loop;
@@ -65,11 +71,30 @@ const char *fio_equivalent(const char *name, size_t n);
 /* The message into why; returns EXIT_USAGE. */
 int usage_error(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* cli_values.c: option values; 0, or -1 with the reason in *reason. */
+/* A count option (threads, qd, warm-up I/Os) within [min, max]. */
+int parse_count(const char *v, uint64_t min, uint64_t max, unsigned *out, const char **reason);
+/* "10", "10%", "2.5%": a share from 0 to 1000 %. */
+int parse_percent(const char *v, double *out, const char **reason);
+/* report --noise-floor: "15" (every figure), or "rate=10,p99=80". */
+int parse_noise_floor(const char *v, struct options *o, const char **reason);
+/* --rate: I/Os a second (k, M), from 0.001 to 100M. */
+int parse_rate(const char *v, double *out, const char **reason);
+/* sla --latency LAT[,pNN]. */
+int parse_latency_target(const char *v, struct sla_options *sla, const char **reason);
+/* files --file-size: a SIZE up to 1 GiB, or 0. */
+int parse_file_size(const char *v, uint64_t *out, const char **reason);
+
 /* cli_check.c: what is checked once every option is read.  EXIT_OK or
  * EXIT_USAGE with the reason in why. */
 int cli_check_limits(const struct options *o, char *why, size_t len);
 int cli_check_svg_path(const struct options *o, char *why, size_t len);
 int cli_check_open_loop(const struct options *o, char *why, size_t len);
+/* cli_verify.c (issue 42): --verify[=backlog] and --witness FILE into o
+ * (v NULL for a bare --verify), and what they cannot go with, checked once
+ * every option is read.  EXIT_OK or EXIT_USAGE with the reason in why. */
+int cli_apply_verify(struct options *o, enum opt_id id, const char *v, char *why, size_t len);
+int cli_check_verify(const struct options *o, char *why, size_t len);
 /* --poll and --sqpoll: io_uring's, and IOPOLL only for O_DIRECT reads and
  * writes in a closed loop.  EXIT_OK or a usage error in why. */
 int cli_check_polling(const struct options *o, char *why, size_t len);

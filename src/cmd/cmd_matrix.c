@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "io.h"
 #include "matrix.h"
+#include "names.h"
 #include "progress.h"
 #include "run_health.h"
 #include "runner.h"
@@ -152,6 +153,9 @@ static int lay_out(struct matrix_run *run, uint64_t size, double max_s, bool *wh
 {
 	uint64_t written = 0, t0 = clock_ns();
 	char label[32];
+	*whole = true;
+	if (run->t.no_data)
+		return EXIT_OK; /* --engine=nop: nothing is written */
 	int code = target_open(&run->t, O_RDWR, false, run->r);
 	if (code != EXIT_OK)
 		return code;
@@ -289,7 +293,7 @@ static int run_cells(struct matrix_run *run, unsigned file, uint64_t deadline_ns
 
 static int open_for_cells(struct matrix_run *run)
 {
-	int flags = O_RDWR | (run->opt->sync == SYNC_DSYNC ? O_DSYNC : 0);
+	int flags = O_RDWR | sync_open_flag(run->opt->sync);
 	int code = target_open(&run->t, flags, run->opt->direct, run->r);
 	if (code == EXIT_OK && !run->warned)
 		run_warn_target(&run->t, run->opt, true, run->r);

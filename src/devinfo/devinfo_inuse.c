@@ -249,3 +249,23 @@ int devinfo_file_use(uint64_t dev, uint64_t ino, const struct devinfo_roots *roo
 	int loops = find_loops(roots, swaps, dev, ino, use);
 	return use->swap || loops;
 }
+
+int devinfo_blockdev_claimed(unsigned maj, unsigned min, const struct devinfo_roots *roots,
+			     const char *swaps, char *who, size_t len)
+{
+	struct ctx c;
+	char link[PATH_MAX], dir[PATH_MAX];
+	ctx_init(&c, roots);
+	who[0] = '\0';
+	if (devinfo_blockdev_mounted(maj, min, roots, NULL) == 1) {
+		scopy(who, len, "a mount");
+		return 1;
+	}
+	/* the device's own directory (its name is swap's), not the dev/block link */
+	if (!pathf(link, "%s/dev/block/%u:%u", c.sys, maj, min) || !realpath(link, dir) ||
+	    !exists(dir, "dev"))
+		return -1; /* no sysfs to ask */
+	if (first_holder(dir, who, len) || loop_swap(dir, swaps, who, len))
+		return 1;
+	return 0;
+}

@@ -1,7 +1,7 @@
-/* The io_uring kernel ABI engine_uring.c uses, from <linux/io_uring.h>
+/* The io_uring kernel ABI the io_uring engine uses, from <linux/io_uring.h>
  * where the system has it, else declared here; the opcodes, register
  * operations and structures it names itself (stable ABI numbers).  Only
- * engine_uring.c includes it. */
+ * the engine's files include it, through uring_int.h. */
 #ifndef URING_ABI_H
 #define URING_ABI_H
 
@@ -121,6 +121,11 @@ enum {
 	RING_OP_URING_CMD = 46, /* 5.19; block devices' discard: 6.12 */
 	RING_REGISTER_BUFFERS = 0,
 	RING_REGISTER_FILES = 2,
+	/* before closing a ring: closing drops its registered files only in the
+	 * kernel's teardown of the ring (a workqueue, after the process may have
+	 * exited), and until then a device stays claimed: the next run's O_EXCL
+	 * open failed "in use" (issue 44) */
+	RING_UNREGISTER_FILES = 3,
 	RING_REGISTER_PROBE = 8,     /* 5.6 */
 	RING_REGISTER_RING_FDS = 20, /* 5.18 */
 	RING_UNREGISTER_RING_FDS = 21,

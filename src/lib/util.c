@@ -30,6 +30,11 @@ const char *opt_hint(const struct options *opt, opt_bits bit, const char *text)
 	return opt && (opt->accepts & bit) ? text : "";
 }
 
+bool opt_moves_no_data(const struct options *opt)
+{
+	return opt && opt->engine && strcmp(opt->engine, "nop") == 0;
+}
+
 void warn(struct result *r, const char *fmt, ...)
 {
 	if (r->nwarnings >= MAX_WARNINGS)

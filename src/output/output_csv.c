@@ -1,6 +1,7 @@
 /* One CSV field, quoted as RFC 4180 says.  Its own file: every renderer in
- * the room writes fields, output.c uses the renderers of output_series.c, and
- * those write fields too; with the field here, the uses run one way. */
+ * the room writes fields, output_csv_row.c uses the renderers of
+ * output_series.c, and those write fields too; with the field here, the
+ * uses run one way. */
 #include "output.h"
 
 #include <string.h>

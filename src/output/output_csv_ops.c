@@ -1,7 +1,7 @@
 /* The CSV's per-operation columns (issue 31): a mix's reads, writes and
  * trims apart, as JSON's result.ops has them, so that a script reading CSV
- * can tell a 70/30 mix's reads from its writes.  Their own file: output.c
- * writes the rest of the row and is at the room's size limit. */
+ * can tell a 70/30 mix's reads from its writes.  Their own file: output_csv_row.c
+ * writes the rest of the row. */
 #include "output.h"
 
 /* ios, bytes, iops, p50, p99 of one operation; the figures JSON's

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "output_series.h"
 
+#include <string.h>
 #include <unistd.h>
 
 #include "detect.h"
@@ -62,10 +63,16 @@ static void text_device_io(FILE *f, const struct result *r)
 		fputc('\n', f);
 		return;
 	}
-	fmt_bytes_iec(own, sizeof(own), r->bytes);
-	fprintf(f, "; this run %s %s", write ? "wrote" : "read", own);
+	/* NOPs reach no disk: their bytes are no part of what the disks did */
+	bool nop = r->engine && strcmp(r->engine, "nop") == 0;
+	uint64_t moved = nop ? 0 : r->bytes;
+	fmt_bytes_iec(own, sizeof(own), moved);
+	if (nop)
+		fputs("; this run moved no data (--engine=nop)", f);
+	else
+		fprintf(f, "; this run %s %s", write ? "wrote" : "read", own);
 	uint64_t others = findings_other_io(devio_read_bytes(io), devio_write_bytes(io),
-					    devio_count(io), r->bytes, write);
+					    devio_count(io), moved, write);
 	if (others > 0) {
 		fmt_bytes_iec(other, sizeof(other), others);
 		fprintf(f, ", other I/O %s", other);

@@ -1,5 +1,6 @@
-/* Rendering of the per-interval series and the findings: output.c's
- * single-test renderers call these blocks. */
+/* Rendering of the per-interval series and the findings: the
+ * single-test renderers (output.c, output_text.c, output_csv_row.c) call
+ * these blocks. */
 #ifndef OUTPUT_SERIES_H
 #define OUTPUT_SERIES_H
 

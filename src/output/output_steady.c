@@ -45,7 +45,8 @@ static void steady_text(FILE *f, const struct result *r, bool quiet, bool histog
 	const struct steady_round *last = &rep->rounds[rep->nrounds - 1];
 	if (rep->attained) {
 		steady_metric_text(fig, sizeof(fig), rep->metric, rep->steady.mean);
-		fprintf(f, "steady %s: steady at round %u: %s (", rep->test, rep->steady.last, fig);
+		fprintf(f, "steady %s on '%s': steady at round %u: %s (", rep->test, r->target,
+			rep->steady.last, fig);
 		window_text(f, rep, &rep->steady);
 		fputc(')', f);
 		if (rep->left) {
@@ -58,8 +59,8 @@ static void steady_text(FILE *f, const struct result *r, bool quiet, bool histog
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, "steady %s: not steady after %u rounds of %g s", rep->test, rep->nrounds,
-		rep->round_s);
+	fprintf(f, "steady %s on '%s': not steady after %u rounds of %g s", rep->test, r->target,
+		rep->nrounds, rep->round_s);
 	if (last->window.first) {
 		fputs(" (last ", f);
 		window_text(f, rep, &last->window);
@@ -107,7 +108,8 @@ static void json_round(struct json *j, const struct steady_round *rd)
 	json_object_end(j);
 }
 
-static void json_precondition(struct json *j, const struct steady_report *rep)
+static void json_precondition(struct json *j, const struct result *r,
+			      const struct steady_report *rep)
 {
 	json_key(j, "precondition");
 	if (!rep->preconditioned) {
@@ -117,10 +119,13 @@ static void json_precondition(struct json *j, const struct steady_report *rep)
 	json_object_begin(j);
 	json_key(j, "passes"), json_uint(j, rep->pre.passes);
 	json_key(j, "block_size"), json_uint(j, 128u << 10);
-	json_key(j, "qd"), json_uint(j, 32);
+	json_key(j, "qd"), json_uint(j, rep->pre.qd);
 	json_key(j, "bytes"), json_uint(j, rep->pre.bytes);
 	json_key(j, "seconds"), json_double(j, rep->pre.seconds, 3);
 	json_key(j, "bytes_per_sec"), json_double(j, rep->pre.bytes_per_sec, 1);
+	json_key(j, "passes_done"), json_double(j, rep->pre.passes_done, 3);
+	json_key(j, "tail_bytes"), json_uint(j, rep->pre.tail_bytes);
+	out_json_verify(j, r); /* --verify: its writes read back */
 	json_object_end(j);
 }
 
@@ -168,7 +173,7 @@ static void steady_json(struct json *j, const struct result *r)
 	rep->attained ? json_window(j, &rep->steady)
 		      : rep->nrounds && rep->rounds[rep->nrounds - 1].window.first
 			? json_window(j, &rep->rounds[rep->nrounds - 1].window) : json_null(j);
-	json_precondition(j, rep);
+	json_precondition(j, r, rep);
 	json_left(j, rep);
 	json_object_end(j);
 }

@@ -1,7 +1,7 @@
 /* Where each thread of a run works, decided once per thread before the
  * timed loop: its target (thread i on target i mod N), its share of the
  * bytes to move and, for sequential I/O, its own slice of the region.
- * The per-I/O step, offset_gen_next, stays in bench.c beside the hot loop
+ * The per-I/O step, offset_gen_next, stays in bench_worker.c beside the hot loop
  * that calls it. */
 #include "bench.h"
 
@@ -61,4 +61,14 @@ void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned
 	}
 	g->blocks = (g->end - g->start) / job->bs;
 	*quota = limit;
+}
+
+/* qd_hist's buckets: where a request stood among those in flight, as a
+ * thread's request is placed in its lane */
+unsigned bench_qd_bucket(unsigned depth)
+{
+	if (depth <= 1)
+		return 0;
+	unsigned log2 = 31u - (unsigned)__builtin_clz(depth);
+	return log2 < BENCH_QD_BUCKETS - 1 ? log2 : BENCH_QD_BUCKETS - 1;
 }

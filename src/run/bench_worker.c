@@ -1,20 +1,18 @@
-/* One worker of the timed loop: its lane of requests (buffers, engine),
- * the warm-up, and the hot loop that keeps qd requests in flight and counts
- * what completes. */
+/* One worker's hot path: where each I/O goes and what it does, the
+ * submit calls, the accounting of what completes, the warm-up, and the
+ * closed loop that keeps qd requests in flight; with the pieces the open
+ * loop (bench_open.c) shares.  A worker thread's set-up and clean-up are
+ * bench_thread.c's. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "bench_int.h"
 #include "clock.h"
 #include "io.h"
-#include "platform.h"
+#include "verify.h"
 
 volatile sig_atomic_t bench_stop_requested;
 
@@ -36,26 +34,7 @@ inline bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 	return true;
 }
 
-unsigned bench_qd_bucket(unsigned depth)
-{
-	if (depth <= 1)
-		return 0;
-	unsigned log2 = 31u - (unsigned)__builtin_clz(depth);
-	return log2 < BENCH_QD_BUCKETS - 1 ? log2 : BENCH_QD_BUCKETS - 1;
-}
-
-static bool gate_wait(struct start_gate *gate)
-{
-	pthread_mutex_lock(&gate->lock);
-	gate->ready++;
-	pthread_cond_broadcast(&gate->cond);
-	while (!gate->open)
-		pthread_cond_wait(&gate->cond, &gate->lock);
-	pthread_mutex_unlock(&gate->lock);
-	return atomic_load(&gate->abort) == 0;
-}
-
-static void record_failure(struct worker *w, const char *op, uint64_t offset, int err)
+void record_failure(struct worker *w, const char *op, uint64_t offset, int err)
 {
 	if (w->error)
 		return; /* the first failure is the one to report */
@@ -92,21 +71,19 @@ static enum zone_next next_offset(struct worker *w, struct offset_gen *g, uint64
 	return gen_offset(w->job, g, offset) ? ZONE_IO : ZONE_DONE;
 }
 
-/* This I/O's operation: the job's direction, or for a mixed job (--mix,
- * sweep --write) a draw of the generator by the mix's shares. */
-static inline uint8_t next_op(const struct bench_job *job, struct rng *mix)
+/* This I/O's operation: the job's one, or for a mixed job (--mix, sweep
+ * --write) a draw of the generator by the mix's shares. */
+static inline uint8_t next_op(const struct worker *w, struct rng *mix)
 {
-	if (!mix_set(&job->mix))
-		return job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
-	return (uint8_t)mix_pick(&job->mix, (unsigned)rng_below(mix, 100));
+	if (!w->mixed)
+		return w->op;
+	return (uint8_t)mix_pick(&w->job->mix, (unsigned)rng_below(mix, 100));
 }
 
-/* The warm-up's operation: the job's direction, or a mix's first. */
-static uint8_t warm_up_op(const struct bench_job *job)
+/* The warm-up's operation: the job's one, or a mix's first. */
+static uint8_t warm_up_op(const struct worker *w)
 {
-	if (!mix_set(&job->mix))
-		return job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
-	return (uint8_t)mix_first(&job->mix);
+	return w->mixed ? (uint8_t)mix_first(&w->job->mix) : w->op;
 }
 
 /* Makes io a fresh request for offset.  The data a write carries depend
@@ -121,53 +98,9 @@ static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64
 	io->op = op;
 	io->done = 0;
 	io->retries = 0;
-	if (is_write && !job->zeros)
+	io->t_done = 0;
+	if (is_write && !job->zeros && !job->verify) /* --verify: bench_verify_claim stamps */
 		io_stamp(io->buf, io->len, offset, job->seed ^ 0x5eedu);
-}
-
-static int lane_open(struct lane *l, struct worker *w)
-{
-	const struct bench_job *job = w->job;
-	struct rng data_rng;
-	memset(l, 0, sizeof(*l));
-	w->facts = (struct engine_facts){ .fixed_buffers = -1, .fixed_file = -1 };
-	l->ops = job->engine ? job->engine : &engine_sync;
-	l->qd = job->qd ? job->qd : 1;
-	l->slab_len = (size_t)job->bs * l->qd;
-	l->slab = job->page_buffers ? plat_buffer_alloc_pages(l->slab_len)
-				    : plat_buffer_alloc(l->slab_len);
-	size_t each = sizeof(struct engine_io) + 3 * sizeof(struct engine_io *) + sizeof(void *);
-	l->ios = calloc(l->qd, each);
-	if (!l->slab || !l->ios) {
-		record_failure(w, "allocate", 0, errno ? errno : ENOMEM);
-		return -1;
-	}
-	l->free = (struct engine_io **)(l->ios + l->qd);
-	l->batch = l->free + l->qd;
-	l->done = l->batch + l->qd;
-	l->bufs = (void **)(l->done + l->qd);
-	rng_seed(&data_rng, job->seed, 0xda7a0000u);
-	io_fill(l->slab, job->bs, job->zeros, &data_rng);
-	for (unsigned i = 0; i < l->qd; i++) {
-		struct engine_io *io = &l->ios[i];
-		io->buf = l->bufs[i] = (char *)l->slab + (size_t)i * job->bs;
-		if (i > 0)
-			memcpy(io->buf, l->slab, job->bs);
-		io->len = (uint32_t)job->bs;
-		io->slot = i;
-		l->free[l->nfree++] = &l->ios[l->qd - 1 - i]; /* slot 0 on top */
-	}
-	w->huge_buffer = plat_buffer_is_huge(l->slab, l->slab_len);
-	w->segments = plat_buffer_segments(l->slab, job->bs, l->qd);
-	struct engine_setup setup = { .fd = w->fd, .qd = l->qd, .bufs = l->bufs,
-				      .buf_len = job->bs, .reap_each = job->reap_each,
-				      .poll = job->poll, .sqpoll = job->sqpoll };
-	l->eng = l->ops->open(&setup, w->failed_why, sizeof(w->failed_why));
-	if (!l->eng) {
-		record_failure(w, l->ops->label, 0, errno);
-		return -1;
-	}
-	return 0;
 }
 
 /* The engine's reap system calls so far (0 for one that has none). */
@@ -177,19 +110,6 @@ static uint64_t lane_reap_calls(const struct lane *l)
 	if (l->ops->facts)
 		l->ops->facts(l->eng, &f);
 	return f.reap_calls;
-}
-
-static void lane_close(struct worker *w, struct lane *l)
-{
-	if (l->eng && l->ops->trim_path)
-		w->trim_path = l->ops->trim_path(l->eng);
-	if (l->eng && l->ops->facts)
-		l->ops->facts(l->eng, &w->facts);
-	if (l->eng)
-		l->ops->close(l->eng); /* waits for what is in flight */
-	if (l->slab)
-		plat_buffer_free(l->slab, l->slab_len);
-	free(l->ios);
 }
 
 /* Stamps n requests from ios with the submission time and the depth they
@@ -225,7 +145,7 @@ static int lane_submit(struct worker *w, struct lane *l, struct engine_io **ios,
 
 /* The batch in submit calls of at most job->batch requests each (--batch;
  * 0: all in one).  On a failure the requests not yet started go back. */
-static int lane_submit_batch(struct worker *w, struct lane *l, unsigned n)
+inline int lane_submit_batch(struct worker *w, struct lane *l, unsigned n)
 {
 	if (!w->job->batch) /* the usual: one call */
 		return lane_submit(w, l, l->batch, n);
@@ -248,7 +168,7 @@ static int lane_submit_batch(struct worker *w, struct lane *l, unsigned n)
  * copy of the generator, so the counted offsets are the same with or
  * without it; random ones from a stream of their own, so that the first
  * counted read does not find what the warm-up just cached. */
-static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
+void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
 {
 	const struct bench_job *job = w->job;
 	struct offset_gen wg = *g;
@@ -259,13 +179,19 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 		return; /* a zone's writes go in order: each is one of the run's */
 	for (unsigned i = 0; i < job->warmup_ios && gen_offset(job, &wg, &offset); i++) {
 		struct engine_io *io = l->free[--l->nfree];
-		prepare_io(io, job, offset, warm_up_op(job));
+		prepare_io(io, job, offset, warm_up_op(w));
+		if (job->verify && io->write && !bench_verify_claim(w, NULL, io)) {
+			l->free[l->nfree++] = io; /* another thread's warm-up writes it */
+			return;
+		}
 		l->batch[0] = io;
 		l->inflight_bytes += job->bs;
 		if (lane_submit(w, l, l->batch, 1) != 0)
 			return;
 		int got = l->ops->reap(l->eng, l->done, 1, 1);
 		l->free[l->nfree++] = io;
+		if (job->verify && io->write)
+			bench_verify_done(w, io);
 		l->inflight = 0;
 		l->inflight_bytes = 0;
 		if (got != 1) {
@@ -279,6 +205,14 @@ static void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g
 		if (io->result < io->len)
 			return; /* end of file: the run finds it too, and fails */
 	}
+}
+
+/* When io ended: the reap's t1, or the engine's own stamp for a request it
+ * did synchronously (a trim it cannot queue), which the other work of its
+ * submit call and the reap after it must not lengthen. */
+static inline uint64_t io_end(const struct engine_io *io, uint64_t t1)
+{
+	return io->t_done ? io->t_done : t1;
 }
 
 /* Whether a completion at t1 counts.  Closed loop: an I/O started inside
@@ -298,12 +232,13 @@ static bool counted(const struct worker *w, const struct engine_io *io, uint64_t
 	return io->t_submit >= w->t_start;
 }
 
-/* Open loop: the service time, and how late the I/O started. */
+/* Open loop: the service time, and how late the I/O started (late: by
+ * more than the whole schedule's mean gap, not its thread's). */
 static void count_open(struct worker *w, const struct engine_io *io, uint64_t t1)
 {
 	stats_add(&w->service, t1 - io->t_submit);
 	uint64_t lag = io->t_submit > io->t_due ? io->t_submit - io->t_due : 0;
-	w->late_ios += (double)lag > w->gap_ns;
+	w->late_ios += (double)lag > w->late_ns;
 	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
 }
 
@@ -329,6 +264,22 @@ static inline void count_run(struct worker *w, const struct lat_run *run, uint64
 	w->trims += run->op == ENGINE_TRIM ? run->n : 0;
 }
 
+/* The first completion at or after the time-based warm-up's end, at t1:
+ * counting starts.  Closed loop: the window from t1, since what was in
+ * flight before does not count; open loop: it stays the schedule's, from
+ * measure_from.  The thread's CPU time from here, not the warm-up's. */
+static void start_recording(struct worker *w, uint64_t t1)
+{
+	const struct bench_job *job = w->job;
+	w->recording = true;
+	w->cpu_from = clock_thread_cpu_ns();
+	if (job->rate > 0)
+		return;
+	w->t_start = t1;
+	if (job->time_limit_s > 0)
+		w->deadline = t1 + (uint64_t)(job->time_limit_s * 1e9);
+}
+
 /* Counts what was reaped at t1; false once no more should be issued (an
  * error, end of file, the deadline). */
 static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
@@ -336,13 +287,8 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 	const struct bench_job *job = w->job;
 	bool go_on = true;
 	struct lat_run run = { 0 };
-	if (!w->recording && t1 >= w->measure_from) {
-		w->recording = true;
-		w->t_start = t1; /* what was in flight before does not count */
-		w->cpu_from = clock_thread_cpu_ns(); /* nor the CPU the warm-up used */
-		if (job->time_limit_s > 0)
-			w->deadline = t1 + (uint64_t)(job->time_limit_s * 1e9);
-	}
+	if (!w->recording && t1 >= w->measure_from)
+		start_recording(w, t1);
 	for (unsigned i = 0; i < got; i++) {
 		struct engine_io *io = l->done[i];
 		l->free[l->nfree++] = io;
@@ -350,6 +296,13 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			zone_writer_done(&w->zw, io->offset);
 		l->inflight--;
 		l->inflight_bytes -= io->len;
+		if (io->op >= ENGINE_FSYNC) { /* fio's fsync=N: bench_sync.c */
+			if (!bench_sync_done(w, io, t1))
+				record_failure(w, bench_sync_name(job), 0, (int)-io->result), go_on = false;
+			continue;
+		}
+		if (job->verify && io->op == ENGINE_WRITE)
+			bench_verify_done(w, io);
 		if (io->result < 0) {
 			record_failure(w, mix_op_name(io->op), io->offset, (int)-io->result);
 			go_on = false;
@@ -364,12 +317,17 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			go_on = false;
 			continue;
 		}
-		if (io->result == 0 || !counted(w, io, t1))
+		uint64_t end = io_end(io, t1);
+		if (io->result == 0 || !counted(w, io, end))
 			continue;
 		uint64_t from = job->rate > 0 ? io->t_due : io->t_submit;
 		if (job->rate > 0)
-			count_open(w, io, t1);
+			count_open(w, io, end);
 		w->bytes += (uint64_t)io->result;
+		if (end != t1) { /* its own end: a run of one */
+			count_run(w, &(struct lat_run){ from, 1, io->depth, io->op }, end);
+			continue;
+		}
 		if (run.n > 0 && from == run.from && io->op == run.op && io->depth == run.depth) {
 			run.n++;
 			continue;
@@ -385,9 +343,9 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 	return go_on && t1 < w->deadline;
 }
 
-/* Takes up to every free slot for new requests; false when the quota, the
- * region or a stop request says no more. */
-static bool told_to_stop(struct worker *w)
+/* Whether a stop was asked (Ctrl-C) or another worker failed or the sampler
+ * is done: then what ended the run is set, once. */
+inline bool told_to_stop(struct worker *w)
 {
 	if (!bench_stop_requested && !atomic_load_explicit(&w->gate->abort, memory_order_relaxed))
 		return false;
@@ -399,11 +357,13 @@ static bool told_to_stop(struct worker *w)
 
 /* A free slot made the next request, added to the batch; NULL when the
  * quota or the region says no more. */
-static inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offset_gen *g,
-					  uint64_t quota, struct rng *mix, unsigned *n)
+inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offset_gen *g,
+				   uint64_t quota, struct rng *mix, unsigned *n)
 {
 	const struct bench_job *job = w->job;
 	uint64_t offset;
+	if (bench_sync_due(w) && (w->bytes + l->inflight_bytes < quota || job->sync_after_last))
+		return bench_sync_take(w, l, n);
 	enum zone_next got = w->bytes + l->inflight_bytes >= quota ? ZONE_DONE
 								   : next_offset(w, g, &offset);
 	w->zone_wait = got == ZONE_WAIT;
@@ -413,12 +373,20 @@ static inline struct engine_io *take_slot(struct worker *w, struct lane *l, stru
 		return NULL;
 	}
 	struct engine_io *io = l->free[--l->nfree];
-	prepare_io(io, job, offset, next_op(job, mix));
+	prepare_io(io, job, offset, next_op(w, mix));
+	if (job->verify && io->op == ENGINE_WRITE && !bench_verify_claim(w, g, io)) {
+		l->free[l->nfree++] = io;
+		w->zone_wait = true; /* more once a write of its block completes */
+		return NULL;
+	}
+	w->unsynced += io->op == ENGINE_WRITE;
 	l->batch[(*n)++] = io;
 	l->inflight_bytes += job->bs;
 	return io;
 }
 
+/* Takes up to every free slot for new requests; false when the quota, the
+ * region or a stop request says no more. */
 static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota,
 		       struct rng *mix, unsigned *n)
 {
@@ -431,218 +399,79 @@ static bool fill_batch(struct worker *w, struct lane *l, struct offset_gen *g, u
 	return true;
 }
 
-
-/* The timing's window from start: counting once warmup_ns have passed, for
- * the time limit after that; the thread's CPU time from here. */
-static void open_window(struct worker *w, uint64_t start, uint64_t warmup_ns)
+/* Both loops' start: the mix's stream of draws, the timing's window from
+ * start (counting once warmup_ns have passed, for the time limit after
+ * that), the thread's CPU time and the engine's reap calls from here. */
+void loop_start(struct worker *w, struct lane *l, struct rng *mix, uint64_t start,
+		uint64_t warmup_ns)
 {
 	const struct bench_job *job = w->job;
+	rng_seed(mix, job->seed, 0x31c0000u + w->index);
 	w->cpu_from = clock_thread_cpu_ns();
 	w->t_start = start;
 	w->measure_from = start + warmup_ns;
 	w->recording = warmup_ns == 0;
 	w->deadline = job->time_limit_s > 0 ? w->measure_from + (uint64_t)(job->time_limit_s * 1e9)
 					    : UINT64_MAX;
+	w->reap_from = lane_reap_calls(l);
+}
+
+/* Both loops' step after a reap at t1 that returned got (or -errno): the
+ * completions counted.  -1 when the engine failed (its close waits for
+ * the rest), 0 once no more should be issued (an error, end of file, the
+ * deadline), 1 to go on. */
+inline int loop_reaped(struct worker *w, struct lane *l, int got, uint64_t t1)
+{
+	if (got < 0) {
+		record_failure(w, l->ops->label, 0, -got);
+		return -1;
+	}
+	w->reaped += (unsigned)got;
+	return account(w, l, (unsigned)got, t1) ? 1 : 0;
+}
+
+/* Both loops' end: the engine's reap calls in the loop, the time now as
+ * the window's end (each loop then bounds it to its window) and the
+ * thread's CPU time in it. */
+void loop_end(struct worker *w, struct lane *l)
+{
+	w->reap_calls = lane_reap_calls(l) - w->reap_from;
+	w->t_end = clock_ns();
+	w->cpu_ns = clock_thread_cpu_ns() - w->cpu_from;
 }
 
 /* The hot path: choose offsets, timestamp, submit, reap, timestamp, count;
  * at queue depth 1 with the sync engine that is offset, clock, pread or
  * pwrite, clock.  Once issuing stops, what is in flight is drained. */
-static void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota)
+void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota)
 {
 	const struct bench_job *job = w->job;
 	const uint64_t warmup_ns = (uint64_t)(job->warmup_s * 1e9);
 	bool issuing = true;
 	struct rng mix;
 
-	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
-	open_window(w, clock_ns(), warmup_ns);
-	w->reap_from = lane_reap_calls(l);
+	loop_start(w, l, &mix, clock_ns(), warmup_ns);
 	for (;;) {
 		unsigned n = 0;
-		if (issuing)
+		if (issuing && !(w->vlane && verify_lane_due(w->vlane))) /* a backlog: drain first */
 			issuing = fill_batch(w, l, g, quota, &mix, &n);
 		if (n > 0 && lane_submit_batch(w, l, n) != 0)
 			issuing = false;
+		if (l->inflight == 0 && w->vlane && verify_lane_pending(w->vlane)) {
+			bench_verify_pause(w);
+			continue;
+		}
 		if (l->inflight == 0)
 			break;
 		int got = l->ops->reap(l->eng, l->done, 1, l->qd);
-		uint64_t t1 = clock_ns();
-		if (got < 0) {
-			record_failure(w, l->ops->label, 0, -got);
+		int rc = loop_reaped(w, l, got, clock_ns());
+		if (rc < 0)
 			break; /* the engine is broken: its close waits for the rest */
-		}
-		w->reaped += (unsigned)got;
-		if (!account(w, l, (unsigned)got, t1))
+		if (rc == 0)
 			issuing = false;
 	}
-	w->reap_calls = lane_reap_calls(l) - w->reap_from;
-	w->t_end = clock_ns();
+	loop_end(w, l);
 	if (warmup_ns > 0 && w->t_end > w->deadline)
 		w->t_end = w->deadline; /* what completed after the window is not counted */
-	w->cpu_ns = clock_thread_cpu_ns() - w->cpu_from;
-}
-
-/* Open loop: every arrival due by now that has a free slot, into the
- * batch, each stamped with when it was due; false once issuing ends (the
- * window's end, the quota, a stop). */
-static bool fill_due(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota,
-		     struct rng *mix, struct arrivals *arr, uint64_t *due, unsigned *n)
-{
-	uint64_t now = clock_ns();
-	*n = 0;
-	if (told_to_stop(w))
-		return false;
-	if (now >= w->deadline || *due >= w->deadline) {
-		if (w->ended == BENCH_END_NONE)
-			w->ended = BENCH_END_TIME;
-		return false;
-	}
-	while (l->nfree > 0 && *due <= now) {
-		struct engine_io *io = take_slot(w, l, g, quota, mix, n);
-		if (!io)
-			return w->zone_wait;
-		io->t_due = *due;
-		*due = arrivals_next(arr);
-	}
-	return true;
-}
-
-/* Sleeps until the clock reads `until`: an absolute sleep to 60 us before
- * it (the timer may wake late by its slack), then a spin. */
-static void sleep_until(uint64_t until)
-{
-	uint64_t now = clock_ns();
-	if (until > now + 60000u) {
-		uint64_t at = until - 60000u;
-		struct timespec ts = { (time_t)(at / 1000000000u), (long)(at % 1000000000u) };
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-	}
-	while (clock_ns() < until)
-		;
-}
-
-/* The arrivals due inside the window that never started (the device or
- * the in-flight cap held them back), counted once issuing ended at the
- * window's end; the first of them waited longest. */
-static void count_unserved(struct worker *w, struct arrivals *arr, uint64_t due)
-{
-	if (w->ended != BENCH_END_TIME || due >= w->deadline || !w->recording)
-		return;
-	if (due < w->t_start)
-		due = w->t_start; /* the warm-up's arrivals are not the window's */
-	uint64_t lag = w->deadline - due;
-	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
-	/* one by one up to a million, then by the mean gap */
-	uint64_t k = 0;
-	for (; due < w->deadline && k < 1000000u; k++)
-		due = arrivals_next(arr);
-	if (due < w->deadline)
-		k += (uint64_t)((double)(w->deadline - due) / w->gap_ns);
-	w->unserved = k;
-}
-
-/* The open loop (--rate): arrivals on their schedule, whatever the device
- * does; between them it waits for a completion or the next arrival,
- * whichever comes first, and with every slot taken for a completion alone
- * (the due I/Os wait, and their wait counts). */
-static void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen *g,
-			     uint64_t quota)
-{
-	const struct bench_job *job = w->job;
-	const uint64_t warmup_ns = (uint64_t)(job->warmup_s * 1e9);
-	struct rng mix;
-	struct arrivals arr;
-	bool issuing = true;
-
-	rng_seed(&mix, job->seed, 0x31c0000u + w->index);
-	plat_precise_timers();
-	uint64_t t0 = clock_ns();
-	arrivals_init(&arr, job->arrivals, job->rate / job->threads, t0, job->seed, w->index);
-	w->gap_ns = arr.gap_ns;
-	uint64_t due = arrivals_next(&arr);
-	open_window(w, t0, warmup_ns);
-	w->t_start = w->measure_from; /* counted by when I/Os were due, from the window's start */
-	w->reap_from = lane_reap_calls(l);
-	for (;;) {
-		unsigned n = 0;
-		if (issuing)
-			issuing = fill_due(w, l, g, quota, &mix, &arr, &due, &n);
-		if (n > 0 && lane_submit_batch(w, l, n) != 0)
-			issuing = false;
-		if (!issuing && l->inflight == 0)
-			break;
-		if (l->inflight == 0) {
-			sleep_until(due < w->deadline ? due : w->deadline);
-			continue;
-		}
-		uint64_t now = clock_ns(), wake = due < w->deadline ? due : w->deadline;
-		int got = issuing && l->nfree > 0 && l->ops->reap_wait
-				  ? l->ops->reap_wait(l->eng, l->done, l->qd, wake > now ? wake - now : 0)
-				  : l->ops->reap(l->eng, l->done, 1, l->qd);
-		uint64_t t1 = clock_ns();
-		if (got < 0) {
-			record_failure(w, l->ops->label, 0, -got);
-			break;
-		}
-		w->reaped += (unsigned)got;
-		if (!w->recording && t1 >= w->measure_from) {
-			w->recording = true;
-			w->cpu_from = clock_thread_cpu_ns();
-		}
-		account(w, l, (unsigned)got, t1);
-	}
-	count_unserved(w, &arr, due);
-	w->reap_calls = lane_reap_calls(l) - w->reap_from;
-	/* the window, or longer when what was in flight at its end drained
-	 * after it (a device behind its schedule): the rate served is what
-	 * completed over the time it took, not the drain counted in the window */
-	w->t_end = clock_ns();
-	if (w->ended == BENCH_END_TIME && w->t_end < w->deadline)
-		w->t_end = w->deadline;
-	w->cpu_ns = clock_thread_cpu_ns() - w->cpu_from;
-}
-
-/* A zoned device's writes: this worker's zones and share of the open limit. */
-static int zoned_writer_open(struct worker *w)
-{
-	const struct bench_job *job = w->job;
-	if (zone_writer_init(&w->zw, job->zones, w->index, job->threads, job->wrap,
-			     &w->zone_reset_lat) != 0) {
-		record_failure(w, "zones", 0, errno);
-		return -1;
-	}
-	w->zoned_writes = true;
-	return 0;
-}
-
-void *bench_worker_main(void *arg)
-{
-	struct worker *w = arg;
-	const struct bench_job *job = w->job;
-	struct offset_gen g;
-	struct lane lane;
-	uint64_t quota;
-
-	int ready = lane_open(&lane, w);
-	offset_gen_init(&g, job, w->index, &quota);
-	if (ready == 0 && job->zones && job->dir == IO_WRITE) {
-		ready = zoned_writer_open(w);
-		if (!job->wrap) /* one pass: every zone of its own once, however many */
-			quota = UINT64_MAX;
-	}
-	if (ready == 0)
-		warm_up(w, &lane, &g);
-	if (gate_wait(w->gate) && ready == 0) {
-		if (job->rate > 0)
-			worker_open_loop(w, &lane, &g, quota);
-		else
-			worker_loop(w, &lane, &g, quota);
-	}
-	lane_close(w, &lane);
-	if (w->zoned_writes)
-		zone_writer_free(&w->zw);
-	atomic_fetch_sub(&w->gate->running, 1);
-	return NULL;
+	w->t_end -= w->paused_ns; /* --verify=backlog's reading back is not the run's time */
 }

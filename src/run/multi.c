@@ -62,7 +62,8 @@ int multi_begin(struct multi **out, const struct options *opt, struct result *r)
 	r->opt = &m->opt;
 	r->targets = m->out;
 	r->ntargets = m->n;
-	return target_check_several(opt->targets, m->n, r->dir == IO_WRITE, opt->force, r);
+	return target_check_several(opt->targets, m->n, r->dir == IO_WRITE && !opt_moves_no_data(opt),
+				    opt->force, r);
 }
 
 unsigned multi_threads(const struct multi *m, unsigned k)

@@ -177,10 +177,23 @@ static bool is_zoned(const struct target *t, uint32_t *nr, uint64_t *zone_bytes)
 static int prepare_map(const struct target *t, struct bench_job *job, const struct options *opt,
 		       struct result *r, struct zone_map *m);
 
+int run_zoned_refuse(const struct target *t, const struct bench_job *job,
+		     const struct options *opt, struct result *r)
+{
+	uint32_t nr = 0;
+	uint64_t zone_bytes = 0;
+	for (unsigned k = 0; !t->no_data && k < (job->ntargets > 1 ? job->ntargets : 1); k++)
+		if (is_zoned(&t[k], &nr, &zone_bytes))
+			return refuse_on_zoned(&t[k], job, opt, r);
+	return EXIT_OK;
+}
+
 int run_zoned_prepare(const struct target *t, struct bench_job *job, const struct options *opt,
 		      struct result *r)
 {
 	job->zones = NULL;
+	if (t->no_data)
+		return EXIT_OK; /* --engine=nop: no zone is prepared or reset, nothing reaches one */
 	struct zone_map *m = calloc(1, sizeof(*m));
 	if (!m)
 		return fail(r, EXIT_RUN, "cannot allocate the zone map:");

@@ -27,9 +27,11 @@
 
 int run_prepare(struct target *t, const struct options *opt, struct result *r)
 {
-	bool write_test = r->dir == IO_WRITE;
+	/* --engine=nop writes nothing: a write test is checked as a read test */
+	bool write_test = r->dir == IO_WRITE && !opt_moves_no_data(opt);
 	target_keep_files(opt->keep);
 	int code = target_prepare(t, opt->target, write_test, opt->force, r);
+	t->no_data = opt_moves_no_data(opt);
 	if (code != EXIT_OK)
 		return code;
 	snprintf(r->file, sizeof(r->file), "%s", t->path);
@@ -124,6 +126,10 @@ int run_layout(struct target *t, const struct options *opt, double max_s, struct
 	       double *took_s)
 {
 	uint64_t written = 0;
+	if (took_s)
+		*took_s = 0;
+	if (t->no_data)
+		return EXIT_OK; /* --engine=nop: diskbench's own file stays empty */
 	int code = target_check_space(t, r->region, r);
 	if (code == EXIT_OK)
 		warn_in_ram(t, r);
@@ -161,9 +167,10 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 	if (opt->direct && t->fs_known && strcmp(t->fs.type, "zfs") == 0)
 		warn(r, "'%s' is on zfs: before ZFS 2.3 it accepts O_DIRECT yet serves reads from "
 		     "its own cache (ARC), so the figure may come from memory, not the disk", t->path);
-	if (write_test && opt->sync == SYNC_NONE)
-		warn(r, "--sync=none: writes are not flushed, so the figure may measure a cache%s",
-		     opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
+	if (write_test && opt->sync == SYNC_NONE && !opt->sync_every)
+		warn(r, "%s: writes are not flushed, so the figure may measure a cache%s",
+		     (opt->accepts & OPT_JOB) ? "no sync=, fsync= or fdatasync= in the job"
+					      : "--sync=none", opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
 			      "the device"));
 }
 
@@ -189,6 +196,8 @@ static bool evict_file(const struct target *t, const struct options *opt, struct
 double run_evict_again(const struct target *t, const struct options *opt, struct result *r)
 {
 	double pct;
+	if (t->no_data)
+		return -1;
 	evict_file(t, opt, r);
 	if (!plat_residency_visible(t->fd) || plat_resident_pct(t->fd, r->region, &pct) != 0)
 		return -1;
@@ -207,6 +216,10 @@ bool run_residency_visible(const struct target *t, struct result *r)
 
 void run_evict(const struct target *t, const struct options *opt, struct result *r)
 {
+	if (t->no_data) { /* --engine=nop reads nothing: no fdatasync, no BLKFLSBUF */
+		r->evicted = drop_mode_name(DROP_NONE);
+		return;
+	}
 	/* the label says what was done, not what was asked */
 	enum drop_mode done = evict_file(t, opt, r) ? opt->drop : DROP_NONE;
 	if (done == DROP_ALL && plat_drop_all_caches() != 0) {
@@ -258,7 +271,7 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->threads = opt->threads;
 	job->seed = opt->seed;
 	job->zeros = opt->zeros;
-	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC;
+	job->fsync_at_end = dir == IO_WRITE && opt->sync == SYNC_FSYNC && !opt_moves_no_data(opt);
 	job->warmup_ios = run_warmup_ios(opt);
 	job->qd = opt->qd ? opt->qd : 1;
 	job->batch = opt->batch;
@@ -268,30 +281,9 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->reap_each = opt->reap == REAP_SYSCALL;
 	job->poll = opt->poll;
 	job->sqpoll = opt->sqpoll;
-}
-
-int run_pick_engine(const struct options *opt, unsigned qd, struct result *r,
-		    const struct engine_ops **ops)
-{
-	char note[MSG_LEN];
-	if (engine_pick(opt->engine ? opt->engine : "auto", ops, note, sizeof(note)) != 0)
-		return fail(r, EXIT_RUN, "--engine=%s: %s", opt->engine, note[0] ? note : "unavailable");
-	if ((opt->poll || opt->sqpoll) && *ops != &engine_uring && *ops != &engine_nop)
-		return fail(r, EXIT_RUN, "%s needs io_uring: %s", opt->poll ? "--poll" : "--sqpoll",
-			    note[0] ? note : "the engine picked is not io_uring");
-	if (note[0])
-		warn(r, "%s", note);
-	if (qd > (*ops)->max_qd)
-		return fail(r, EXIT_RUN, "%u requests in flight per thread need an asynchronous engine, "
-			    "and %s keeps %u%s", qd, (*ops)->label, (*ops)->max_qd,
-			    opt_hint(opt, OPT_THREADS, "; use -j for more in flight"));
-	r->engine = (*ops)->name;
-	r->engine_label = (*ops)->label;
-	if (*ops == &engine_nop)
-		warn(r, "--engine=nop moves no data: each request is an io_uring NOP, so the figures "
-		     "are what diskbench alone can issue and reap on this CPU (its ceiling), not "
-		     "the target's");
-	return EXIT_OK;
+	job->sync_every = dir == IO_WRITE ? opt->sync_every : 0;
+	job->sync_data = opt->sync_data;
+	job->at_position = opt->at_position;
 }
 
 unsigned run_warmup_ios(const struct options *opt)
@@ -346,11 +338,14 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->fixed_file = out->fixed_file;
 	snprintf(r->registration_why, sizeof(r->registration_why), "%s", out->reg_why);
 	r->buffer_segments = out->buffer_segments;
+	r->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	r->ended = end_name(out->ended);
 	r->service_lat = out->lat_service;
 	r->open_loop.late_ios = out->late_ios;
 	r->open_loop.unserved = out->unserved;
 	r->open_loop.max_lag_ns = out->max_lag_ns;
+	r->syncs = out->syncs;
+	r->sync_lat = out->lat_sync;
 }
 
 /* The end of the file inside the region: where the file ends now (a read
@@ -384,6 +379,10 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 		return fail(r, EXIT_RUN, "cannot start %u threads:", job->threads);
 	if (out->failed_why[0]) /* the engine could not start: its own reason */
 		return fail(r, EXIT_RUN, "%s", out->failed_why);
+	if (strcmp(op, "trim") == 0) /* a discard, never an O_DIRECT request */
+		return fail(r, EXIT_RUN, "trim '%s' at offset %llu (%s, %s): the kernel refused the "
+			    "discard:", t->path, (unsigned long long)out->failed_offset, bs,
+			    out->trim_path ? out->trim_path : "discard");
 	if (out->error == EINVAL && opt->direct)
 		return fail(r, EXIT_RUN, "%s '%s' at offset %llu: the kernel refused the O_DIRECT "
 			    "request (Invalid argument): the block size %s or the offset does not meet "
@@ -487,16 +486,20 @@ static void keep_record(struct result *r)
 }
 
 /* A run of -t seconds that ended after one pass, without --once: only a
- * run through the page cache does (run_job_for), and the result says so. */
+ * run through the page cache and one of trims alone do (run_job_for), and
+ * the result says why. */
 static void warn_short_pass(const struct bench_job *job, const struct options *opt,
 			    struct result *r)
 {
 	if (job->wrap || opt->once || opt->time_s <= 0 || !r->ended ||
 	    strcmp(r->ended, "one pass") != 0 || r->seconds >= opt->time_s)
 		return;
+	bool trims = run_job_trims_alone(job);
 	warn(r, "the run ended after one pass over the region, in %.3f s of -t %g: a second pass "
-	     "would read from the page cache the first one filled%s", r->seconds, opt->time_s,
-	     opt_hint(opt, OPT_SIZE, "; use a larger -s to read for longer"));
+	     "would %s%s", r->seconds, opt->time_s,
+	     trims ? "trim blocks the first one freed" : "read from the page cache the first one filled",
+	     opt_hint(opt, OPT_SIZE, trims ? "; use a larger -s to trim for longer"
+					   : "; use a larger -s to read for longer"));
 }
 
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,
@@ -620,7 +623,7 @@ static void check_zero_samples(const struct target *t, struct result *r)
 
 int run_check_data(struct target *t, const struct options *opt, struct result *r)
 {
-	if (t->created || t->kind == TARGET_DIR || t->kind == TARGET_NEW)
+	if (t->created || t->kind == TARGET_DIR || t->kind == TARGET_NEW || t->no_data)
 		return EXIT_OK;
 	int code = target_open(t, O_RDONLY, false, r);
 	if (code != EXIT_OK)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "devinfo.h"
@@ -316,9 +317,37 @@ static int refuse_if_mounted(const char *path, struct result *r)
 		    use.source);
 }
 
+#define CLAIM_RETRIES 20            /* about a second, */
+#define CLAIM_RETRY_NS 50000000L    /* 50 ms apart */
+
+/* An exclusive open of a device refused with EBUSY while nothing visible
+ * holds it (no mount, holder or swap: a program's O_EXCL claim, or the
+ * kernel still tearing down the io_uring ring of a run that has just
+ * exited, issue 44) is tried again for about a second. */
+static int open_device(const char *path, int flags)
+{
+	struct stat st;
+	char who[64];
+	int fd = open(path, flags);
+	if (fd >= 0 || errno != EBUSY || !(flags & O_EXCL))
+		return fd;
+	bool shown = stat(path, &st) == 0 &&
+		     devinfo_blockdev_claimed(major(st.st_rdev), minor(st.st_rdev), NULL, NULL, who,
+					      sizeof(who)) == 1;
+	errno = EBUSY; /* the readers' own errors are not the open's */
+	for (unsigned i = 0; !shown && fd < 0 && errno == EBUSY && i < CLAIM_RETRIES; i++) {
+		struct timespec nap = { 0, CLAIM_RETRY_NS };
+		nanosleep(&nap, NULL);
+		fd = open(path, flags);
+	}
+	return fd;
+}
+
 int target_open(struct target *t, int flags, bool direct, struct result *r)
 {
 	target_close(t);
+	if (t->no_data) /* --engine=nop: whatever the test, nothing can write through it */
+		flags = (flags & ~(O_ACCMODE | O_DSYNC | O_SYNC)) | O_RDONLY;
 	if (direct)
 		flags |= plat_o_direct;
 	/* the one place writes to a device get O_EXCL: it fails with EBUSY while
@@ -329,7 +358,8 @@ int target_open(struct target *t, int flags, bool direct, struct result *r)
 			return code;
 		flags |= O_EXCL;
 	}
-	t->fd = open(t->path, flags | O_CLOEXEC);
+	t->fd = t->kind == TARGET_BLOCKDEV ? open_device(t->path, flags | O_CLOEXEC)
+					   : open(t->path, flags | O_CLOEXEC);
 	if (t->fd < 0) {
 		if (errno == EINVAL && direct) {
 			t->no_direct = true;
@@ -453,6 +483,41 @@ static int refuse_overlap(const char *a, uint64_t a_rdev, const char *b, uint64_
 	return EXIT_OK;
 }
 
+/* A bare word that reads as an option's value: digits, a point, a unit
+ * ("2", "64M", "0.5", "4k", "10s", "2ms", "50%"), never a path ("./2"). */
+static bool looks_like_value(const char *w)
+{
+	static const char *const units[] = { "", "k", "K", "m", "M", "g", "G", "t", "T", "KB",
+					     "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB", "s", "ms",
+					     "us", "%" };
+	if (*w < '0' || *w > '9')
+		return false;
+	while ((*w >= '0' && *w <= '9') || *w == '.')
+		w++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(w, units[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A stray word after the TARGET ('randread -s 64M DIR 2') made a second
+ * target: a file named 2 beside the first, read by a thread of its own on
+ * the same device, every figure off (issue 44).  A new path that looks like
+ * a value, on a device another target is on, is refused: './2' means it. */
+static int refuse_stray_value(const char *const *args, unsigned n,
+			      const enum target_kind *kinds, const struct target_ident *ids,
+			      struct result *r)
+{
+	for (unsigned k = 0; k < n; k++)
+		for (unsigned i = 0; i < n && kinds[k] == TARGET_NEW && looks_like_value(args[k]); i++)
+			if (i != k && ids[i].dev == ids[k].dev)
+				return fail(r, EXIT_USAGE, "target '%s' does not exist and looks like a "
+					    "value, on the device of '%s': a stray word (an option's "
+					    "value?); to measure a new file of that name too, name it "
+					    "'./%s'", args[k], args[i], args[k]);
+	return EXIT_OK;
+}
+
 int target_check_several(const char *const *args, unsigned n, bool write_test, bool force,
 			 struct result *r)
 {
@@ -485,6 +550,9 @@ int target_check_several(const char *const *args, unsigned n, bool write_test, b
 				return fail(r, EXIT_USAGE, "target '%s' is the same %s as '%s': name "
 					    "each target once", args[k], kind_word(kinds[k]), args[i]);
 	}
+	int stray = refuse_stray_value(args, n, kinds, ids, r);
+	if (stray != EXIT_OK)
+		return stray;
 	for (unsigned k = 0; k < n; k++)
 		for (unsigned i = 0; i < k && kinds[k] == TARGET_BLOCKDEV; i++) {
 			int code = kinds[i] == TARGET_BLOCKDEV

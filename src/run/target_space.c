@@ -39,7 +39,7 @@ static int memory_available(uint64_t *bytes)
 int target_check_memory(const struct target *t, uint64_t bytes, struct result *r)
 {
 	uint64_t avail;
-	if (!t->fs_known || !t->fs.in_ram)
+	if (!t->fs_known || !t->fs.in_ram || t->no_data) /* nop: nothing will be written */
 		return EXIT_OK;
 	if (memory_available(&avail) != 0)
 		return fail(r, EXIT_REFUSED, "'%s' is on %s, in RAM, and how much memory is free "
@@ -67,7 +67,7 @@ int target_check_space(const struct target *t, uint64_t bytes, struct result *r)
 	int code = target_check_memory(t, bytes, r);
 	if (code != EXIT_OK)
 		return code;
-	if (!t->fs_known || t->fs.total_bytes == 0)
+	if (!t->fs_known || t->fs.total_bytes == 0 || t->no_data)
 		return EXIT_OK; /* ramfs reports no size at all: the memory is the limit */
 	uint64_t reserve = t->fs.total_bytes / 20;
 	if (t->fs.avail_bytes >= reserve && t->fs.avail_bytes - reserve >= bytes)

@@ -277,7 +277,7 @@ wait "$pid"; rc=$?
 if [ "$rc" = 130 ]; then ok "quick: SIGINT gives exit 130"; else not_ok "quick: SIGINT gives exit 130" "exit $rc"; fi
 no_leftovers "$D" "quick: SIGINT leaves no file behind"
 
-for t in seqwrite seqread buffered cached randread randwrite sweep info quick; do
+for t in seqwrite seqread buffered cached randread randwrite sweep info quick verify; do
 	missing=""
 	for o in $("$DB" help "$t" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 		# the option as the man page writes it (--name or \-\-name), not a bare word

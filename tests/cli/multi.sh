@@ -106,6 +106,26 @@ head -c 1048576 /dev/urandom >"$S/existing"
 check "seqwrite with an existing file among the targets: refused" 3 seqwrite -s 8M "$D1" "$S/existing"
 [ -z "$(left_in "$D1")" ] && ok "refused before creating a file in the first target" || not_ok "refused before creating a file in the first target" "$(left_in "$D1")"
 
+# issue 44: a stray word after the TARGET ('randread -s 64M DIR 2') was a
+# second target: a file named 2 made and read beside DIR, two threads on one
+# device.  A new path that looks like a value, on a device another target is
+# on, is refused before anything is made; './2', an existing 2, or a name
+# that looks like none are targets as they were.
+mkdir -p "$S/cwd"
+pushd "$S/cwd" >/dev/null || exit 2
+for w in 2 64M 0.5; do
+	check "randread -s 8M DIR $w (a new path that looks like a value): exit 2" 2 randread -s 8M -t 0.2 "$D1" "$w"
+	grep -qF "target '$w' does not exist and looks like a value" "$S/err" && grep -qF "'./$w'" "$S/err" &&
+		ok "... saying why, and how to mean it ('./$w')" || not_ok "... saying why, and how to mean it ('./$w')" "$(cat "$S/err")"
+done
+[ -z "$(ls -A "$S/cwd")" ] && [ -z "$(left_in "$D1")" ] && ok "... nothing made in either" || not_ok "... nothing made in either" "$(ls -A "$S/cwd") $(left_in "$D1")"
+check "randread DIR ./2: a target as asked, exit 0" 0 randread -s 8M -t 0.2 "$D1" ./2
+mkdir 3
+check "randread DIR 3 (an existing directory named 3): exit 0" 0 randread -s 8M -t 0.2 "$D1" 3
+check "randread DIR newfile (no value): exit 0" 0 randread -s 8M -t 0.2 "$D1" newfile
+[ "$(ls -A "$S/cwd")" = 3 ] && ok "... their test files removed" || not_ok "... their test files removed" "$(ls -A "$S/cwd")"
+popd >/dev/null || exit 2
+
 # Ctrl-C: every target's test file is removed (a sweep's points run by time)
 "$DB" sweep --run oltp --levels 2 --point-time 20 --budget 60 -s 8M "$D1" "$D2" >"$S/out" 2>"$S/err" &
 pid=$!

@@ -83,13 +83,14 @@ fi
 want="usr/bin/diskbench usr/share/man/man1/diskbench.1.gz usr/share/man/man7/diskbench-output.7.gz
 usr/share/man/man7/diskbench-methods.7.gz
 usr/share/bash-completion/completions/diskbench usr/share/zsh/vendor-completions/_diskbench
-usr/share/doc/diskbench/README.md usr/share/doc/diskbench/NEWS.md"
+usr/share/doc/diskbench/README.md usr/share/doc/diskbench/NEWS.md
+$(cd "$(dirname "$0")/../.." && ls profiles/*.fio | sed 's|^|usr/share/diskbench/|')"
 missing=""
 for f in $want; do [ -f "$S/x/$f" ] || [ -f "$S/x/$f.gz" ] || missing="$missing $f"; done
 if [ -z "$missing" ]; then
-	ok "the package holds the binary, the man pages, bash and zsh completion, README and NEWS"
+	ok "the package holds the binary, the man pages, bash and zsh completion, README, NEWS and fit's profiles"
 else
-	not_ok "the package holds the binary, the man pages, bash and zsh completion, README and NEWS" \
+	not_ok "the package holds the binary, the man pages, bash and zsh completion, README, NEWS and fit's profiles" \
 		"missing:$missing"
 fi
 th=$(for m in "$S"/x/usr/share/man/man?/*.gz; do

@@ -11,6 +11,9 @@ import json
 import re
 import sys
 
+from check_capacity import check_capacity
+import check_verify
+
 MIB = 1 << 20
 
 # What lab.sh and guest.sh gave each disk.
@@ -516,6 +519,17 @@ def check_zoned(t, runs, role, roles):
     t.check(rc == 0 and line is not None and int(line.group(1)) == 2 - z["conv"],
             f"{role}: the text's zoned line: 2 zones, 1 open, {2 - z['conv']} written zone(s) reset",
             out.strip()[-300:])
+    rc, out, err = runs[f"{role}.sla_write"]
+    t.check(rc == 2 and "open loop (--rate, sla) of writes" in err,
+            f"{role}: sla randwrite refused before its probe (exit {rc})", err.strip()[-200:])
+    rc, out, err = runs[f"{role}.nop_write"]
+    t.check(rc == 0, f"{role}: seqwrite --engine=nop runs without --force (exit {rc})", err.strip()[-200:])
+    pre, post = runs[f"{role}.blkzone_pre44"][1], runs[f"{role}.blkzone_post44"][1]
+    t.check(pre.strip() != "" and pre == post,
+            f"{role}: sla's refusal and --engine=nop left every zone as it was (blkzone report)",
+            f"before: {pre.strip()[:200]} after: {post.strip()[:200]}")
+    w0, w1 = (runs[f"{role}.stat_{k}44"][1].split()[4:5] for k in ("pre", "post"))
+    t.check(w0 != [] and w0 == w1, f"{role}: its write counter unchanged by them ({w0} -> {w1})")
     rc, out, err = runs[f"{role}.quick"]
     t.check(rc == 0, f"{role}: quick runs, reading below the write pointers (exit {rc})", err.strip()[-200:])
     dev = roles.get(role, "?")
@@ -731,6 +745,8 @@ def main():
     guarded(t, "nvme write", check_health_nvme_write, runs, roles)
     guarded(t, "nvme matrix", check_health_matrix, runs, roles)
     guarded(t, "ata", check_health_ata, runs, roles)
+    guarded(t, "capacity", check_capacity, runs, roles)
+    guarded(t, "data verification", check_verify.check_all, runs, doc)  # issue 42
     summary(runs, roles)
     return t.close()
 

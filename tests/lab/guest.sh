@@ -120,6 +120,15 @@ for b in $(ls /sys/block | grep -vE '^(loop|ram)'); do
 		run "$role.randread" diskbench --json randread --engine=$eng --max-open-zones 2 -t 1 -s 32M "$dev"
 		run "$role.sweep" diskbench --json sweep --engine=$eng --levels 1,2 --point-time 0.2 -s 32M "$dev"
 		run "$role.seqwrite_text" diskbench seqwrite --force --engine=$eng --once -b 1M -s 16M "$dev"
+		# issue 44: sla's open loop of writes is refused before its closed-loop
+		# probe writes or resets a zone; --engine=nop (no --force) prepares,
+		# writes and resets none: the zones and the write counter as they were
+		run "$role.blkzone_pre44" blkzone report -c 4 "$dev"
+		run "$role.stat_pre44" cat "/sys/block/$b/stat"
+		run "$role.sla_write" diskbench --json sla randwrite --force --engine=$eng --latency 10ms --step-time 0.2 -s 32M "$dev"
+		run "$role.nop_write" diskbench --json seqwrite --engine=nop -t 0.5 -s 32M "$dev"
+		run "$role.stat_post44" cat "/sys/block/$b/stat"
+		run "$role.blkzone_post44" blkzone report -c 4 "$dev"
 		run "$role.dmesg" dmesg
 		;;
 	esac
@@ -244,6 +253,38 @@ if dmsetup --noudevsync create labslow --table "0 $sz delay /dev/$nb 0 1" &&
 else
 	emit "@@@ note dmsetup create labflakey failed"
 fi
+
+# capacity (issue 42), run last: the plain nullb is free.  A device that claims
+# 1 GiB and keeps 64 MiB (dm-linear mapping every 64 MiB of it onto the nullb,
+# so writes wrap), one that keeps 48 MiB (no power of two; its text output),
+# and the nullb itself, which holds all it claims; the nullb's bytes before
+# and after the three; then f3probe (--destructive) on the nullb and on the
+# 64 MiB wrap.
+wrap_table() { # wrap_table CLAIMED_SECTORS KEPT_SECTORS
+	i=0
+	while [ $i -lt $1 ]; do
+		n=$2
+		[ $(($1 - i)) -lt $n ] && n=$(($1 - i))
+		echo "$i $n linear /dev/$nb 0"
+		i=$((i + $2))
+	done
+}
+cap="capacity --force --journal /tmp/capacity.undo"
+run capacity.sum_before md5sum /dev/$nb
+run capacity.honest diskbench --json $cap /dev/$nb
+for kept in 131072 98304; do
+	wrap_table 2097152 $kept | dmsetup --noudevsync create labwrap$kept ||
+		emit "@@@ note dmsetup create labwrap$kept failed"
+done
+w64=$(dm_of labwrap131072)
+w48=$(dm_of labwrap98304)
+[ -n "$w64" ] && run capacity.wrap131072 diskbench --json $cap /dev/$w64
+[ -n "$w48" ] && run capacity.wrap98304 diskbench $cap /dev/$w48
+run capacity.sum_after md5sum /dev/$nb
+run capacity.f3probe_honest f3probe --destructive --reset-type=2 /dev/$nb
+[ -n "$w64" ] && run capacity.f3probe131072 f3probe --destructive --reset-type=2 /dev/$w64
+dmsetup --noudevsync remove labwrap131072
+dmsetup --noudevsync remove labwrap98304
 
 emit "@@@ done"
 sync

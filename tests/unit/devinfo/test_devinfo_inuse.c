@@ -140,6 +140,37 @@ static void test_swap_file_itself(void **state)
 	assert_true(use.swap);
 }
 
+/* devinfo_blockdev_claimed (issue 44): what shows a device held, so that
+ * an O_EXCL claim nothing shows is retried (target.c) and one that shows is
+ * refused at once: nothing (0), a holder, swap, a mount (1), no sysfs (-1). */
+static void test_blockdev_claimed(void **state)
+{
+	(void)state;
+	struct devinfo_roots roots = { sys, mountinfo };
+	char who[64], cmd[512];
+	loop0_over(other);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/sys/dev/block' && ln -s ../../block/loop0 "
+		 "'%s/sys/dev/block/7:0'", root, root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(devinfo_blockdev_claimed(7, 0, &roots, swaps, who, sizeof(who)), 0);
+	assert_string_equal(who, "");
+	assert_int_equal(devinfo_blockdev_claimed(7, 9, &roots, swaps, who, sizeof(who)), -1);
+	put("sys/block/loop0/holders/dm-3", "");
+	assert_int_equal(devinfo_blockdev_claimed(7, 0, &roots, swaps, who, sizeof(who)), 1);
+	assert_string_equal(who, "dm-3");
+	snprintf(cmd, sizeof(cmd), "rm -f '%s/sys/block/loop0/holders/dm-3'", root);
+	assert_int_equal(system(cmd), 0);
+	put("swaps", "Filename\tType\tSize\tUsed\tPriority\n"
+		     "/dev/loop0                              partition\t16380\t\t0\t\t-2\n");
+	assert_int_equal(devinfo_blockdev_claimed(7, 0, &roots, swaps, who, sizeof(who)), 1);
+	assert_string_equal(who, "loop0");
+	put("swaps", "Filename\tType\tSize\tUsed\tPriority\n");
+	put("mountinfo", "22 1 254:0 / / rw - ext4 /dev/vda rw\n"
+			 "40 22 7:0 / /mnt rw - ext4 /dev/loop0 rw\n");
+	assert_int_equal(devinfo_blockdev_claimed(7, 0, &roots, swaps, who, sizeof(who)), 1);
+	assert_string_equal(who, "a mount");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +180,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_loop_is_swap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swap_of_a_similar_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swap_file_itself, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blockdev_claimed, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,12 +158,34 @@ static void test_part_reuse_releases(void **state)
 	assert_int_equal(whole.nkept, 0);
 }
 
+/* run_fit_depth (issue 44): a depth nobody asked for gets the engine's
+ * (sync: 1), with one warning naming what; one asked with --qd, or one the
+ * engine holds, is kept, silently. */
+static void test_fit_depth(void **state)
+{
+	(void)state;
+	struct options opt = { .engine = "sync", .threads = 1 };
+	struct result r = { .opt = &opt };
+	assert_int_equal(run_fit_depth(&opt, 128, "the open loop", &r), 1);
+	assert_int_equal(r.nwarnings, 1);
+	assert_non_null(strstr(r.warnings[0], "the sync engine keeps 1 request in flight per "
+				"thread, so the open loop has 1, not 128"));
+	assert_int_equal(run_fit_depth(&opt, 1, "the open loop", &r), 1);
+	opt.given = OPT_QD; /* asked: kept, the run then fails with the reason */
+	assert_int_equal(run_fit_depth(&opt, 4, "the open loop", &r), 4);
+	opt.given = 0;
+	opt.engine = "nop"; /* io_uring's depth (where it cannot run: kept, the run fails) */
+	assert_int_equal(run_fit_depth(&opt, 32, "the preconditioning", &r), 32);
+	assert_int_equal(r.nwarnings, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zfs_warning),
 		cmocka_unit_test(test_einval_is_alignment),
 		cmocka_unit_test(test_part_reuse_releases),
+		cmocka_unit_test(test_fit_depth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

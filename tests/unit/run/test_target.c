@@ -501,6 +501,30 @@ static void test_prepare_empty_path(void **state)
 /* A name swapped between the checks and a later open (here: for a symlink
  * to another file) is refused, not used: the open compares what it found
  * with what target_prepare checked. */
+/* A new path that looks like an option's value, on another target's
+ * device, is refused as a stray word (issue 44); './2', an existing 2, a
+ * name that is no value, or a value alone are not. */
+static void test_stray_value_target(void **state)
+{
+	struct fx *f = *state;
+	char cwd[4096], sub[300];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(f->dir), 0);
+	snprintf(sub, sizeof(sub), "%s/sub", f->dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	const char *bad[][2] = { { sub, "2" }, { "64M", sub }, { sub, "0.5" }, { sub, "10s" } };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f->r.error[0] = '\0';
+		assert_int_equal(target_check_several(bad[i], 2, false, false, &f->r), EXIT_USAGE);
+		assert_non_null(strstr(f->r.error, "looks like a value"));
+	}
+	assert_int_equal(mkdir("3", 0700), 0);
+	const char *good[][2] = { { sub, "./2" }, { sub, "3" }, { sub, "newfile" }, { sub, "2x" } };
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(target_check_several(good[i], 2, false, false, &f->r), EXIT_OK);
+	assert_int_equal(chdir(cwd), 0);
+}
+
 static void test_open_refuses_swapped_name(void **state)
 {
 	struct fx *f = *state;
@@ -538,6 +562,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prepare_bad_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prepare_empty_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_refuses_swapped_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stray_value_target, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
