@@ -308,7 +308,7 @@ static int unknown_key(const char *key, char *why, size_t len)
 	if (nearest)
 		snprintf(why, len, "unknown key '%s'; did you mean '%s'?", key, nearest);
 	else
-		snprintf(why, len, "'%s' is not a key diskbench job runs (diskbench(1), JOB FILES, "
+		snprintf(why, len, "'%s' is not a key diskbench job runs (diskbench-methods(7), JOB FILES, "
 			 "lists them)", key);
 	return -1;
 }
