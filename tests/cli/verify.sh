@@ -36,7 +36,8 @@
 #   is one corrupt block at 196608 (exit 7) and the read job after it still
 #   runs; verify_backlog=4 reads back every write; do_verify=0 checks
 #   nothing; --witness lists a sync=dsync job's 16 writes; verify=md5, a
-#   --witness job without sync=, blocks under 512 bytes: exit 2.
+#   --witness job without sync=, --witness over two such jobs, blocks under
+#   512 bytes: exit 2.
 # - What --verify cannot run with, refused before anything is written (exit 2).
 # Every run is one pass over at most 8 MiB (-t 0.3 for random ones, whose
 # checks hold for any count), in a scratch directory
@@ -340,6 +341,13 @@ if run 2 job --witness "$S/jwit2" "$S/j/crc.fio" && grep -q "give it sync=dsync 
 	ok "job --witness: a job without sync= refused"
 else
 	not_ok "job --witness: a job without sync= refused" "exit $rc" "$(cat "$S/err")"
+fi
+printf '[global]\nverify=crc32c\nsync=dsync\nbs=64k\nsize=1m\nrw=write\n[a]\nfilename=%s\n[b]\nstonewall\nfilename=%s\n' \
+	"$S/jw" "$S/jr" >"$S/j/two.fio"
+if run 2 job --witness "$S/jwit3" "$S/j/two.fio" && grep -q "holds one run's writes, and 2 jobs" "$S/err"; then
+	ok "job --witness: two jobs that write and verify refused"
+else
+	not_ok "job --witness: two jobs that write and verify refused" "exit $rc" "$(cat "$S/err")"
 fi
 jobfile tiny verify=crc32c bs=256 direct=0
 if run 2 job "$S/j/tiny.fio" && grep -q "at least 512 bytes" "$S/err"; then
