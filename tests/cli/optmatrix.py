@@ -51,7 +51,8 @@ class V:
 # {O} a directory for outputs (--svg), {J} a JSON Lines file of a fleet run (report);
 # the inputs of job, fit and verify (optmatrix_run.Env.make_inputs): {JF} a job file,
 # {P} a profile any disk is fit for, {PH} one none is, {JB} a job file diskbench refuses,
-# {V} a region seqwrite --verify --keep left, {W} its witness, {WC} that witness cut.
+# {V} a region seqwrite --verify --keep left, {W} its witness, {WC} that witness cut,
+# {VB} the region with a block changed.
 VALUES = {
     "bs": V("64k", "512", "3x", per={"files": V("64k", "512", "3x")}),
     "size": V("4M", "2M", "0"),
@@ -504,10 +505,16 @@ def verify_rows(opts, subjects):
              Row("readback steady randwrite --verify --precondition=1", spell(
                  ["steady", "randwrite"] + BASE["steady"] + ["--verify", "--precondition=1"],
                  "json", "dir"), (0,))]
-    # verify: a witness cut by a power cut still judges; what is no region of ours (exit
-    # 1), a directory, a missing path (exit 2)
+    # verify: a witness cut by a power cut still judges; a block changed (exit 7, the
+    # figures printed, the bad block in a warning); what is no region of ours (exit 1), a
+    # directory, a missing path (exit 2)
     rows += [Row("verify --witness CUT (no end line)", spell(["verify", "--witness", "{WC}"],
                  "json", "region"), (0,), target="region"),
+             Row("verify --witness CORRUPT: exit 7", spell(["verify", "--witness", "{W}"],
+                 "json", "none") + ["{VB}"], (7,), target="none",
+                 checks=(("stderr", r"1 corrupt \(at 1048576\)"),)),
+             Row("verify CORRUPT: exit 7 (csv)", ["--csv", "verify", "{VB}"], (7,), fmt="csv",
+                 target="none"),
              Row("verify a file of random bytes", spell(["verify"], "json", "file"), (1,),
                  target="file"),
              Row("verify a directory", spell(["verify"], "json", "dir"), (2,)),

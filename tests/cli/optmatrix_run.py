@@ -116,8 +116,9 @@ class Env:
         """The files job, fit and verify run: {JF} a job file of two time_based jobs
         (runtime=60: -t replaces it), {P} a profile any disk is fit for and {PH} one no
         disk is (tests/cli/fit.sh's), {JB} a job file with a key diskbench refuses, {V}
-        a region seqwrite --verify --keep left with {W} its witness, and {WC} that
-        witness cut as a power cut cuts it (no end line, a half line).  Each is
+        a region seqwrite --verify --keep left with {W} its witness, {WC} that witness
+        cut as a power cut cuts it (no end line, a half line), and {VB} a copy of the
+        region with a block changed.  Each is
         checksummed: no row may change one."""
         files = {
             "JF": ("job.fio", "[w]\nrw=randwrite\nbs=4k\nsize=1m\ndirect=1\nioengine=libaio\n"
@@ -145,6 +146,12 @@ class Env:
         lines = open(self.inputs["W"]).read().splitlines()
         with open(self.inputs["WC"], "w") as f:
             f.write("\n".join(lines[:3]) + "\n" + lines[3][:5])
+        # {VB}: the region with 8 bytes overwritten at 1 MiB + 777, its block 1 corrupt
+        self.inputs["VB"] = os.path.join(self.I, "region-bad")
+        shutil.copyfile(self.inputs["V"], self.inputs["VB"])
+        with open(self.inputs["VB"], "r+b") as f:
+            f.seek(MiB + 777)
+            f.write(b"XXXXXXXX")
         self.input_sums = {k: digest(v) for k, v in self.inputs.items()}
 
     def loop(self, img, size, fill=False):
