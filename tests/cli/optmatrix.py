@@ -496,10 +496,15 @@ def verify_rows(opts, subjects):
             rows.append(Row("readback %s --verify%s --%s" % (test, m, o["name"]),
                             spell([test] + args, fmt, v.target or "dir"), v.expect, fmt=fmt,
                             target=v.target or "dir"))
-    # what --witness cannot run without
+    # what --witness cannot run without, and where it cannot go: a directory, or in a
+    # directory that does not exist, a usage error (2) as verify's missing witness is
     w = ["seqwrite"] + BASE["seqwrite"]
     rows += [Row("readback seqwrite --witness without --verify", spell(w + ["--witness", "{O}/w"],
                  "json", "dir"), (2,), checks=(("stderr", "--verify"),)),
+             Row("readback seqwrite --verify --witness DIR", spell(
+                 w + ["--verify", "--witness", "{O}"], "json", "dir"), (2,)),
+             Row("readback seqwrite --verify --witness NODIR/w", spell(
+                 w + ["--verify", "--witness", "{O}/nodir/w"], "json", "dir"), (2,)),
              Row("readback seqwrite --verify --witness --sync=none", spell(
                  w + ["--verify", "--sync=none", "--witness", "{O}/w"], "json", "dir"), (2,)),
              Row("readback steady randwrite --verify --precondition=1", spell(
@@ -519,7 +524,9 @@ def verify_rows(opts, subjects):
                  target="file"),
              Row("verify a directory", spell(["verify"], "json", "dir"), (2,)),
              Row("verify a missing path", ["--json", "verify", "{O}/missing"], (2,),
-                 target="none")]
+                 target="none"),
+             Row("verify --witness DIR", spell(["verify", "--witness", "{O}"], "json",
+                 "region"), (2,), target="region")]
     # on the worker's loop device: the region a write test left there, read back
     dev = ["seqwrite", "-s", "4M", "-t", "30", "--once", "--verify", "--keep", "--force",
            "--witness", "{O}/dw"]
