@@ -62,6 +62,9 @@ struct findings_view {
 	unsigned ndisks;
 	const struct findings_limit *limits;
 	unsigned nlimits;
+	/* where on the series' clock the run began to count: a warm-up or a
+	 * job's ramp_time before it moves none of the run's bytes (0: none) */
+	double counted_from_s;
 };
 
 /* Every judgement over r (figures, latencies, CPU share) and v; each one

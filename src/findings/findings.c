@@ -389,6 +389,19 @@ static void judge_device(const struct options *opt, const struct findings_view *
 	}
 }
 
+/* The first sample that is the run's: one that begins after the counting
+ * did, or with at most a tenth of it before (a thread's start-up).  The
+ * samples of a warm-up or ramp_time hold nothing counted, and the one the
+ * counting began in part of it: read as the run's, they are a rise that
+ * no device made ("unsteady: from 0 B/s"). */
+static unsigned first_counted(const struct series *s, double counted_from_s)
+{
+	unsigned i = 0;
+	while (i < s->n && (i + 0.1) * s->interval_s < counted_from_s)
+		i++;
+	return i;
+}
+
 void findings_judge(const struct options *opt, const struct findings_view *v, struct result *r)
 {
 	const struct series *s = v->series;
@@ -400,7 +413,9 @@ void findings_judge(const struct options *opt, const struct findings_view *v, st
 	if (cliff)
 		judge_cliff(&c, s, r);
 	/* after a cliff, the variation the drop explains is not unsteadiness */
-	unsigned from = cliff ? c.at : 0;
+	unsigned from = first_counted(s, v->counted_from_s);
+	if (cliff && c.at > from)
+		from = c.at;
 	if (detect_unsteady(s, from, &cv))
 		judge_unsteady(s, from, cv, opt, r);
 	judge_heat(v, cliff, r);

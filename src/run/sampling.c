@@ -113,5 +113,6 @@ void sampling_finish(const struct options *opt, struct result *r, double sampler
 		r->device_io = &rec->devio;
 	snprintf(r->cpu_governor, sizeof(r->cpu_governor), "%s", rec->cpu_governor);
 	view_of(rec, r->dir == IO_WRITE, &view, disks, limits);
+	view.counted_from_s = sampler_lead_s;
 	findings_judge(opt, &view, r);
 }

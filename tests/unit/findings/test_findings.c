@@ -34,6 +34,8 @@ static struct rng g;
 /* the interval being built: cumulative figures and coarse latency counts */
 static uint64_t bytes, ios, coarse[STATS_COARSE_N];
 static double now_s, tick_s;
+/* where the run began to count on the series' clock (a warm-up before it) */
+static double counted_from_s;
 
 #define BS 4096u
 
@@ -53,6 +55,7 @@ static void begin(double interval_s)
 	memset(coarse, 0, sizeof(coarse));
 	now_s = 0;
 	tick_s = interval_s;
+	counted_from_s = 0;
 	rng_seed(&g, 20, 0);
 }
 
@@ -84,7 +87,8 @@ static void finish(void)
 	r.bytes = bytes;
 	r.ios = ios;
 	r.seconds = now_s;
-	struct findings_view v = { &series, temps, ntemps, disks, ndisks, limits, nlimits };
+	struct findings_view v = { &series, temps,  ntemps,  disks,
+				   ndisks,  limits, nlimits, counted_from_s };
 	findings_judge(&opt, &v, &r);
 }
 
@@ -281,6 +285,41 @@ static void test_noisy_vm(void **state)
 	assert_null(finding_find(&r, "rate_cap"));
 	assert_null(finding_find(&r, "cliff"));
 	assert_int_equal(r.nfindings, 1);
+}
+
+/* A job's ramp_time of 0.5 s at 0.2 s intervals: two samples with nothing
+ * counted, one with half, then ten of a device whose rate swings by
+ * +-swing; the run counted from counted_from. */
+static void ramp(double counted_from, double swing)
+{
+	begin(0.2);
+	counted_from_s = counted_from;
+	tick(), tick();
+	io(500, 100000), tick();
+	for (unsigned t = 0; t < 10; t++) {
+		io((uint64_t)(1000 * (1 + (t % 2 ? swing : -swing))), 100000);
+		tick();
+	}
+	finish();
+}
+
+static void test_ramp_is_not_unsteady(void **state)
+{
+	(void)state;
+	/* a steady device after its ramp: nothing to say */
+	ramp(0.5, 0);
+	assert_null(finding_find(&r, "unsteady"));
+	assert_int_equal(r.nwarnings, 0);
+	/* the same samples judged from 0, as they were before the ramp was
+	 * known: "unsteady, from 0 B/s" */
+	ramp(0, 0);
+	assert_non_null(finding_find(&r, "unsteady"));
+	/* a device unsteady after its ramp (+-70 %) is still said, over the
+	 * ten samples that are the run's */
+	ramp(0.5, 0.7);
+	const struct finding *f = finding_find(&r, "unsteady");
+	assert_non_null(f);
+	assert_true(said("over 10 intervals"));
 }
 
 static void test_short_run_says_nothing(void **state)
@@ -596,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_round_pace_after_a_full_bucket),
 		cmocka_unit_test(test_cgroup_limit_confirms_the_cap),
 		cmocka_unit_test(test_noisy_vm),
+		cmocka_unit_test(test_ramp_is_not_unsteady),
 		cmocka_unit_test(test_short_run_says_nothing),
 		cmocka_unit_test(test_merged_series_keeps_its_verdicts),
 		cmocka_unit_test(test_other_process_on_the_disk),
