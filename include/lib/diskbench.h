@@ -361,6 +361,15 @@ struct result {
 	uint64_t reap_calls, reaped;
 	int fixed_buffers, fixed_file;
 	char registration_why[128];
+	/* issue 40: how requests were submitted where the run chose: the
+	 * threads that chose (0: none did: asked, or not this engine, depth or
+	 * loop), those that measured, those that went one request per call,
+	 * how busy the measuring threads were (0..1) and the CPUs the machine
+	 * had idle meanwhile (< 0: unknown); bench.h's BENCH_POLICY_* */
+	struct result_policy {
+		unsigned threads, measured, one_by_one;
+		double busy_min, busy_max, idle_cpus;
+	} policy;
 	/* open loop (--rate, issue 30): lat is then each I/O's response time,
 	 * from when it was due; service_lat from its submission */
 	struct result_open_loop {

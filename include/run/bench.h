@@ -20,6 +20,40 @@
 
 struct zone_map; /* zoned.h */
 
+/* How a worker submits when the run chooses (job->submit_auto, issue 40):
+ * batched (every freed request in the call that waits for the next
+ * completion) for its first BENCH_PROBE_NS and at least BENCH_PROBE_MIN_IOS
+ * completions (and twice its depth); then one request per call where the
+ * thread and the machine had CPU to spare in that time (the thread busy
+ * under BENCH_POLICY_BUSY_MAX of the time it could run, the probe's less
+ * its wait for a CPU; at least BENCH_POLICY_IDLE_MIN CPUs idle), else
+ * batched on. */
+#define BENCH_PROBE_NS 100000000ull
+#define BENCH_PROBE_MIN_IOS 32u
+#define BENCH_POLICY_BUSY_MAX 0.5
+#define BENCH_POLICY_IDLE_MIN 0.5
+
+/* The choice's figures over the threads of a run. */
+struct bench_policy {
+	unsigned threads;    /* that chose (0: the run did not choose) */
+	unsigned measured;   /* whose probe ended before the run did */
+	unsigned one_by_one; /* that went on one request per call */
+	double busy_min, busy_max; /* the measured threads' (bench_probe_figures.busy) */
+	double idle_cpus;    /* the machine's idle CPUs in the first probe to end; < 0:
+			      * unknown (no /proc/stat) */
+};
+
+/* What a probe measured: its thread's CPU time over the time it could run
+ * (busy, 0..1), and the CPUs the machine had idle meanwhile (idle_cpus;
+ * < 0: unknown). */
+struct bench_probe_figures {
+	double busy, idle_cpus;
+};
+/* Whether a thread that measured this submits one request per call: busy
+ * under BENCH_POLICY_BUSY_MAX and, where known, BENCH_POLICY_IDLE_MIN CPUs
+ * idle or more. */
+bool bench_policy_one_by_one(const struct bench_probe_figures *f);
+
 #define BENCH_MAX_THREADS 1024
 /* Warm-up I/Os per thread a run should do unless told otherwise. */
 #define BENCH_WARMUP_IOS_DEFAULT 1
@@ -78,6 +112,15 @@ struct bench_job {
 	 * than huge pages (one scatter-gather segment per request) */
 	unsigned batch;
 	bool page_buffers;
+	/* issue 40: batch 0 and this set leave how requests are submitted to
+	 * the run (bench_policy.c): a closed loop with more than one request
+	 * in flight on an engine whose submit only queues (engine_ops.flush)
+	 * starts batched, measures its first BENCH_PROBE_NS and goes on one
+	 * request per call where the thread has CPU to spare.  false: batch
+	 * alone decides (--batch, --reap, peer mode, the sync and aio engines). */
+	bool submit_auto;
+	int (*cpu_idle_ns)(uint64_t *ns); /* the machine's idle time for that choice;
+					   * NULL: plat_cpu_idle_ns (a test gives its own) */
 	/* open loop (issue 30): rate > 0 issues I/Os on a schedule of that many
 	 * a second in all (each thread rate / threads, from its own stream of
 	 * arrivals), qd in flight per thread at most; a due I/O with no free
@@ -150,6 +193,10 @@ struct bench_outcome {
 	uint64_t reap_calls, reaped;
 	int fixed_buffers, fixed_file;
 	char reg_why[128];      /* the first thread's refusal, or "" */
+	/* issue 40: the threads that chose how to submit (job->submit_auto),
+	 * those whose probe ended (measured) and chose one request per call,
+	 * what they measured */
+	struct bench_policy policy;
 	/* a zoned device's writes (job->zones): the zones reset to be written
 	 * again, each reset's time */
 	uint64_t zone_resets;

@@ -12,6 +12,32 @@
 #include "output_series.h"
 #include "units.h"
 
+/* How the run chose to submit (issue 40), where it chose and measured:
+ * ", submitted one by one (thread 26 % busy, 1.4 CPUs idle)", ", submitted
+ * in batches (thread 71 % busy, 0.2 CPUs idle)", ", submitted one by one on
+ * 3 of 4 threads (threads 22-64 % busy, ...)".  Returns what it wrote. */
+static int describe_policy(char *buf, size_t len, const struct result *r)
+{
+	const char *name = result_policy_name(r);
+	const struct result_policy *p = &r->policy;
+	if (!name || strcmp(name, "unmeasured") == 0)
+		return 0;
+	char why[64];
+	int k;
+	if ((int)(p->busy_min * 100 + 0.5) == (int)(p->busy_max * 100 + 0.5))
+		k = snprintf(why, sizeof(why), "thread %.0f %% busy", p->busy_max * 100);
+	else
+		k = snprintf(why, sizeof(why), "threads %.0f-%.0f %% busy", p->busy_min * 100,
+			     p->busy_max * 100);
+	if (p->idle_cpus >= 0)
+		snprintf(why + k, sizeof(why) - (size_t)k, ", %.1f CPUs idle", p->idle_cpus);
+	if (strcmp(name, "mixed") == 0)
+		return snprintf(buf, len, ", submitted one by one on %u of %u threads (%s)",
+				p->one_by_one, p->threads, why);
+	return snprintf(buf, len, ", submitted %s (%s)",
+			strcmp(name, "batched") == 0 ? "in batches" : "one by one", why);
+}
+
 /* The factors in which the run differs from what fio and dd do by default
  * (4 KiB-page buffers, one request per submit call, one pass over the
  * region), so that a figure beside theirs says why it differs:
@@ -30,6 +56,7 @@ static void describe_factors(char *buf, size_t len, const struct result *r)
 	if (result_completions_per_reap(r) >= 1.05)
 		n += snprintf(buf + n, len - (size_t)n, ", %.1f completions/reap",
 			      result_completions_per_reap(r));
+	n += describe_policy(buf + n, len - (size_t)n, r);
 	if (r->registration_why[0])
 		n += snprintf(buf + n, len - (size_t)n, ", %s", r->registration_why);
 	if (r->opt && r->opt->poll)
