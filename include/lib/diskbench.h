@@ -364,11 +364,11 @@ struct result {
 	/* issue 40: how requests were submitted where the run chose: the
 	 * threads that chose (0: none did: asked, or not this engine, depth or
 	 * loop), those that measured, those that went one request per call,
-	 * how busy the measuring threads were (0..1) and the CPUs the machine
-	 * had idle meanwhile (< 0: unknown); bench.h's BENCH_POLICY_* */
+	 * and the measuring threads' least and most gain (one request per
+	 * call's completion rate over the batch's in their probe); bench.h */
 	struct result_policy {
 		unsigned threads, measured, one_by_one;
-		double busy_min, busy_max, idle_cpus;
+		double gain_min, gain_max;
 	} policy;
 	/* open loop (--rate, issue 30): lat is then each I/O's response time,
 	 * from when it was due; service_lat from its submission */

@@ -144,13 +144,6 @@ int plat_random(void *buf, size_t n);
 
 /* kernel.io_uring_disabled: 0 (or no such sysctl), 1 (only its group), 2. */
 int plat_io_uring_disabled(void);
-/* The time every CPU of the machine spent idle (or waiting for I/O) since
- * boot, in ns, at the kernel's clock-tick resolution (10 ms mostly): 0, or
- * -1 where /proc/stat cannot be read. */
-int plat_cpu_idle_ns(uint64_t *ns);
-/* The time the calling thread spent runnable but waiting for a CPU, in ns:
- * 0, or -1 where the kernel does not say (no /proc, no CONFIG_SCHED_INFO). */
-int plat_thread_wait_ns(uint64_t *ns);
 /* The calling thread's timers wake when asked, not up to 50 us later (the
  * kernel's default timer slack): the open loop's pacing.  Where the system
  * cannot, nothing changes. */

@@ -21,37 +21,36 @@
 struct zone_map; /* zoned.h */
 
 /* How a worker submits when the run chooses (job->submit_auto, issue 40):
+ * its first BENCH_PROBE_WINDOWS windows, each of BENCH_PROBE_WINDOW_NS and
+ * at least BENCH_PROBE_MIN_IOS completions (and twice its depth), go
  * batched (every freed request in the call that waits for the next
- * completion) for its first BENCH_PROBE_NS and at least BENCH_PROBE_MIN_IOS
- * completions (and twice its depth); then one request per call where the
- * thread and the machine had CPU to spare in that time (the thread busy
- * under BENCH_POLICY_BUSY_MAX of the time it could run, the probe's less
- * its wait for a CPU; at least BENCH_POLICY_IDLE_MIN CPUs idle), else
- * batched on. */
-#define BENCH_PROBE_NS 100000000ull
+ * completion), one request per call, one per call, batched, and that again
+ * (the order cancels a steady drift of the device or the machine; 200 ms in
+ * all on a device that completes 32 requests in 25 ms); then it goes on
+ * one request per call where those windows completed requests at least
+ * BENCH_POLICY_GAIN_MIN times as fast as the batched ones, else batched (a
+ * system call a request saved). */
+#define BENCH_PROBE_WINDOWS 8u
+#define BENCH_PROBE_WINDOW_NS 25000000ull
 #define BENCH_PROBE_MIN_IOS 32u
-#define BENCH_POLICY_BUSY_MAX 0.5
-#define BENCH_POLICY_IDLE_MIN 0.5
+#define BENCH_POLICY_GAIN_MIN 1.03
 
 /* The choice's figures over the threads of a run. */
 struct bench_policy {
 	unsigned threads;    /* that chose (0: the run did not choose) */
 	unsigned measured;   /* whose probe ended before the run did */
 	unsigned one_by_one; /* that went on one request per call */
-	double busy_min, busy_max; /* the measured threads' (bench_probe_figures.busy) */
-	double idle_cpus;    /* the machine's idle CPUs in the first probe to end; < 0:
-			      * unknown (no /proc/stat) */
+	double gain_min, gain_max; /* the measured threads' bench_probe_figures.gain */
 };
 
-/* What a probe measured: its thread's CPU time over the time it could run
- * (busy, 0..1), and the CPUs the machine had idle meanwhile (idle_cpus;
- * < 0: unknown). */
+/* What a probe measured: completions a second in its batched windows and in
+ * its one-per-call ones, and gain, the second over the first (0: the
+ * batched windows completed nothing). */
 struct bench_probe_figures {
-	double busy, idle_cpus;
+	double batched_rate, one_rate, gain;
 };
-/* Whether a thread that measured this submits one request per call: busy
- * under BENCH_POLICY_BUSY_MAX and, where known, BENCH_POLICY_IDLE_MIN CPUs
- * idle or more. */
+/* Whether a thread that measured this submits one request per call: gain
+ * BENCH_POLICY_GAIN_MIN or more. */
 bool bench_policy_one_by_one(const struct bench_probe_figures *f);
 
 #define BENCH_MAX_THREADS 1024
@@ -115,12 +114,10 @@ struct bench_job {
 	/* issue 40: batch 0 and this set leave how requests are submitted to
 	 * the run (bench_policy.c): a closed loop with more than one request
 	 * in flight on an engine whose submit only queues (engine_ops.flush)
-	 * starts batched, measures its first BENCH_PROBE_NS and goes on one
-	 * request per call where the thread has CPU to spare.  false: batch
-	 * alone decides (--batch, --reap, peer mode, the sync and aio engines). */
+	 * tries both ways in its first windows and goes on the faster.
+	 * false: batch alone decides (--batch, --reap, peer mode, the sync and
+	 * aio engines). */
 	bool submit_auto;
-	int (*cpu_idle_ns)(uint64_t *ns); /* the machine's idle time for that choice;
-					   * NULL: plat_cpu_idle_ns (a test gives its own) */
 	/* open loop (issue 30): rate > 0 issues I/Os on a schedule of that many
 	 * a second in all (each thread rate / threads, from its own stream of
 	 * arrivals), qd in flight per thread at most; a due I/O with no free

@@ -139,15 +139,13 @@ static void out_json_policy(struct json *j, const struct result *r)
 	json_key(j, "threads"), json_uint(j, p->threads);
 	json_key(j, "measured"), json_uint(j, p->measured);
 	json_key(j, "one_by_one"), json_uint(j, p->one_by_one);
-	json_key(j, "thread_busy_pct");
+	json_key(j, "gain");
 	json_object_begin(j);
 	json_key(j, "min");
-	p->measured ? json_double(j, p->busy_min * 100, 1) : json_null(j);
+	p->measured ? json_double(j, p->gain_min, 3) : json_null(j);
 	json_key(j, "max");
-	p->measured ? json_double(j, p->busy_max * 100, 1) : json_null(j);
+	p->measured ? json_double(j, p->gain_max, 3) : json_null(j);
 	json_object_end(j);
-	json_key(j, "idle_cpus");
-	p->measured && p->idle_cpus >= 0 ? json_double(j, p->idle_cpus, 2) : json_null(j);
 	json_object_end(j);
 }
 

@@ -13,24 +13,24 @@
 #include "units.h"
 
 /* How the run chose to submit (issue 40), where it chose and measured:
- * ", submitted one by one (thread 26 % busy, 1.4 CPUs idle)", ", submitted
- * in batches (thread 71 % busy, 0.2 CPUs idle)", ", submitted one by one on
- * 3 of 4 threads (threads 22-64 % busy, ...)".  Returns what it wrote. */
+ * ", submitted one by one (1.31x the batch's rate in its probe)",
+ * ", submitted in batches (one by one 0.92x in its probe)", ", submitted
+ * one by one on 3 of 4 threads (0.98-1.31x ...)".  Returns what it wrote. */
 static int describe_policy(char *buf, size_t len, const struct result *r)
 {
 	const char *name = result_policy_name(r);
 	const struct result_policy *p = &r->policy;
 	if (!name || strcmp(name, "unmeasured") == 0)
 		return 0;
-	char why[64];
-	int k;
-	if ((int)(p->busy_min * 100 + 0.5) == (int)(p->busy_max * 100 + 0.5))
-		k = snprintf(why, sizeof(why), "thread %.0f %% busy", p->busy_max * 100);
+	char why[64], gain[24];
+	if (p->gain_min + 0.005 > p->gain_max)
+		snprintf(gain, sizeof(gain), "%.2fx", p->gain_max);
 	else
-		k = snprintf(why, sizeof(why), "threads %.0f-%.0f %% busy", p->busy_min * 100,
-			     p->busy_max * 100);
-	if (p->idle_cpus >= 0)
-		snprintf(why + k, sizeof(why) - (size_t)k, ", %.1f CPUs idle", p->idle_cpus);
+		snprintf(gain, sizeof(gain), "%.2f-%.2fx", p->gain_min, p->gain_max);
+	if (strcmp(name, "batched") == 0)
+		snprintf(why, sizeof(why), "one by one %s in its probe", gain);
+	else
+		snprintf(why, sizeof(why), "%s the batch's rate in its probe", gain);
 	if (strcmp(name, "mixed") == 0)
 		return snprintf(buf, len, ", submitted one by one on %u of %u threads (%s)",
 				p->one_by_one, p->threads, why);

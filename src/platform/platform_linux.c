@@ -539,37 +539,6 @@ int plat_io_uring_disabled(void)
 	return disabled;
 }
 
-/* The machine's idle time, every CPU's (idle and iowait in /proc/stat's
- * first line, in clock ticks): how much CPU a run left to spare. */
-int plat_cpu_idle_ns(uint64_t *ns)
-{
-	unsigned long long user, nice, sys, idle, iowait;
-	FILE *f = fopen("/proc/stat", "re");
-	if (!f)
-		return -1;
-	int got = fscanf(f, "cpu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait);
-	fclose(f);
-	long hz = sysconf(_SC_CLK_TCK);
-	if (got != 5 || hz <= 0)
-		return -1;
-	*ns = (uint64_t)((double)(idle + iowait) * (1e9 / (double)hz));
-	return 0;
-}
-
-/* The calling thread's time spent waiting for a CPU, runnable (the second
- * figure of /proc/thread-self/schedstat, CONFIG_SCHED_INFO). */
-int plat_thread_wait_ns(uint64_t *ns)
-{
-	unsigned long long run, wait;
-	FILE *f = fopen("/proc/thread-self/schedstat", "re");
-	if (!f)
-		return -1;
-	int got = fscanf(f, "%llu %llu", &run, &wait);
-	fclose(f);
-	*ns = wait;
-	return got == 2 ? 0 : -1;
-}
-
 /* ---- scratch files (scratch.c) -------------------------------------------- */
 
 void plat_boot_id(char out[9])

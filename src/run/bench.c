@@ -105,11 +105,9 @@ static void collect_facts(const struct worker *w, bool first, struct bench_outco
 	p->threads++;
 	if (!w->policy_measured)
 		return;
-	double busy = w->policy.busy;
-	p->busy_min = p->measured == 0 || busy < p->busy_min ? busy : p->busy_min;
-	p->busy_max = p->measured == 0 || busy > p->busy_max ? busy : p->busy_max;
-	if (p->measured == 0)
-		p->idle_cpus = w->policy.idle_cpus;
+	double gain = w->policy.gain;
+	p->gain_min = p->measured == 0 || gain < p->gain_min ? gain : p->gain_min;
+	p->gain_max = p->measured == 0 || gain > p->gain_max ? gain : p->gain_max;
 	p->measured++;
 	p->one_by_one += w->batch == 1;
 }

@@ -120,12 +120,10 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 
 /* bench_policy.c: the run's choice of how to submit (issue 40). */
 struct bench_probe {
-	uint64_t from;     /* the clock at its start */
-	uint64_t cpu_from; /* the thread's CPU time then */
-	uint64_t idle_from; /* the machine's idle time then (plat_cpu_idle_ns) */
-	uint64_t wait_from; /* the thread's time waiting for a CPU then */
-	bool idle_known, wait_known;
-	uint64_t ios;      /* completions reaped since */
+	unsigned window;   /* 0 .. BENCH_PROBE_WINDOWS - 1 */
+	uint64_t from;     /* the clock at the window's start */
+	uint64_t ios;      /* completions reaped in it */
+	double ns[2], done[2]; /* time and completions so far: [0] batched, [1] one per call */
 };
 /* Whether the run chooses for this worker on lane l (job->submit_auto, a
  * closed loop, more than one in flight, an engine with a flush, no --poll

@@ -2,35 +2,33 @@
  *
  * Batched, every request freed by a reap goes to the kernel in the one
  * io_uring_enter that also waits for the next completion: the fewest
- * system calls, which is what a fast device needs, where the thread is the
- * limit.  One request per call, as fio submits by default, costs a system
- * call per request, but a device then sees each request as soon as its
- * slot is free rather than in bursts of the ten or so a reap brings back:
- * on this project's virtio disk that halved the median latency at 32 in
- * flight.  So the run measures which it is: batched for its first
- * BENCH_PROBE_NS, it goes on one request per call where the thread was busy
- * for less than half of the time it could run (the probe's, less what it
- * spent waiting for a CPU) and the machine had half a CPU idle or more: the
- * system call per request is CPU to spare then.  Otherwise it stays
- * batched; so does a run that ends before its probe does. */
+ * system calls, which is what a device that costs the machine's own CPU
+ * needs (a loop device, a RAM disk, a fast NVMe drive with a busy thread).
+ * One request per call, as fio submits by default, costs a system call per
+ * request, but a device then sees each request as soon as its slot is free
+ * rather than in bursts of the ten or so a reap brings back: on this
+ * project's virtio disk, 32 in flight, the bursts waited in the device's
+ * queue twice as long.  Which one a device wants is not written on it, and
+ * what the thread and the machine look like (how busy, how idle) did not
+ * tell on a loaded machine: so the run tries both.  Its first eight windows
+ * go batched, one per call, one per call, batched, twice (a steady drift of
+ * the device or of the load then weighs on both alike); it goes on one request per call
+ * where those windows completed requests BENCH_POLICY_GAIN_MIN times as fast
+ * or more, else batched.  A run that ends before its probe stays as it was
+ * (batched, unless its last window was one per call). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
 #include <string.h>
 
 #include "bench_int.h"
-#include "clock.h"
-#include "platform.h"
+
+/* batched, one per call, one per call, batched; twice */
+static const unsigned window_one[BENCH_PROBE_WINDOWS] = { 0, 1, 1, 0, 0, 1, 1, 0 };
 
 bool bench_policy_one_by_one(const struct bench_probe_figures *f)
 {
-	return f->busy >= 0 && f->busy < BENCH_POLICY_BUSY_MAX &&
-	       (f->idle_cpus < 0 || f->idle_cpus >= BENCH_POLICY_IDLE_MIN);
-}
-
-static int idle_ns(const struct bench_job *job, uint64_t *ns)
-{
-	return job->cpu_idle_ns ? job->cpu_idle_ns(ns) : plat_cpu_idle_ns(ns);
+	return f->gain >= BENCH_POLICY_GAIN_MIN;
 }
 
 void bench_policy_start(struct worker *w, const struct lane *l, struct bench_probe *p,
@@ -43,9 +41,18 @@ void bench_policy_start(struct worker *w, const struct lane *l, struct bench_pro
 		return;
 	memset(p, 0, sizeof(*p));
 	p->from = now;
-	p->cpu_from = clock_thread_cpu_ns();
-	p->idle_known = idle_ns(job, &p->idle_from) == 0;
-	p->wait_known = plat_thread_wait_ns(&p->wait_from) == 0;
+	w->batch = window_one[0];
+}
+
+/* The probe's verdict from its windows' figures. */
+static void probe_end(struct worker *w, const struct bench_probe *p)
+{
+	struct bench_probe_figures *f = &w->policy;
+	f->batched_rate = p->ns[0] > 0 ? p->done[0] * 1e9 / p->ns[0] : 0;
+	f->one_rate = p->ns[1] > 0 ? p->done[1] * 1e9 / p->ns[1] : 0;
+	f->gain = f->batched_rate > 0 ? f->one_rate / f->batched_rate : 0;
+	w->policy_measured = true;
+	w->batch = bench_policy_one_by_one(f) ? 1 : 0;
 }
 
 bool bench_probe_step(struct worker *w, const struct lane *l, struct bench_probe *p,
@@ -53,22 +60,17 @@ bool bench_probe_step(struct worker *w, const struct lane *l, struct bench_probe
 {
 	p->ios += got;
 	uint64_t enough = 2u * l->qd > BENCH_PROBE_MIN_IOS ? 2u * l->qd : BENCH_PROBE_MIN_IOS;
-	if (t1 < p->from + BENCH_PROBE_NS || p->ios < enough)
+	if (t1 < p->from + BENCH_PROBE_WINDOW_NS || p->ios < enough)
 		return true;
-	double wall = (double)(t1 - p->from), cpu = (double)(clock_thread_cpu_ns() - p->cpu_from);
-	uint64_t idle = 0, wait = 0;
-	/* busy over the time it could have run: a thread that other processes
-	 * kept from its CPU is not taken for one that sleeps on its device */
-	double could = wall;
-	if (p->wait_known && plat_thread_wait_ns(&wait) == 0 && wait >= p->wait_from &&
-	    (double)(wait - p->wait_from) < wall)
-		could -= (double)(wait - p->wait_from);
-	w->policy.busy = cpu < could ? cpu / could : 1.0;
-	w->policy.idle_cpus = p->idle_known && idle_ns(w->job, &idle) == 0 && idle >= p->idle_from
-				      ? (double)(idle - p->idle_from) / wall
-				      : -1.0;
-	w->policy_measured = true;
-	if (bench_policy_one_by_one(&w->policy))
-		w->batch = 1;
-	return false;
+	unsigned one = window_one[p->window];
+	p->ns[one] += (double)(t1 - p->from);
+	p->done[one] += (double)p->ios;
+	if (++p->window == BENCH_PROBE_WINDOWS) {
+		probe_end(w, p);
+		return false;
+	}
+	p->from = t1;
+	p->ios = 0;
+	w->batch = window_one[p->window];
+	return true;
 }

@@ -338,9 +338,8 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->policy = (struct result_policy){ .threads = out->policy.threads,
 					    .measured = out->policy.measured,
 					    .one_by_one = out->policy.one_by_one,
-					    .busy_min = out->policy.busy_min,
-					    .busy_max = out->policy.busy_max,
-					    .idle_cpus = out->policy.idle_cpus };
+					    .gain_min = out->policy.gain_min,
+					    .gain_max = out->policy.gain_max };
 	r->buffer_segments = out->buffer_segments;
 	r->ended = end_name(out->ended);
 	r->service_lat = out->lat_service;

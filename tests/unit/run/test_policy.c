@@ -1,13 +1,14 @@
 /* How the closed loop submits when nobody said (issue 40, src/run/bench_policy.c):
- * the decision from given measurements (one request per call only with the
- * thread under half busy and half a CPU idle or more; the boundaries, an
- * unknown idle, nothing measured), and the whole loop over a fake engine
- * whose "device" serves each request after a set time: a slow one (the
- * thread sleeps) goes one request per call after its probe, each submit of
- * one request followed by its own flush; an instant one (the thread never
- * sleeps), or a machine with no idle CPU, stays batched with no flush; the
- * choice is not made at depth 1, with --batch, without submit_auto, in an
- * open loop, or for an engine without a flush (aio's way). */
+ * the decision from given rates (one request per call only 3 % faster or
+ * more; ties and nothing measured stay batched), and the whole loop over a
+ * fake engine whose truth the test sets: a "device" that serves a request
+ * in a time that grows with the burst it came in (as a virtio disk's queue
+ * does) goes one request per call after its probe, its last submits one
+ * request each, each with its flush; one that serves at once but whose
+ * flush (the system call) costs 100 us stays batched, its last submits
+ * without a flush; the choice is not made at depth 1, with --batch, without
+ * submit_auto, in an open loop, or for an engine without a flush (aio's way),
+ * and a run shorter than its probe says so. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,29 +31,23 @@
 
 /* ---- the decision ------------------------------------------------------------ */
 
-static bool one(double busy, double idle)
+static bool one(double batched, double one_rate)
 {
-	struct bench_probe_figures f = { .busy = busy, .idle_cpus = idle };
+	struct bench_probe_figures f = { .batched_rate = batched, .one_rate = one_rate,
+					 .gain = batched > 0 ? one_rate / batched : 0 };
 	return bench_policy_one_by_one(&f);
 }
 
 static void test_decision(void **state)
 {
 	(void)state;
-	/* a disk: the thread sleeps most of the time, the machine is idle */
-	assert_true(one(0.25, 1.6));
-	assert_true(one(0.0, 0.5));             /* the idle boundary is in */
-	assert_true(one(0.499, 2.0));
-	assert_true(one(0.3, -1));              /* idle unknown: the thread decides */
-	/* a fast device: the thread is the limit */
-	assert_false(one(0.65, 1.0));
-	assert_false(one(0.5, 2.0));            /* the busy boundary is out */
-	assert_false(one(1.0, -1));
-	/* a loaded machine: no CPU to spare, however idle the thread */
-	assert_false(one(0.1, 0.0));
-	assert_false(one(0.1, 0.49));
-	/* nothing measured */
-	assert_false(one(-1, 2.0));
+	assert_true(one(100e3, 131e3));  /* a disk whose queue wants it */
+	assert_true(one(100e3, 103e3));  /* the boundary is in */
+	assert_false(one(100e3, 102.9e3)); /* within the noise: the batch saves calls */
+	assert_false(one(100e3, 100e3)); /* a tie */
+	assert_false(one(250e3, 180e3)); /* a device that costs the machine's CPU */
+	assert_false(one(0, 0));         /* nothing measured */
+	assert_false(one(0, 5e3));       /* no batched figure: no ratio */
 }
 
 /* ---- a fake engine: each request done service_ns after its submission -------- */
@@ -67,11 +62,18 @@ struct engine {
 };
 
 static struct fake {
-	uint64_t service_ns;     /* 0: every request done at once (the thread spins) */
+	uint64_t service_ns;     /* a request's service time, times its burst with per_burst */
+	bool per_burst;          /* true: service_ns x the requests of its submit call */
+	uint64_t flush_ns;       /* a flush's cost, spent spinning (a system call's) */
 	unsigned submits, flushes;
-	unsigned multi_after_flush; /* submits of more than one after the first flush */
-	unsigned submits_after_flush;
+	char tail[64];           /* the last events: '1' a submit of one, 'n' of more, 'f' a flush */
+	unsigned events;
 } fake;
+
+static void event(char c)
+{
+	fake.tail[fake.events++ % sizeof(fake.tail)] = c;
+}
 
 static int fake_probe(char *why, size_t len)
 {
@@ -88,14 +90,12 @@ static struct engine *fake_open(const struct engine_setup *s, char *why, size_t 
 static int fake_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
 {
 	uint64_t now = clock_ns();
+	uint64_t service = fake.service_ns * (fake.per_burst ? n : 1);
 	fake.submits++;
-	if (fake.flushes > 0) {
-		fake.submits_after_flush++;
-		fake.multi_after_flush += n > 1;
-	}
+	event(n == 1 ? '1' : 'n');
 	for (unsigned i = 0; i < n; i++) {
 		e->io[e->n] = ios[i];
-		e->due[e->n++] = now + fake.service_ns;
+		e->due[e->n++] = now + service;
 	}
 	return 0;
 }
@@ -104,6 +104,10 @@ static int fake_flush(struct engine *e)
 {
 	(void)e;
 	fake.flushes++;
+	event('f');
+	uint64_t until = clock_ns() + fake.flush_ns;
+	while (clock_ns() < until)
+		;
 	return 0;
 }
 
@@ -155,21 +159,8 @@ static const struct engine_ops fake_direct = {
 	.facts = fake_facts,
 };
 
-/* The machine's idle time as a test sets it: idle_cpus CPUs idle all along. */
-static double idle_cpus;
-static int fake_idle(uint64_t *ns)
-{
-	*ns = (uint64_t)((double)clock_ns() * idle_cpus);
-	return 0;
-}
-static int no_idle(uint64_t *ns)
-{
-	(void)ns;
-	errno = ENOENT;
-	return -1;
-}
-
-static struct bench_job make_job(int fd, unsigned qd, uint64_t service_ns, double idle)
+static struct bench_job make_job(int fd, unsigned qd, uint64_t service_ns, bool per_burst,
+				 uint64_t flush_ns)
 {
 	struct bench_job job;
 	memset(&job, 0, sizeof(job));
@@ -180,16 +171,16 @@ static struct bench_job make_job(int fd, unsigned qd, uint64_t service_ns, doubl
 	job.region = 1 << 20;
 	job.bytes_limit = UINT64_MAX;
 	job.wrap = true;
-	job.time_limit_s = 0.3;
+	job.time_limit_s = 0.6;
 	job.threads = 1;
 	job.seed = 7;
 	job.qd = qd;
 	job.engine = &fake_queued;
 	job.submit_auto = true;
-	job.cpu_idle_ns = fake_idle;
 	memset(&fake, 0, sizeof(fake));
 	fake.service_ns = service_ns;
-	idle_cpus = idle;
+	fake.per_burst = per_burst;
+	fake.flush_ns = flush_ns;
 	return job;
 }
 
@@ -209,66 +200,67 @@ static int fd_null(void)
 	return fd;
 }
 
-/* A slow device (2 ms a request) on an idle machine: one request per call
- * once the probe has ended, each in a submit of its own with its flush. */
-static void test_slow_device_one_by_one(void **state)
+/* The last events (up to 64), oldest first. */
+static const char *tail(char *buf)
+{
+	unsigned n = fake.events < sizeof(fake.tail) ? fake.events : sizeof(fake.tail);
+	for (unsigned i = 0; i < n; i++)
+		buf[i] = fake.tail[(fake.events - n + i) % sizeof(fake.tail)];
+	buf[n] = 0;
+	return buf;
+}
+
+/* A device whose requests wait the longer the bigger the burst they came
+ * in (300 us a request of the burst): one request per call once the probe
+ * has ended, each submit of one request with its flush. */
+static void test_bursty_device_one_by_one(void **state)
 {
 	(void)state;
 	int fd = fd_null();
-	struct bench_job job = make_job(fd, 8, 2 * MS, 2.0);
+	struct bench_job job = make_job(fd, 8, 300000, true, 0);
 	struct bench_outcome *out = run(&job);
 	const struct bench_policy *p = &out->policy;
+	char buf[80];
 	assert_int_equal(p->threads, 1);
 	assert_int_equal(p->measured, 1);
 	assert_int_equal(p->one_by_one, 1);
-	if (p->busy_max >= BENCH_POLICY_BUSY_MAX)
-		fail_msg("busy %.3f while sleeping on its device", p->busy_max);
-	assert_true(p->idle_cpus > 1.5 && p->idle_cpus < 2.5);
-	assert_true(fake.flushes > 100);
-	assert_int_equal(fake.multi_after_flush, 0);
-	assert_int_equal(fake.flushes, fake.submits_after_flush + 1);
-	free(out);
-
-	/* idle unknown (no /proc/stat): the thread alone decides */
-	job = make_job(fd, 8, 2 * MS, 0);
-	job.cpu_idle_ns = no_idle;
-	out = run(&job);
-	assert_int_equal(out->policy.one_by_one, 1);
-	assert_true(out->policy.idle_cpus < 0);
+	if (p->gain_min < BENCH_POLICY_GAIN_MIN)
+		fail_msg("gain %.3f where one per call is the faster", p->gain_min);
+	const char *t = tail(buf);
+	assert_int_equal(strlen(t), 64);
+	for (const char *c = t + 1; *c; c++) /* after the first, 1f1f...: every submit its own call */
+		if (*c == 'n' || *c == c[-1])
+			fail_msg("not one by one at the end: %s", t);
 	free(out);
 	close(fd);
 }
 
-/* The negative cases: a device as fast as the thread (it never sleeps), or
- * a machine with no idle CPU, stay batched: no flush, the probe measured. */
-static void test_busy_or_loaded_batched(void **state)
+/* A device that serves at once, whose flush (the system call) costs 100 us:
+ * batched on after the probe, no flush at the end. */
+static void test_costly_calls_batched(void **state)
 {
 	(void)state;
 	int fd = fd_null();
-	struct bench_job job = make_job(fd, 8, 0, 2.0);
+	struct bench_job job = make_job(fd, 8, 0, false, 100000);
 	struct bench_outcome *out = run(&job);
+	char buf[80];
 	assert_int_equal(out->policy.measured, 1);
 	assert_int_equal(out->policy.one_by_one, 0);
-	if (out->policy.busy_max < BENCH_POLICY_BUSY_MAX)
-		fail_msg("busy %.3f while never sleeping", out->policy.busy_max);
-	assert_int_equal(fake.flushes, 0);
+	if (out->policy.gain_max >= BENCH_POLICY_GAIN_MIN)
+		fail_msg("gain %.3f where every call costs 100 us", out->policy.gain_max);
+	const char *t = tail(buf);
+	if (strchr(t, 'f') || strlen(t) < 64)
+		fail_msg("not batched at the end: %s", t);
+	assert_true(fake.flushes > 0); /* the probe did try one per call */
 	free(out);
 
-	job = make_job(fd, 8, 2 * MS, 0.1);
-	out = run(&job);
-	assert_int_equal(out->policy.measured, 1);
-	assert_int_equal(out->policy.one_by_one, 0);
-	assert_true(out->policy.idle_cpus < BENCH_POLICY_IDLE_MIN);
-	assert_int_equal(fake.flushes, 0);
-	free(out);
-
-	/* a run shorter than its probe: nothing measured, batched throughout */
-	job = make_job(fd, 8, 2 * MS, 2.0);
+	/* a run shorter than its probe: tried, not measured */
+	job = make_job(fd, 8, 300000, true, 0);
 	job.time_limit_s = 0.05;
 	out = run(&job);
 	assert_int_equal(out->policy.threads, 1);
 	assert_int_equal(out->policy.measured, 0);
-	assert_int_equal(fake.flushes, 0);
+	assert_int_equal(out->policy.one_by_one, 0);
 	free(out);
 	close(fd);
 }
@@ -280,8 +272,8 @@ static void test_not_chosen(void **state)
 	(void)state;
 	int fd = fd_null();
 	for (int k = 0; k < 5; k++) {
-		struct bench_job job = make_job(fd, 8, 2 * MS, 2.0);
-		job.time_limit_s = 0.15;
+		struct bench_job job = make_job(fd, 8, 2 * MS, false, 0);
+		job.time_limit_s = 0.3;
 		if (k == 0)
 			job.qd = 1;
 		else if (k == 1)
@@ -308,8 +300,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decision),
-		cmocka_unit_test(test_slow_device_one_by_one),
-		cmocka_unit_test(test_busy_or_loaded_batched),
+		cmocka_unit_test(test_bursty_device_one_by_one),
+		cmocka_unit_test(test_costly_calls_batched),
 		cmocka_unit_test(test_not_chosen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
