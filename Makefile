@@ -10,12 +10,16 @@
 #   make check-fleet     fleet runs on pdsh, Slurm and the static binary (tests/cli/fleet.sh)
 #   make check-lab       every kind of disk under a real kernel in qemu (tests/lab/lab.sh)
 #   make check-deb       the Debian package: build, lintian, autopkgtest in a fresh root (root)
-#   make install         PREFIX, MANPREFIX, BASHCOMPDIR, ZSHCOMPDIR and DESTDIR are honoured
+#   make install         PREFIX, MANPREFIX, BASHCOMPDIR, ZSHCOMPDIR and DESTDIR are honoured;
+#                        fit's profiles go to PREFIX/share/diskbench/profiles
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+# fit's profiles: where the binary looks for them, ../share/diskbench/profiles
+# beside BINDIR (so the same path under any PREFIX)
+PROFILEDIR = $(PREFIX)/share/diskbench/profiles
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -std=c11 -Wall -Wextra -Wpedantic
@@ -75,11 +79,16 @@ install: diskbench
 	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
 	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 	chmod 644 $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
+	mkdir -p $(DESTDIR)$(PROFILEDIR)
+	cp -f profiles/*.fio $(DESTDIR)$(PROFILEDIR)/
+	chmod 644 $(DESTDIR)$(PROFILEDIR)/*.fio
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
 	rm -f $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
+	rm -f $(patsubst profiles/%,$(DESTDIR)$(PROFILEDIR)/%,$(wildcard profiles/*.fio))
+	-rmdir $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(PREFIX)/share/diskbench 2>/dev/null
 
 # ---- tests -----------------------------------------------------------------
 # Unit tests: tests/unit/test_NAME.c, cmocka, linked with the core objects.
@@ -94,26 +103,42 @@ build/tests/%: tests/unit/%.c $(OBJ_CORE) $(HDR) $(wildcard tests/unit/*.h)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ROOM_INC) -Itests/unit -o $@ $< $(OBJ_CORE) \
 		$$(sed -n '1s|^/\* LDFLAGS: \(.*\) \*/$$|\1|p' $<) $(ALL_LDFLAGS) -lcmocka $(LDLIBS)
 
+# Microbenchmarks of the pure modules (bench/crc32c_speed.c): built against
+# the core objects on demand, never run by make check.
+build/bench/%: bench/%.c $(OBJ_CORE) $(HDR)
+	@mkdir -p build/bench
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(OBJ_CORE) $(ALL_LDFLAGS) $(LDLIBS)
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 # diskbench with its surroundings faked by environment variables (delays,
 # sysfs, the disk's counters, a sensor, cgroups): tests/cli/fake_env.c, for
 # the findings end to end (tests/cli/findings.sh).  Never installed.
-FAKE_WRAP = -Wl,--wrap=pread,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
-	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c
+FAKE_WRAP = -Wl,--wrap=pread,--wrap=pwrite,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
+	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c,--wrap=bench_run \
+	-Wl,--wrap=plat_discard
 build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
 	@mkdir -p build/tests
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \
 		$(FAKE_WRAP) $(ALL_LDFLAGS) $(LDLIBS)
 
-cli: diskbench build/tests/diskbench-fake
+# The option and command tables as JSON (tests/cli/optable.c), which the
+# option matrix (tests/cli/optmatrix.py) is generated from.  Never installed.
+build/tests/diskbench-optable: tests/cli/optable.c $(OBJ_CORE) $(HDR)
+	@mkdir -p build/tests
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/optable.c $(OBJ_CORE) $(ALL_LDFLAGS) $(LDLIBS)
+
+cli: diskbench build/tests/diskbench-fake build/tests/diskbench-optable
 	bash tests/cli/run.sh ./diskbench
 	bash tests/cli/commands.sh ./diskbench
 	python3 tests/cli/option_hints.py src ./diskbench
 	bash tests/cli/golden.sh ./diskbench
+	python3 tests/cli/test_invariants.py
+	python3 tests/cli/optmatrix_run.py ./diskbench build/tests/diskbench-optable
 	bash tests/cli/series.sh ./diskbench
 	bash tests/cli/mix.sh ./diskbench
+	bash tests/cli/verify.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/reap.sh ./diskbench
 	bash tests/cli/policy.sh ./diskbench
 	bash tests/cli/report.sh ./diskbench
@@ -123,12 +148,16 @@ cli: diskbench build/tests/diskbench-fake
 	bash tests/cli/svg.sh ./diskbench
 	bash tests/cli/completion.sh ./diskbench
 	bash tests/cli/safety.sh ./diskbench
+	bash tests/cli/capacity.sh ./diskbench
 	bash tests/cli/findings.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/steady.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/openloop.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/trims.sh ./diskbench build/tests/diskbench-fake
+	bash tests/cli/unsaid.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/statics.sh
 	bash tests/cli/messages.sh ./diskbench
 	bash tests/cli/csv.sh ./diskbench
+	bash tests/cli/fit.sh ./diskbench
 	python3 tests/cli/doctest.py ./diskbench
 
 # The rooms against ARCHITECTURE.md's table (from the objects' symbols and the

@@ -200,7 +200,7 @@ int main(int argc, char **argv)
 	}
 	/* report's regression and missing hosts are said as warnings, beside figures */
 	bool figures = code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE ||
-		       code == EXIT_UNMET;
+		       code == EXIT_UNMET || code == EXIT_BAD_DATA;
 	if (!figures)
 		fprintf(stderr, "diskbench: %s\n", r.error[0] ? r.error : "failed");
 	cmd_render(c.cmd, &c.opt, &r, code);

@@ -53,6 +53,8 @@ struct command {
 	const char *operands; /* non-NULL: it reads these files (usage text), no TARGET */
 	bool several_targets; /* takes TARGET...: the load spread over them (multi) */
 	bool takes_test;      /* steady: the first word is the test it runs in rounds */
+	const char *file_operand; /* job, fit: the first word names the file it runs
+				   * (its name in the usage: "FILE.fio"), TARGET after */
 	struct mix mix;       /* rw, randrw, trim, randtrim: the default --mix */
 	/* shell completion */
 	unsigned targets;     /* TAKES_* of its TARGET words; 0: TAKES_DEFAULT */
@@ -88,5 +90,9 @@ int cmd_run_sweep(const struct command *cmd, const struct options *opt, struct r
 int cmd_run_report(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_matrix(const struct command *cmd, const struct options *opt, struct result *r);
 int cmd_run_files(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_capacity(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_verify(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_job(const struct command *cmd, const struct options *opt, struct result *r);
+int cmd_run_fit(const struct command *cmd, const struct options *opt, struct result *r);
 
 #endif

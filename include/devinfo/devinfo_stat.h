@@ -10,12 +10,15 @@
 
 #include "devinfo.h"
 
-/* The first eleven fields of a stat file (later kernels add discard and
- * flush counters after them). */
+/* The first eleven fields of a stat file, and where the kernel has them
+ * (Linux 5.5) the flush counters of fields 16 and 17 (4.18 added the
+ * discards' four before them). */
 struct devstat {
 	uint64_t reads, read_merges, read_sectors, read_ms;
 	uint64_t writes, write_merges, write_sectors, write_ms;
 	uint64_t in_flight, busy_ms, queue_ms;
+	bool has_flush;           /* the line holds fields 16 and 17 */
+	uint64_t flushes, flush_ms;
 };
 
 /* Parses one stat line; -1 if it does not hold eleven numbers. */

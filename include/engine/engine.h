@@ -30,15 +30,22 @@ struct engine_io {
 	bool write;
 	uint8_t op;         /* ENGINE_READ, ENGINE_WRITE (write is set too) or ENGINE_TRIM:
 			     * discard [offset, offset + len), buf unused */
-	uint64_t t_submit;  /* the loop's clock at submission */
+	uint64_t t_submit;  /* the loop's clock at submission; an engine that does a request
+			     * synchronously (a trim it cannot queue) stamps it again at its
+			     * own start */
+	uint64_t t_done;    /* 0, or when such an engine finished it (the loop's clock,
+			     * clock_ns): its latency ends there, not at the reap that
+			     * hands it back after the batch's other work */
 	uint64_t t_due;     /* open loop (--rate): when it was due to start, which its
 			     * response time counts from (the loop's clock) */
 	int64_t result;     /* once reaped: len; fewer bytes at end of file; or -errno */
 };
 
 /* What a request does (engine_io.op); the same numbers as mix.h's
- * operations, which index the loop's per-operation figures. */
-enum engine_op { ENGINE_READ, ENGINE_WRITE, ENGINE_TRIM };
+ * operations, which index the loop's per-operation figures.  The syncs
+ * come after them (fio's fsync=N, fdatasync=N: the sync engine alone runs
+ * them; offset, len and buf unused). */
+enum engine_op { ENGINE_READ, ENGINE_WRITE, ENGINE_TRIM, ENGINE_FSYNC, ENGINE_FDATASYNC };
 
 struct engine;
 
@@ -60,6 +67,10 @@ struct engine_setup {
 	 * queues); --sqpoll: IORING_SETUP_SQPOLL (a kernel thread takes the
 	 * submissions).  io_uring's alone; a ring that refuses them fails open. */
 	bool poll, sqpoll;
+	/* the sync engine: read(2)/write(2) at the file's position, lseek(2)
+	 * only where the next offset is not it, as fio's sync engine (job
+	 * files' ioengine=sync); false: pread(2)/pwrite(2), as fio's psync */
+	bool at_position;
 };
 
 /* What an engine did that moves a figure (issue 32), for the result. */
@@ -106,7 +117,9 @@ struct engine_ops {
 	 * ("uring_fallocate", "uring_cmd_discard", "ioctl_blkdiscard",
 	 * "fallocate_punch_hole"); NULL before any trim.  An engine that cannot
 	 * queue a trim does it synchronously inside submit, as the sync engine
-	 * does every request. */
+	 * does every request: after it handed the kernel the batch's other
+	 * requests (so they do not start a trim later than their stamp), each
+	 * trim stamped with its own start and end (t_submit, t_done). */
 	const char *(*trim_path)(struct engine *e);
 	/* What it did so far (engine_facts). */
 	void (*facts)(struct engine *e, struct engine_facts *f);

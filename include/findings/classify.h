@@ -28,6 +28,8 @@ struct quick_figures {
 	double qd1_cpu, qd32_cpu; /* the busiest submitting thread's CPU share of the QD1 and
 				   * QD32 random read steps, 0..1 (< 0 unknown): a device that
 				   * completes at memory speed keeps it near 1 */
+	bool nop;               /* --engine=nop: io_uring NOPs, which reach no device: the
+				 * figures are diskbench's own ceiling, no class's */
 	const char *fs_class;   /* "ram", "network" or NULL */
 	const char *transport;  /* "nvme", "sata", "usb", "virtio", … */
 	bool is_virtual;
@@ -59,7 +61,8 @@ struct verdict {
 					    * step's own finding says a cache between diskbench
 					    * and the disk served every figure weighed, or the
 					    * figures are memory speed on a target not known
-					    * to be in RAM or virtual: cls NULL) */
+					    * to be in RAM or virtual: cls NULL), "nop" (the
+					    * steps sent NOPs: no device, cls NULL, no warning) */
 	bool memory_speed;                 /* "cache" because the figures are memory speed */
 	const char *prefix;                /* "virtual disk: ", "RAM: ", "network: " or "" */
 	char identity_note[160];           /* why identity and figures disagree, if they do */

@@ -29,9 +29,11 @@
  * (metadata and other processes' I/O would swamp them). */
 #define FINDINGS_DEVICE_MIN_BYTES (8u << 20)
 /* A read test warns below this share reaching the disks; a write test
- * above this many times the bytes per disk. */
+ * above this many times the bytes per disk, and below the write share
+ * (a cache took the rest: buffered writes going round before one fsync). */
 #define FINDINGS_DEVICE_READ_SHARE 0.5
 #define FINDINGS_DEVICE_WRITE_TIMES 3.0
+#define FINDINGS_DEVICE_WRITE_SHARE 0.5
 /* The disks moved more than this many times the run's bytes (plus
  * FINDINGS_DEVICE_MIN_BYTES) on a read test: other processes' I/O.  On a
  * write test, reads beyond FINDINGS_DEVICE_READ_SHARE of its bytes are. */
@@ -75,5 +77,13 @@ void findings_judge(const struct options *opt, const struct findings_view *v, st
  * writes beyond its own are amplification, device_wrote_more). */
 uint64_t findings_other_io(uint64_t disk_read, uint64_t disk_written, unsigned ndisks,
 			   uint64_t run_bytes, bool write);
+
+/* verify_findings.c (issue 42): a verification's tally judged.  Bad
+ * blocks are warnings with their first offsets and finding data_bad
+ * (blocks, and the count of each kind); lost durable writes (stale,
+ * unwritten or lost blocks of a run whose writes were acknowledged
+ * durable) add finding writes_lost: no durable-write figure from that disk
+ * stands.  True when a block is bad (exit 7). */
+bool findings_judge_verify(const struct result_verify *v, struct result *r);
 
 #endif

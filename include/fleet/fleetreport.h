@@ -43,6 +43,8 @@ struct fleet_pair {
 	uint64_t count;
 };
 
+enum { FLEET_FIT = 1, FLEET_NOT_FIT = 2 };
+
 /* One host's record: what the report needs of it, copied out of the line. */
 struct fleet_record {
 	char *where;           /* "FILE:LINE" */
@@ -71,6 +73,8 @@ struct fleet_record {
 	int clock_synced;      /* clock.synchronised: 1, 0, or -1 when not known */
 	unsigned nwarnings;
 	char *error;           /* a failed run's "error" (it has no figures), or NULL */
+	int fit;               /* a fit --jsonl line's fit.pass: FLEET_FIT, FLEET_NOT_FIT; 0 no fit */
+	char *fit_verdict;     /* its fit.verdict, or NULL */
 };
 
 /* The records read so far and what was not one.  Every string taken from
@@ -108,8 +112,13 @@ char *fleet_escape(const char *s, size_t n);
 const char *fleet_json_start(const char *line, size_t len, char *label, size_t label_len);
 /* "2026-11-30T12:00:00.123456Z" → µs since the epoch: 0, or -1. */
 int fleet_parse_time(const char *text, int64_t *us);
-/* params keys that differ per host by nature and so are not compared. */
+/* params keys that differ per host by nature and so are not compared
+ * ("engine": what auto found in each host's kernel; but see fleet_record_nop). */
 bool fleet_param_ignored(const char *key);
+/* Whether r's run sent io_uring NOPs (params.engine "nop"): its figures are
+ * diskbench's own ceiling on that host, no device's, so it is never grouped
+ * nor compared with a run that moved data. */
+bool fleet_record_nop(const struct fleet_record *r);
 
 enum fleet_status { ROW_OK, ROW_FAILED, ROW_DUPLICATE };
 
@@ -140,6 +149,7 @@ struct fleet_totals {
 struct fleet_group {
 	const char *run_id, *test;
 	bool by_iops;          /* random tests: IOPS is the metric, else MB/s */
+	bool nop;              /* its records sent NOPs (fleet_record_nop): no device's */
 	struct fleet_row *rows; /* the hosts that ran, sorted by label in natural order
 				 * (node2 < node10); their figures make the totals */
 	unsigned n;

@@ -13,6 +13,10 @@
 
 ssize_t io_pread_full(int fd, void *buf, size_t len, uint64_t offset);
 ssize_t io_pwrite_full(int fd, const void *buf, size_t len, uint64_t offset);
+/* The same at the file's position, with read(2) and write(2), as fio's sync
+ * engine moves its blocks (its position moves on by what was moved). */
+ssize_t io_read_full(int fd, void *buf, size_t len);
+ssize_t io_write_full(int fd, const void *buf, size_t len);
 
 /* Incompressible pseudo-random data, or zeros as from /dev/zero. */
 void io_fill(void *buf, size_t len, bool zeros, struct rng *r);

@@ -29,10 +29,14 @@ enum exit_code {
 	EXIT_REGRESSED = 4, /* report --baseline: a figure got worse beyond --threshold */
 	EXIT_INCOMPLETE = 5, /* report: a host's run failed, or a baseline host has no record */
 	EXIT_UNMET = 6,    /* steady: not steady within --max-rounds, or left it during --hold */
+	EXIT_BAD_DATA = 7, /* --verify or verify: corrupt, misplaced, stale or lost blocks; wins
+			    * over 6 */
 	EXIT_SIGINT = 130, /* interrupted (128 + SIGINT) */
 };
 
-enum sync_mode { SYNC_DSYNC, SYNC_FSYNC, SYNC_NONE };
+/* how writes are made durable: O_DSYNC on each, one fsync at the end, none,
+ * or O_SYNC on each (the file's metadata too: pg_test_fsync's open_sync) */
+enum sync_mode { SYNC_DSYNC, SYNC_FSYNC, SYNC_NONE, SYNC_OSYNC };
 enum drop_mode { DROP_FILE, DROP_ALL, DROP_NONE };
 enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_JSONL /* --jsonl: fleet runs */ };
 enum io_dir { IO_READ, IO_WRITE };
@@ -97,6 +101,15 @@ typedef uint64_t opt_bits;
  * --drop-caches and --no-drop-caches share OPT_DROP: one setting. */
 #define OPT_GROUPS (OPT_SWEEP | OPT_REPORT | OPT_MATRIX | OPT_FLEET | OPT_FILES | OPT_STEADY | \
 		    OPT_SLA | OPT_DROP)
+/* capacity (issue 42) */
+#define OPT_DESTRUCTIVE OPT_BIT(46) /* --destructive: nothing saved nor put back */
+#define OPT_JOURNAL OPT_BIT(47)     /* --journal FILE: where the saved blocks are kept */
+/* data verification (issue 42) */
+#define OPT_VERIFY OPT_BIT(44)  /* --verify[=backlog]: write tests */
+#define OPT_WITNESS OPT_BIT(45) /* --witness FILE|-: write tests (with --verify) and verify */
+/* fio job files and fit (issue 41) */
+#define OPT_LIST OPT_BIT(40)    /* fit --list */
+#define OPT_JOB OPT_BIT(41)     /* runs a job file (job, fit): -t is each job's runtime */
 
 enum sweep_run { RUN_SIMPLE, RUN_OLTP, RUN_DSS };
 /* steady --metric: IOPS below 64 KiB blocks, bytes/s from 64 KiB (auto) */
@@ -118,6 +131,9 @@ struct steady_options {
  * 4 KiB pages, as dd and fio allocate them (issue 19) */
 enum buffer_mode { BUF_HUGE, BUF_PAGES };
 enum reap_mode { REAP_RING, REAP_SYSCALL }; /* --reap */
+/* --verify (issue 42): off, every written block read back after the
+ * writes, or each thread's writes read back in batches as it goes */
+enum verify_mode { VERIFY_OFF, VERIFY_AFTER, VERIFY_BACKLOG };
 
 #define OPT_MAX_LEVELS 32
 #define OPEN_LOOP_QD 128 /* --rate's requests in flight per thread at most, unless --qd */
@@ -214,6 +230,18 @@ struct options {
 		double step_s;        /* --step-time */
 	} sla;
 	struct mix mix;           /* --mix, or the test's own (trims: t100); unset: none */
+	/* capacity (issue 42) */
+	bool destructive;         /* --destructive: what capacity overwrites is not saved */
+	const char *journal;      /* --journal FILE: its undo journal; NULL: the default */
+	enum verify_mode verify;  /* --verify[=backlog] (issue 42) */
+	const char *witness;      /* --witness FILE ("-": stdout), or NULL */
+	/* job files (issue 41): fio's fsync=N/fdatasync=N, a sync call after
+	 * every sync_every writes, timed apart (0: none); fdatasync or fsync;
+	 * and ioengine=sync's read/write at the file's position */
+	unsigned sync_every;
+	bool sync_data, at_position;
+	const char *job_file;     /* job FILE.fio, fit PROFILE|FILE: the word after the command */
+	bool list;                /* fit --list */
 };
 
 #define MAX_WARNINGS 16
@@ -287,6 +315,42 @@ struct result_zoned {
 	uint64_t readable_bytes;  /* reads: below the write pointers, conventional zones whole */
 };
 
+/* --verify and `verify` (issue 42): the blocks read back and what they
+ * were.  Bad kinds make exit 7; the first offsets of each are kept. */
+enum verify_kind {
+	VERIFY_CORRUPT,   /* the CRC fails: changed after it was written, or torn */
+	VERIFY_MISPLACED, /* intact, but another offset's: a misdirected write, a fake drive's wrap */
+	VERIFY_STALE,     /* intact, but an older write of the block (or an earlier run's) */
+	VERIFY_UNWRITTEN, /* no header where the run wrote */
+	VERIFY_LOST,      /* --witness: older than the write the disk acknowledged */
+	VERIFY_KINDS
+};
+#define VERIFY_FIRST 8
+struct result_verify {
+	const char *mode;         /* "after" (the write phase), "backlog", "headers" (verify),
+				   * "witness" (verify --witness) */
+	const char *crc;          /* how CRC32C ran: "sse4.2" or "table" */
+	uint64_t run_id, block_size, region;
+	uint64_t blocks, bytes;   /* judged, read back */
+	double seconds;           /* the read-back's own time, never the write phase's */
+	uint64_t good;
+	uint64_t bad[VERIFY_KINDS];
+	struct verify_bad {
+		uint64_t offset;
+		uint64_t found;   /* misplaced: the offset its header names; stale, lost:
+				   * the generation found (0: another run's or none) */
+		uint64_t wanted;  /* the generation that should be there */
+	} first[VERIFY_KINDS][VERIFY_FIRST];
+	uint64_t map_bytes;       /* memory the generations took (4 bytes a block) */
+	/* verify: blocks no claim covers, counted but not bad */
+	uint64_t no_header, other_run; /* without --witness: no header; another run's */
+	uint64_t acknowledged;    /* --witness: the blocks it lists */
+	uint64_t unacknowledged;  /* --witness: blocks it does not list (not judged) */
+	uint64_t in_flight;       /* --witness: torn by a newer write nobody was promised */
+	uint64_t witness_lines, witness_noise; /* lines read, lines that were no witness's */
+	bool durable;             /* the writes were acknowledged durable (dsync, fsync) */
+};
+
 struct result {
 	const char *test;
 	const char *target;
@@ -349,6 +413,8 @@ struct result {
 	/* the factors that move a figure (issue 19), from the timed loop */
 	uint64_t submit_calls, submitted; /* counted requests and the calls that started them */
 	double buffer_segments; /* mean physically contiguous runs per request buffer; < 0: unknown */
+	uint32_t page_size;     /* the system's page: what fio's and dd's buffers are made of,
+				 * each one segment at most; 0 when no run filled it */
 	const char *ended;      /* "time", "one pass", "steady", "interrupted", "error"; NULL: none */
 	double passes;          /* bytes moved over the region's bytes (every target's) */
 	/* issue 32: the engine's system calls that waited for or took
@@ -385,6 +451,11 @@ struct result {
 	const struct result_zoned *zoned; /* a zoned device's zones in the run; NULL: not zoned */
 	const char *trim_engine; /* how the trims reached the kernel ("uring_fallocate",
 				  * "ioctl_blkdiscard", ...); NULL: none ran */
+	const struct result_verify *verify; /* --verify's read-back, verify's; NULL: none */
+	/* opt->sync_every (job files, issue 41): the sync calls counted and
+	 * each one's time, apart from the writes' */
+	uint64_t syncs;
+	struct stats sync_lat;
 };
 
 #endif

@@ -6,6 +6,9 @@
 #include "diskbench.h"
 
 const char *sync_mode_name(enum sync_mode m);
+/* The open(2) flag that makes each write durable in mode m: O_DSYNC,
+ * O_SYNC, or 0 (fsync at the end, none). */
+int sync_open_flag(enum sync_mode m);
 const char *drop_mode_name(enum drop_mode m);
 const char *sweep_run_name(enum sweep_run m);
 /* Each returns 0 and sets *out, or -1 when text is none of the names. */

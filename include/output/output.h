@@ -36,6 +36,23 @@ void out_json_open_loop(struct json *j, const struct result *r);
 /* "served 1,012 of the 2,000 IOPS asked; the rest waited (max lag 4.1 s)"
  * or "2,000 IOPS asked, 2,000 served": what an open-loop figure means. */
 void out_open_loop_served(char *buf, size_t len, const struct result *r);
+/* output_sync.c (issue 41): a run with a sync call after every N writes
+ * (job files' fsync=N, fdatasync=N).  ", fdatasync after every write" and
+ * the sync mode, into buf for the result line (what it wrote, at most
+ * len - 1); the calls' latency line ("fdatasync latency: ..."); JSON
+ * result.sync {call, every_writes, calls, per_sec}, sync_lat_ns and
+ * sync_lat_hist.  The last two write nothing for any other run. */
+int out_sync_words(char *buf, size_t len, const struct result *r);
+void out_text_sync(FILE *f, const struct result *r);
+void out_json_sync(struct json *j, const struct result *r);
+
+/* OUT_CSV_OPEN_HEADER's columns of a row: an open loop's rate asked and
+ * served (2 decimals) and I/Os never started, with lat_from "due" (its
+ * lat_* are response times); a closed loop's three empty and "submit".  A
+ * row without figures (measured false) leaves all four empty; one of
+ * several targets (whole false) the three rates, which are the run's. */
+void out_csv_open_loop(FILE *f, bool open, bool measured, bool whole, double asked,
+		       double served, uint64_t unserved);
 /* "cache: cold, 0.0 % resident before the run, 100.0 % after (evicted: file)",
  * if measured (output_cache.c) */
 void out_text_cache_line(FILE *f, const struct result *r);
@@ -50,6 +67,20 @@ void out_json_ops(struct json *j, const struct result *r);
  * "zoned": {...} in the result; nothing for any other target. */
 void out_text_zoned(FILE *f, const struct result *r);
 void out_json_zoned(struct json *j, const struct result *r);
+/* output_capacity.c (issue 42): a capacity step's line, printed as it ends. */
+struct capacity_report;
+struct cap_step;
+void out_capacity_step(FILE *f, const struct capacity_report *rep, const struct cap_step *st);
+/* A verification's tally (output_verify_tally.c, issue 42): "  verify: N blocks
+ * of 1 MiB read back in 0.1 s after the writes (CRC32C by sse4.2): all
+ * good", or the bad ones by kind with the first offset of each; and
+ * "verify": {mode, crc, run_id, block_size, region, blocks, bytes,
+ * seconds, good, bad, corrupt, misplaced, stale, unwritten, lost, first:
+ * {KIND: [{offset, ...}]}, ...} in the result.  Nothing without one. */
+void out_text_verify(FILE *f, const struct result *r);
+/* The same line's words after "verify: ", without its end. */
+void out_text_verify_body(FILE *f, const struct result_verify *v);
+void out_json_verify(struct json *j, const struct result *r);
 /* Several targets: a line for each, "  TARGET (DEVICE, STATE): bytes in s
  * = rate, IOPS, p50, p99"; nothing for one. */
 void out_text_targets(FILE *f, const struct result *r);
@@ -115,11 +146,14 @@ void out_json_factors(struct json *j, const struct result *r);
 void out_csv_field(FILE *f, const char *s);
 /* The header of every single-test, multi-target and quick CSV; columns are
  * only ever appended (qd and what follows came with issue 22, the
- * per-operation ones with issue 31). */
+ * per-operation ones with issue 31, the open loop's with issue 39). */
 #define OUT_CSV_HEADER "test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns," \
 	"lat_p99_ns,ios,threads,direct,sync,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns," \
 	"lat_max_ns,resident_before_pct,warnings,error,qd,engine,step,verdict," \
-	OUT_CSV_OPS_HEADER
+	OUT_CSV_OPS_HEADER "," OUT_CSV_OPEN_HEADER
+/* The open loop's columns, at the end of the single-test and sweep CSVs:
+ * what its lat_* columns are (issue 39). */
+#define OUT_CSV_OPEN_HEADER "rate_asked,rate_served,unserved_ios,lat_from"
 #define OUT_CSV_OPS_HEADER \
 	"read_ios,read_bytes,read_iops,read_lat_p50_ns,read_lat_p99_ns," \
 	"write_ios,write_bytes,write_iops,write_lat_p50_ns,write_lat_p99_ns," \

@@ -29,6 +29,9 @@ struct quick_report {
 	uint64_t span;            /* bytes of the file the steps range over */
 	double measure_s;         /* the -t budget split over the steps */
 	double layout_s;          /* time spent laying out the file (untimed) */
+	bool laid_out;            /* quick wrote the file's span before the steps */
+	uint64_t bytes_written;   /* the layout's and the write steps' (their warm-up
+				   * included; not the flush check's few blocks) */
 	struct quick_figures figures;
 	struct verdict verdict;
 	char line[512];           /* "looks like: …" */

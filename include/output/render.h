@@ -32,5 +32,8 @@ extern const struct renderers render_matrix;
 extern const struct renderers render_files;
 extern const struct renderers render_steady;
 extern const struct renderers render_sla;
+extern const struct renderers render_capacity;
+extern const struct renderers render_verify;
+extern const struct renderers render_job, render_fit;
 
 #endif

@@ -25,6 +25,7 @@ struct sla_step {
 	double p50_ns, p99_ns, p99_9_ns, mean_ns;
 	double judged_ns;          /* the target's percentile (or the mean) of it */
 	double service_p99_ns;
+	bool known;                /* the judged percentile is not among the unserved's */
 	bool pass;
 };
 
@@ -35,13 +36,19 @@ struct sla_report {
 	unsigned in_flight;        /* qd x threads: the probe's depth, the steps' cap */
 	double ceiling_iops;       /* the probe's */
 	double found_iops;         /* 0: not found */
-	bool found, confirmed;
+	unsigned found_step;       /* the step that served it */
+	bool found, confirmed;     /* found, not confirmed: exit 6 */
 	struct sla_step steps[SLA_MAX_STEPS];
 	unsigned nsteps;
 };
 
 /* "p99", "p99.9", "mean" */
 void sla_pct_name(char *buf, size_t len, double pct);
+/* Why a step failed, as its line and the error say it: "p99 24.8 ms >
+ * 20.0 ms", "p99 unknown: 148 of the 196 I/Os due never started" (more
+ * than the percentile leaves above it), "no I/O completed in it". */
+void sla_step_missed(char *buf, size_t len, const struct sla_report *rep,
+		     const struct sla_step *st);
 /* A step as the text prints it when it ends. */
 void sla_step_text(FILE *f, const struct sla_report *rep, const struct sla_step *st);
 

@@ -31,6 +31,8 @@ struct steady_precondition {
 	double seconds, bytes_per_sec;
 	double pass_bytes_per_sec[8]; /* the first passes' rates, from the series */
 	unsigned npass_rates;
+	uint64_t tail_bytes;  /* the region past its whole 128 KiB blocks, a request each pass */
+	double passes_done;   /* bytes written over the region's: the passes asked, once done */
 };
 
 struct steady_report {

@@ -114,6 +114,9 @@ int plat_remove_tree(int parent_fd, const char *name, bool remove_self, unsigned
  * on fd for as long as it stays open, and a try for an exclusive one that
  * fails with EWOULDBLOCK while any process, in any PID namespace, holds it. */
 void plat_boot_id(char out[9]);
+/* The directory of this program's binary (/proc/self/exe), into buf: where
+ * fit finds its profiles beside it.  -1 when the kernel does not say. */
+int plat_exe_dir(char *buf, size_t len);
 bool plat_fs_local(int fd);
 int plat_lock_shared(int fd);
 int plat_try_lock_exclusive(int fd);

@@ -19,6 +19,7 @@
 #include "stats.h"
 
 struct zone_map; /* zoned.h */
+struct verify;   /* verify.h */
 
 /* How a worker submits when the run chooses (job->submit_auto, issue 40):
  * its first BENCH_PROBE_WINDOWS windows, each of BENCH_PROBE_WINDOW_NS and
@@ -133,6 +134,21 @@ struct bench_job {
 	 * pointers, reads below them (the read region is the readable blocks,
 	 * mapped); NULL: any other target.  Not with a mix or several targets. */
 	struct zone_map *zones;
+	/* --verify (issue 42; verify.h): each write claims its block and is
+	 * stamped with a header and CRC, and (--witness) listed once durable;
+	 * with a backlog each thread drains, pauses its clock and reads its
+	 * last writes back.  NULL: off, and nothing of it on the hot path. */
+	struct verify *verify;
+	/* fio's fsync=N and fdatasync=N (job files, issue 41): a sync call
+	 * after every sync_every writes, a request of its own whose time is
+	 * counted apart (bench_outcome.lat_sync), never in the writes'; the
+	 * sync engine alone runs them.  0: none. */
+	unsigned sync_every;
+	bool sync_data;         /* fdatasync(2); false: fsync(2) */
+	bool sync_after_last;   /* the sync due after a thread's last write too: fio makes it
+				 * when bytes of its size= remain short of a block */
+	bool at_position;       /* the sync engine reads and writes at the file's position
+				 * (engine_setup.at_position): fio's ioengine=sync */
 };
 
 /* What ended a run, so that a short one is never taken for a full one. */
@@ -148,7 +164,8 @@ enum bench_end {
 struct bench_outcome {
 	uint64_t bytes, ios, writes, trims;
 	double seconds;
-	struct stats lat;       /* latency of every I/O: lat_read, lat_write, lat_trim merged */
+	struct stats lat;       /* latency of every I/O: lat_read, lat_write, lat_trim merged
+				 * (open loop: and lat_unserved) */
 	struct stats lat_read, lat_write, lat_trim;
 	const char *trim_path;  /* how the trims reached the kernel (engine_ops.trim_path);
 				 * NULL: none ran */
@@ -178,8 +195,11 @@ struct bench_outcome {
 	bool eof;               /* the failure is the end of the file, at failed_offset,
 				 * inside the region */
 	/* open loop (job->rate > 0): lat, lat_read and lat_write are response
-	 * times, from when each I/O was due; lat_service from its submission */
+	 * times, from when each I/O was due; lat_service from its submission.
+	 * lat also holds the unserved (lat_unserved): each waited at least
+	 * from when it was due to the window's end, and is in no other figure */
 	struct stats lat_service;
+	struct stats lat_unserved;
 	uint64_t late_ios;      /* counted I/Os submitted more than one mean gap after due */
 	uint64_t max_lag_ns;    /* the longest an I/O waited past its due time to start
 				 * (one never started by the end: until the end) */
@@ -198,6 +218,9 @@ struct bench_outcome {
 	 * again, each reset's time */
 	uint64_t zone_resets;
 	struct stats lat_zone_reset;
+	/* job->sync_every: the sync calls counted, each one's time */
+	uint64_t syncs;
+	struct stats lat_sync;
 };
 
 /* Set (e.g. by a signal handler) to end every running loop. */
@@ -243,6 +266,12 @@ struct offset_gen {
 
 void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned thread,
 		     uint64_t *quota);
+/* A random I/O's next offset: uniform over g's blocks, as offset_gen_next
+ * draws it (which spells it out: an external inline may not call this). */
+static inline uint64_t offset_gen_draw(struct offset_gen *g)
+{
+	return g->start + rng_below(&g->rng, g->blocks) * g->bs;
+}
 /* Next offset; returns false when a non-wrapping sequential slice is done. */
 bool offset_gen_next(struct offset_gen *g, uint64_t *offset);
 

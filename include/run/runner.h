@@ -72,8 +72,12 @@ unsigned run_warmup_ios(const struct options *opt);
 void run_job_by_time(struct bench_job *job);
 /* -t as a duration (fio's time_based): with a time limit the job goes round
  * its region until the time is up; --once (or -t 0) makes it one pass,
- * random I/O as many blocks as the region holds. */
+ * random I/O as many blocks as the region holds.  Reads through the page
+ * cache and trims no write refills make one pass, -t at most. */
 void run_job_for(struct bench_job *job, const struct options *opt);
+/* Whether job trims and writes nothing (trim, randtrim, a mix of reads
+ * and trims): a second pass would trim blocks the first one freed. */
+bool run_job_trims_alone(const struct bench_job *job);
 /* run_ops.c, the mixes and trims (issue 31).  A mix's shares (--mix, a
  * trim test's t100) into job: each I/O's operation drawn from the seed;
  * the final fsync only for a mix that writes. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "engine.h"
+#include "fiohints.h"
 #include "matrix.h"
 #include "fleet.h"
 #include "names.h"
@@ -25,7 +26,7 @@ struct given {
 static int unknown_option(const char *arg, size_t n, char *why, size_t len)
 {
 	char guess[96];
-	const char *fio = fio_equivalent(arg + 2, n);
+	const char *fio = fio_cli_equivalent(arg + 2, n);
 	if (fio)
 		return usage_error(why, len, "unknown option '%.*s' (a fio option; in diskbench: %s)",
 				   (int)n + 2, arg, fio);
@@ -216,11 +217,14 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 			rc = -1;
 		}
 		break;
+	case ID_VERIFY:
+	case ID_WITNESS:
+		return cli_apply_verify(o, d->id, v, why, len);
 	case ID_MIX: if (mix_parse(v, &o->mix, why + 7, len - 7) == 0) return EXIT_OK;
 		return memcpy(why, "--mix: ", 7), EXIT_USAGE; /* the parser's reason after it */
 	case ID_SYNC:
 		if (sync_mode_parse(v, &o->sync) != 0)
-			return usage_error(why, len, "--sync '%s': use dsync, fsync or none", v);
+			return usage_error(why, len, "--sync '%s': use dsync, osync, fsync or none", v);
 		return EXIT_OK;
 	case ID_DROP:
 		if (drop_mode_parse(v, &o->drop) != 0)
@@ -254,9 +258,10 @@ static int apply_value(struct options *o, const struct optdef *d, const char *v,
 		o->files_dir = v;
 		return EXIT_OK;
 	case ID_SVG:
+	case ID_JOURNAL:
 		if (v[0] == '\0')
-			return usage_error(why, len, "--svg needs a file name");
-		o->svg_path = v;
+			return usage_error(why, len, "--%s needs a file name", d->name);
+		*(d->id == ID_SVG ? &o->svg_path : &o->journal) = v;
 		return EXIT_OK;
 	case ID_INTERVAL:
 		rc = parse_seconds(v, &o->interval_s, &reason);
@@ -360,11 +365,13 @@ static void apply_flag(struct cli *c, enum opt_id id)
 	case ID_ONCE: o->once = true; break;
 	case ID_POLL: o->poll = true; break;
 	case ID_SQPOLL: o->sqpoll = true; break;
+	case ID_DESTRUCTIVE: o->destructive = true; break;
 	case ID_JSON: o->format = OUT_JSON; break;
 	case ID_CSV: o->format = OUT_CSV; break;
 	case ID_JSONL: o->format = OUT_JSONL; break;
 	case ID_QUIET: o->quiet = true; break;
 	case ID_ALLOW_MISSING: o->allow_missing = true; break;
+	case ID_LIST: o->list = true; break;
 	case ID_HELP: c->help = true; break;
 	case ID_VERSION: c->version = true; break;
 	default: break;
@@ -405,6 +412,8 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 					   "not '%s'", c->cmd->name, words[i]);
 		i++;
 	}
+	if (c->cmd && c->cmd->file_operand && i < nwords) /* job FILE.fio, fit PROFILE */
+		o->job_file = words[i++];
 	if (c->cmd && c->cmd->operands) {
 		c->opt.inputs = words + i;
 		c->opt.ninputs = (unsigned)(nwords - i);
@@ -418,9 +427,11 @@ static int take_words(struct cli *c, const char **words, int nwords, char *why, 
 			return usage_error(why, len, "too many targets: at most %u", OPT_MAX_TARGETS);
 		o->targets[o->ntargets++] = words[i];
 	}
-	if (o->ntargets == 0)
-		o->targets[o->ntargets++] = "."; /* the current directory, as the man page says */
-	o->target = o->targets[0];
+	/* the current directory, as the man page says (a job file's own target
+	 * wins over it: none is named) */
+	if (o->ntargets == 0 && !(c->cmd && c->cmd->file_operand))
+		o->targets[o->ntargets++] = ".";
+	o->target = o->ntargets ? o->targets[0] : ".";
 	return EXIT_OK;
 }
 
@@ -509,6 +520,9 @@ int cli_parse(int argc, char **argv, struct cli *c, char *why, size_t len)
 		else if (c->cmd && c->cmd->takes_test && !c->test)
 			code = usage_error(why, len, "%s needs a test: %s randwrite [OPTIONS] TARGET (or "
 					   "randread, seqread, seqwrite)", c->cmd->name, c->cmd->name);
+		else if (c->cmd && c->cmd->file_operand && !c->opt.job_file && !c->opt.list)
+			code = usage_error(why, len, "%s needs %s: diskbench %s %s [TARGET]", c->cmd->name,
+					   c->cmd->file_operand, c->cmd->name, c->cmd->file_operand);
 		else if (threshold && !c->opt.baseline)
 			code = usage_error(why, len, "--threshold and --noise-floor go with --baseline");
 		else if (c->cmd) {

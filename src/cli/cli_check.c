@@ -108,7 +108,7 @@ int cli_check_limits(const struct options *o, char *why, size_t len)
 	if (o->bs * top > max_buffers || sw->large_bs * top_large > max_buffers ||
 	    (sw->run == RUN_DSS && sw->large_bs * top > max_buffers))
 		return usage_error(why, len, "block size x levels needs more than 4 GiB of buffers");
-	return EXIT_OK;
+	return cli_check_verify(o, why, len);
 }
 
 /* --svg FILE replaces a file, or writes to a character device or a pipe

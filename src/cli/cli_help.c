@@ -87,6 +87,10 @@ static const struct {
 	{ OPT_FILES, "time", "the least seconds measured per phase: short phases run again" },
 	{ OPT_FILES, "sync", "fsync: each file, and its directory at the end of a phase; "
 			     "none: neither (dsync does not apply)" },
+	{ OPT_JOB, "time", "every job's runtime=: a time_based job runs this long, any other "
+			   "ends after its size= or at it" },
+	{ OPT_JOB, "seed", "the seed of every job's offsets and data (else randseed=, or fio's "
+			   "fixed one while randrepeat=1)" },
 };
 
 static const char *option_meaning(const struct command *cmd, const struct optdef *d)
@@ -100,8 +104,9 @@ static const char *option_meaning(const struct command *cmd, const struct optdef
 
 void cli_print_test_help(FILE *f, const struct command *cmd)
 {
-	fprintf(f, "usage: diskbench %s %s[OPTIONS] %s\n\n%s.\n", cmd->name,
-		cmd->takes_test ? "TEST " : "",
+	fprintf(f, "usage: diskbench %s %s[OPTIONS] %s%s%s\n\n%s.\n", cmd->name,
+		cmd->takes_test ? "TEST " : "", cmd->file_operand ? cmd->file_operand : "",
+		cmd->file_operand ? " " : "",
 		cmd->operands ? cmd->operands : cmd->several_targets ? "[TARGET...]" : "[TARGET]",
 		cmd->summary);
 	if (cmd->takes_test)

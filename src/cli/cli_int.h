@@ -29,6 +29,9 @@ enum opt_id {
 	ID_HOLD, /* steady (issue 29) */
 	ID_RATE, ID_ARRIVALS, ID_LATENCY, ID_STEP_TIME, ID_CURVE, /* open loop, sla (issue 30) */
 	ID_MIX, ID_MAX_OPEN_ZONES, /* issue 31 */
+	ID_DESTRUCTIVE, ID_JOURNAL, /* capacity (issue 42) */
+	ID_VERIFY, ID_WITNESS, /* issue 42 */
+	ID_LIST, /* fit (issue 41) */
 };
 
 struct optdef {
@@ -59,8 +62,6 @@ const struct optdef *find_short(char letter);
 bool suggest_option(const char *name, size_t n, char *out, size_t len);
 /* The test whose name is within two edits of name, or NULL. */
 const char *suggest_test(const char *name);
-/* diskbench's way to say fio's option name[0..n) (without "--"), or NULL. */
-const char *fio_equivalent(const char *name, size_t n);
 
 /* The message into why; returns EXIT_USAGE. */
 int usage_error(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -84,6 +85,11 @@ int parse_file_size(const char *v, uint64_t *out, const char **reason);
 int cli_check_limits(const struct options *o, char *why, size_t len);
 int cli_check_svg_path(const struct options *o, char *why, size_t len);
 int cli_check_open_loop(const struct options *o, char *why, size_t len);
+/* cli_verify.c (issue 42): --verify[=backlog] and --witness FILE into o
+ * (v NULL for a bare --verify), and what they cannot go with, checked once
+ * every option is read.  EXIT_OK or EXIT_USAGE with the reason in why. */
+int cli_apply_verify(struct options *o, enum opt_id id, const char *v, char *why, size_t len);
+int cli_check_verify(const struct options *o, char *why, size_t len);
 /* --poll and --sqpoll: io_uring's, and IOPOLL only for O_DIRECT reads and
  * writes in a closed loop.  EXIT_OK or a usage error in why. */
 int cli_check_polling(const struct options *o, char *why, size_t len);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "fiohints.h"
 #include "names.h"
 #include "sweep.h"
 
@@ -20,7 +21,7 @@ const struct optdef optdefs[] = {
 	{ "time", 't', "SECONDS", OPT_TIME, ID_TIME,
 	  "duration, decimals allowed (0: no limit, one pass; quick needs a time)" },
 	{ "sync", 0, "MODE", OPT_SYNC, ID_SYNC,
-	  "dsync: O_DSYNC on each write; fsync: one timed fsync at the end; none: neither" },
+	  "dsync: O_DSYNC on each write; osync: O_SYNC on each; fsync: one timed fsync at the end; none: neither" },
 	{ "no-direct", 0, NULL, OPT_NODIRECT, ID_NODIRECT, "do not use O_DIRECT" },
 	{ "drop-caches", 0, "MODE", OPT_DROP, ID_DROP,
 	  "before reading: file (evict the test file, default), all (also drop_caches, root), none" },
@@ -82,6 +83,9 @@ const struct optdef optdefs[] = {
 	  "rate=PCT,p50=PCT,p99=PCT or one PCT for all (default rate=10,p50=20,p99=50)" },
 	{ "allow-missing", 0, NULL, OPT_REPORT, ID_ALLOW_MISSING,
 	  "exit 0, not 5, when a host's run failed or a host of the baseline has no record" },
+	/* fit (issue 41) */
+	{ "list", 0, NULL, OPT_LIST, ID_LIST,
+	  "list the profiles, one line each: name, aliases, what it checks" },
 	/* matrix (issue 15); --budget has a row of its own, with matrix's meaning */
 	{ "block-sizes", 0, "LIST", OPT_MATRIX, ID_BLOCK_SIZES,
 	  "block sizes: a list (4k,64k,1M) or a range by powers of 4 (4k-16M; 4k-16M:2 by 2)" },
@@ -147,8 +151,21 @@ const struct optdef optdefs[] = {
 	  "sla: the response-time target, at p99 unless pNN (2ms, 500us,p99.9)" },
 	{ "step-time", 0, "SECONDS", OPT_SLA, ID_STEP_TIME,
 	  "sla: seconds each step runs (default 5)" },
+	/* data verification (issue 42) */
+	{ "verify", 0, "[=backlog]", OPT_VERIFY, ID_VERIFY,
+	  "read back every block written and check its header and CRC32C, after the writes "
+	  "(=backlog: as each thread goes, its clock stopped); bad blocks: exit 7" },
+	{ "witness", 0, "FILE", OPT_WITNESS, ID_WITNESS,
+	  "a line per write the disk acknowledged durable, flushed as it comes (-: stdout, the "
+	  "result to stderr); verify: check the target against it" },
 	{ "once", 0, NULL, OPT_ONCE, ID_ONCE,
 	  "end after one pass over the region (-s), not at -t (fio without time_based)" },
+	/* capacity (issue 42) */
+	{ "destructive", 0, NULL, OPT_DESTRUCTIVE, ID_DESTRUCTIVE,
+	  "capacity: do not save the blocks it overwrites, nor put them back" },
+	{ "journal", 0, "FILE", OPT_JOURNAL, ID_JOURNAL,
+	  "capacity: keep the blocks it overwrites in FILE until they are back "
+	  "(default /var/tmp/diskbench-capacity-DEVICE.undo)" },
 };
 const size_t optdef_count = sizeof(optdefs) / sizeof(optdefs[0]);
 
@@ -214,80 +231,18 @@ const char *cli_option_value(const char *name, size_t k)
 	}
 }
 
-/* Levenshtein distance between a[0..n) and b: how many characters to
- * insert, delete or change (names are short: at most 63 characters). */
-static size_t edit_distance(const char *a, size_t n, const char *b)
-{
-	size_t m = strlen(b), row[64];
-	if (n >= 64 || m >= 64)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= m; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= n; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= m; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			best = up + 1 < best ? up + 1 : best;
-			row[j] = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
-			diag = up;
-		}
-	}
-	return row[m];
-}
-
 const char *suggest_test(const char *name)
 {
 	const char *nearest = NULL;
 	size_t best = 3, n = strlen(name);
 	for (unsigned i = 0; i < command_count; i++) {
-		size_t dist = edit_distance(name, n, commands[i].name);
+		size_t dist = fio_edit_distance(name, n, commands[i].name);
 		if (dist < best && dist * 2 < n) {
 			best = dist;
 			nearest = commands[i].name;
 		}
 	}
 	return nearest;
-}
-
-/* fio's options that a fio user types first, and diskbench's way to say
- * the same (the man page's table "diskbench for fio users") */
-static const struct {
-	const char *fio, *ours;
-} fio_options[] = {
-	{ "iodepth", "--qd, requests in flight per thread" },
-	{ "numjobs", "-j, threads" },
-	{ "runtime", "-t, a duration" },
-	{ "time_based", "nothing, -t is a duration already" },
-	{ "direct", "nothing, O_DIRECT is the default; --no-direct for the page cache" },
-	{ "rw", "the test's name, as in diskbench randread TARGET" },
-	{ "readwrite", "the test's name, as in diskbench randread TARGET" },
-	{ "bs", "-b" },
-	{ "blocksize", "-b" },
-	{ "size", "-s" },
-	{ "filename", "the TARGET operand" },
-	{ "directory", "the TARGET operand" },
-	{ "ioengine", "--engine" },
-	{ "ramp_time", "--warmup, I/Os before the clock starts" },
-	{ "randseed", "--seed" },
-	{ "output-format", "--json or --csv" },
-	{ "fsync", "--sync=dsync, each write durable (--sync=fsync: one fsync at the end)" },
-	{ "end_fsync", "--sync=fsync" },
-	{ "fsync_on_close", "--sync=fsync" },
-	{ "rate_iops", "--rate, open loop: latency counts from when each I/O was due" },
-	{ "rate_process", "--arrivals poisson or fixed, with --rate" },
-	{ "userspace_reap", "nothing, --reap=ring is the default (--reap=syscall: one call per completion)" },
-	{ "zonemode", "nothing, a zoned device is written at its zones' write pointers" },
-	{ "max_open_zones", "--max-open-zones" },
-};
-
-const char *fio_equivalent(const char *name, size_t n)
-{
-	for (size_t i = 0; i < sizeof(fio_options) / sizeof(fio_options[0]); i++)
-		if (strlen(fio_options[i].fio) == n && strncmp(fio_options[i].fio, name, n) == 0)
-			return fio_options[i].ours;
-	return NULL;
 }
 
 bool suggest_option(const char *name, size_t n, char *out, size_t len)
@@ -307,7 +262,7 @@ bool suggest_option(const char *name, size_t n, char *out, size_t len)
 			prefix_of = d;
 			prefixes++;
 		}
-		size_t dist = edit_distance(name, n, d->name);
+		size_t dist = fio_edit_distance(name, n, d->name);
 		if (dist < best && dist * 2 < n) {
 			best = dist;
 			nearest = d;

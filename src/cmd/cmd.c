@@ -15,8 +15,9 @@
 #define OPTS_COMMON (OPT_BS | OPT_SIZE | OPT_TIME | OPT_NODIRECT | OPT_THREADS | OPT_HIST | OPT_KEEP | \
 		     OPT_QD | OPT_ENGINE | OPTS_FLEET | OPT_BUFFERS)
 #define OPTS_SERIES (OPT_INTERVAL | OPT_SERIES)
+#define OPTS_VERIFY (OPT_VERIFY | OPT_WITNESS) /* issue 42 */
 #define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW | OPT_WARMUP | \
-		    OPTS_SERIES | OPT_ONCE)
+		    OPTS_SERIES | OPT_ONCE | OPTS_VERIFY)
 #define OPTS_TRIM (OPTS_COMMON | OPT_FORCE | OPT_WARMUP | OPTS_SERIES | OPT_ONCE)
 #define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE | OPT_WARMUP | OPTS_SERIES | \
 		   OPT_ONCE)
@@ -102,11 +103,30 @@ const struct command commands[] = {
 	  .render = &render_matrix, .targets = TAKES_DIR },
 	{ .name = "steady", .run = cmd_run_steady, .takes_test = true,
 	  .summary = "a test in rounds until SNIA PTS steady state: the sustained figure, proven",
-	  .options = OPT_STEADY | OPT_SVG, .dir = IO_WRITE, .direct = true,
+	  .options = OPT_STEADY | OPT_SVG | OPT_VERIFY, .dir = IO_WRITE, .direct = true,
 	  .render = &render_steady },
 	{ .name = "sla", .run = cmd_run_sla, .takes_test = true,
 	  .summary = "the most IOPS a test serves inside a response-time target (open loop)",
 	  .options = OPT_SLA, .dir = IO_READ, .direct = true, .render = &render_sla },
+	{ .name = "capacity", .run = cmd_run_capacity,
+	  .summary = "the real capacity of a device that may claim more (f3probe): where it wraps or loses writes",
+	  .options = OPT_FORCE | OPT_DESTRUCTIVE | OPT_JOURNAL, .dir = IO_WRITE, .direct = true,
+	  .render = &render_capacity, .targets = TAKES_DEVICE },
+	{ .name = "verify", .run = cmd_run_verify,
+	  .summary = "check a region a write test's --verify --keep left: from its headers, or "
+		     "against --witness after a power cut",
+	  .options = OPT_WITNESS | OPT_NODIRECT, .dir = IO_READ, .direct = true,
+	  .render = &render_verify, .targets = TAKES_FILE | TAKES_DEVICE },
+	{ .name = "job", .run = cmd_run_job, .file_operand = "FILE.fio",
+	  .summary = "run a fio job file: each job a run, its keys as fio's system calls",
+	  .options = OPT_TIME | OPT_KEEP | OPT_FORCE | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
+		     OPT_JOB,
+	  .dir = IO_WRITE, .render = &render_job },
+	{ .name = "fit", .run = cmd_run_fit, .file_operand = "PROFILE|FILE",
+	  .summary = "is the disk fit for etcd, PostgreSQL's WAL, a journal, OLTP, DSS: a profile judged",
+	  .options = OPT_TIME | OPT_KEEP | OPT_FORCE | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
+		     OPT_JOB | OPT_LIST,
+	  .dir = IO_WRITE, .render = &render_fit },
 	{ .name = "report", .run = cmd_run_report,
 	  .summary = "merge the JSON Lines of a fleet run: per-host table, totals, exact percentiles",
 	  .options = OPT_REPORT | OPT_SVG, .operands = "FILE...|-", .render = &render_report,
@@ -162,7 +182,7 @@ void cmd_defaults_with(const struct command *cmd, const struct command *test, st
 	 * interval is a single run's */
 	opt->accepts = cmd->options | (test->options & ~(opt_bits)(OPT_TIME | OPT_ONCE |
 								    OPT_SUSTAINED | OPT_SERIES |
-								    OPT_RATE));
+								    OPT_RATE | OPTS_VERIFY));
 	if (cmd->options & OPT_SLA) {
 		opt->steady.test = test->name; /* the test a command runs, steady's or sla's */
 		opt->sla = (struct sla_options){ .pct = 99, .step_s = 5 };
@@ -189,7 +209,7 @@ void cmd_render(const struct command *cmd, const struct options *opt, const stru
 	else if (opt->format == OUT_CSV)
 		(own->csv ? own->csv : single.csv)(stdout, r);
 	else if (code == EXIT_OK || code == EXIT_REGRESSED || code == EXIT_INCOMPLETE ||
-		       code == EXIT_UNMET)
+		       code == EXIT_UNMET || code == EXIT_BAD_DATA)
 		(own->text ? own->text : single.text)(stdout, r, opt->quiet, opt->histogram);
 }
 

@@ -44,10 +44,11 @@ static void show_pass(void *ctx, int phase, unsigned pass)
 
 static int check_options(const struct options *opt, uint64_t n, struct result *r)
 {
-	if (opt->sync == SYNC_DSYNC)
-		return fail(r, EXIT_USAGE, "--sync=dsync does not apply to files: O_DSYNC makes a "
+	if (opt->sync == SYNC_DSYNC || opt->sync == SYNC_OSYNC)
+		return fail(r, EXIT_USAGE, "--sync=%s does not apply to files: %s makes a "
 			    "file's data durable, not its name; use --sync=fsync (each file, then its "
-			    "directory) or none");
+			    "directory) or none", sync_mode_name(opt->sync),
+			    opt->sync == SYNC_DSYNC ? "O_DSYNC" : "O_SYNC");
 	if (n < opt->threads)
 		return fail(r, EXIT_USAGE, "-n %llu gives fewer files than the %u threads of -j",
 			    (unsigned long long)n, opt->threads);

@@ -7,7 +7,9 @@
 
 #include "cmd.h"
 #include "multi.h"
+#include "names.h"
 #include "progress.h"
+#include "run_verify.h"
 #include "runner.h"
 #include "util.h"
 
@@ -36,8 +38,8 @@ static int open_flags(const struct io_does *does, const struct options *opt)
 		return O_RDONLY;
 	/* a mix reads too; a trim needs a descriptor open for writing */
 	int flags = does->mixed ? O_RDWR : O_WRONLY;
-	if (opt->sync == SYNC_DSYNC && does->writes)
-		flags |= O_DSYNC;
+	if (does->writes)
+		flags |= sync_open_flag(opt->sync);
 	return flags;
 }
 
@@ -99,14 +101,18 @@ int cmd_run_io(const struct command *cmd, const struct options *opt, struct resu
 		code = run_check_trim(&m->t[k], r);
 	if (code == EXIT_OK) {
 		multi_ready(m, does.writes, does.reads, r);
-		if (does.changes)
-			progress_writes(&m->opt, cmd->name, m->opt.time_s, r->region, true);
 		run_describe_job(&job, r->dir, cmd->pattern, &m->opt, r->region);
 		run_job_mix(&job, &m->opt);
 		multi_job(m, &job);
 		run_job_for(&job, &m->opt);
+		if (does.changes) /* trims alone make one pass (run_job_for) */
+			progress_writes(&m->opt, cmd->name, job.wrap ? m->opt.time_s : 0, r->region,
+					true);
 		job.ceiling_check = true;
-		code = run_measure(m->t, &job, &m->opt, r);
+		code = run_verify_prepare(m->t, &job, &m->opt, r);
+		if (code == EXIT_OK)
+			code = run_verify_finish(m->t, &job, &m->opt, r,
+						 run_measure(m->t, &job, &m->opt, r));
 		multi_finish(m, r);
 	}
 	multi_close(m);

@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "io.h"
 #include "matrix.h"
+#include "names.h"
 #include "progress.h"
 #include "run_health.h"
 #include "runner.h"
@@ -232,7 +233,8 @@ static int measure_cell_into(struct bench_outcome *out, struct matrix_run *run, 
 	job.fd = run->t.fd;
 	job.engine = run->engine;
 	run->r->warmup_ios = job.warmup_ios;
-	if (step->op == MATRIX_WRITE && ftruncate(run->t.fd, 0) != 0)
+	/* --engine=nop: the test file is opened read-only, and nothing is written */
+	if (step->op == MATRIX_WRITE && !opt_moves_no_data(run->opt) && ftruncate(run->t.fd, 0) != 0)
 		return fail(run->r, EXIT_RUN, "truncate '%s':", run->t.path);
 	if (matrix_op_evicts(step->op))
 		c->resident_before_pct = evict(run);
@@ -292,7 +294,7 @@ static int run_cells(struct matrix_run *run, unsigned file, uint64_t deadline_ns
 
 static int open_for_cells(struct matrix_run *run)
 {
-	int flags = O_RDWR | (run->opt->sync == SYNC_DSYNC ? O_DSYNC : 0);
+	int flags = O_RDWR | sync_open_flag(run->opt->sync);
 	int code = target_open(&run->t, flags, run->opt->direct, run->r);
 	if (code == EXIT_OK && !run->warned)
 		run_warn_target(&run->t, run->opt, true, run->r);

@@ -256,6 +256,7 @@ static void gather_figures(struct quick_report *q, const struct devinfo *d)
 	const struct result *s;
 	memset(f, 0, sizeof(*f));
 	f->rotational = -1;
+	f->nop = strcmp(q->engine, "nop") == 0;
 	gather_cap(q, f->cap, sizeof(f->cap));
 	if ((s = weighed_step(q, "seqread", 1u << 20, 1, "seq read", f)))
 		f->seq_read_bps = result_rate(s);
@@ -366,6 +367,20 @@ static double write_share(void)
 	return share;
 }
 
+/* What the run wrote: the layout and each write step, its warm-up I/Os
+ * included (NOPs write nothing). */
+static uint64_t written(const struct quick_report *q)
+{
+	uint64_t n = q->laid_out ? q->span : 0;
+	for (unsigned i = 0; i < q->nsteps && strcmp(q->engine, "nop") != 0; i++) {
+		const struct result *sr = &q->steps[i];
+		const struct options *so = &q->opts[i];
+		if (sr->dir == IO_WRITE)
+			n += sr->bytes + (uint64_t)sr->warmup_ios * so->threads * so->bs;
+	}
+	return n;
+}
+
 /* What each step's run kept (a zoned device's map, say), with quick's. */
 static void release_steps(void *report)
 {
@@ -405,6 +420,7 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 		code = run_check_data(&t, opt, r);
 	if (code == EXIT_OK && t.created)
 		code = run_layout(&t, opt, LAYOUT_MAX_S, r, &q->layout_s);
+	q->laid_out = code == EXIT_OK && t.created;
 	q->span = r->region;
 	if (code == EXIT_OK)
 		code = pick_engine(opt, q, r);
@@ -425,6 +441,7 @@ int cmd_run_quick(const struct command *cmd, const struct options *opt, struct r
 		print_finished_steps(q, t.created);
 	if (code != EXIT_OK)
 		return code;
+	q->bytes_written = written(q);
 	gather_figures(q, r->device);
 	classify(&q->figures, &q->verdict);
 	verdict_line(q->line, sizeof(q->line), &q->figures, &q->verdict);

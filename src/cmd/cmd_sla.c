@@ -8,10 +8,12 @@
 #include "cmd.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
+#include "names.h"
 #include "plain_test.h"
 #include "progress.h"
 #include "runner.h"
@@ -50,8 +52,23 @@ static void say_worst_case(const struct sla_run *s, const struct options *opt)
 				  NULL);
 }
 
+/* Whether the target's percentile of a step's response times is known:
+ * those that never started (unserved) are in the distribution at the wait
+ * they had by the window's end, a figure they had at least, so when more of
+ * them than the percentile leaves above it never started, the percentile
+ * may be any of theirs, however long (issue 39).  The mean (pct 0) counts
+ * each at that least. */
+static bool pct_known(double pct, uint64_t served, uint64_t unserved)
+{
+	if (pct <= 0 || unserved == 0)
+		return true;
+	uint64_t all = served + unserved;
+	double rank = ceil(pct * (double)all / 100.0 - 1e-9); /* stats_percentile's */
+	return rank <= (double)served;
+}
+
 /* A step's figures from its result; pass when the judged response time is
- * within the target. */
+ * within the target and known. */
 static void keep_step(struct sla_run *s, enum sla_step_kind kind, double asked)
 {
 	struct sla_report *rep = s->rep;
@@ -70,7 +87,8 @@ static void keep_step(struct sla_run *s, enum sla_step_kind kind, double asked)
 	st->judged_ns = rep->pct > 0 ? (double)stats_percentile(&sr->lat, rep->pct) : sum.mean;
 	st->service_p99_ns = kind == SLA_PROBE ? st->p99_ns
 					       : (double)stats_percentile(&sr->service_lat, 99);
-	st->pass = sr->ios > 0 && st->judged_ns <= rep->latency_ns;
+	st->known = pct_known(rep->pct, sr->ios, sr->open_loop.unserved);
+	st->pass = sr->ios > 0 && st->judged_ns <= rep->latency_ns && st->known;
 	rep->nsteps++;
 }
 
@@ -134,6 +152,7 @@ static int search(struct sla_run *s)
 		const struct sla_step *st = &rep->steps[rep->nsteps - 1];
 		if (st->pass) {
 			double counts = st->served < rate ? st->served : rate;
+			rep->found_step = counts > passed ? st->n : rep->found_step;
 			passed = counts > passed ? counts : passed;
 		} else {
 			failed = rate < failed ? rate : failed;
@@ -157,25 +176,15 @@ static int confirm(struct sla_run *s)
 	int code = one_step(s, SLA_CONFIRM, rep->found_iops);
 	if (code != EXIT_OK)
 		return code;
-	const struct sla_step *st = &rep->steps[rep->nsteps - 1];
-	rep->confirmed = st->pass;
-	if (!st->pass) {
-		char judged[24], target[24], pct[16];
-		fmt_ns(judged, sizeof(judged), st->judged_ns);
-		fmt_ns(target, sizeof(target), rep->latency_ns);
-		sla_pct_name(pct, sizeof(pct), rep->pct);
-		warn(s->r, "the confirm run at %.0f IOPS missed the target (%s %s > %s): the rate is at "
-		     "the edge of what the device holds; a longer --step-time measures it more surely",
-		     rep->found_iops, pct, judged, target);
-	}
+	rep->confirmed = rep->steps[rep->nsteps - 1].pass; /* if not: verdict's exit 6 */
 	return EXIT_OK;
 }
 
 static int measure(struct sla_run *s)
 {
 	int flags = s->test->dir == IO_READ ? O_RDONLY : O_WRONLY;
-	if (s->test->dir == IO_WRITE && s->step_opt.sync == SYNC_DSYNC)
-		flags |= O_DSYNC;
+	if (s->test->dir == IO_WRITE)
+		flags |= sync_open_flag(s->step_opt.sync);
 	int code = target_open(&s->t, flags, s->step_opt.direct, s->r);
 	if (code != EXIT_OK)
 		return code;
@@ -200,12 +209,25 @@ static int measure(struct sla_run *s)
 	return code;
 }
 
+/* Found and confirmed: exit 0.  A rate whose confirm run missed is not
+ * one the device holds: unconfirmed, exit 6 (issue 39: it was printed as
+ * found, exit 0, with a warning), the rate and both runs in the figures. */
 static int verdict(struct sla_run *s)
 {
 	const struct sla_report *rep = s->rep;
-	if (rep->found)
+	if (rep->found && rep->confirmed)
 		return EXIT_OK;
 	const struct sla_step *last = &rep->steps[rep->nsteps - 1];
+	char why[96];
+	sla_step_missed(why, sizeof(why), rep, last);
+	if (rep->found)
+		return fail(s->r, EXIT_UNMET, "unconfirmed: %.0f IOPS met the target in step %u, but "
+			    "the confirm run at that rate missed it (%s): the rate is at the edge of what "
+			    "the device holds; a longer --step-time measures it more surely",
+			    rep->found_iops, rep->found_step, why);
+	if (!last->known || last->ios == 0)
+		return fail(s->r, EXIT_UNMET, "target not met: even %.1f IOPS (1/%u of the %.0f IOPS "
+			    "ceiling) missed it: %s", last->asked, SLA_LOWEST, rep->ceiling_iops, why);
 	char judged[24], target[24], pct[16];
 	fmt_ns(judged, sizeof(judged), last->judged_ns);
 	fmt_ns(target, sizeof(target), rep->latency_ns);
@@ -244,7 +266,16 @@ int cmd_run_sla(const struct command *cmd, const struct options *opt, struct res
 	s->step_opt.quiet = true; /* the step lines are sla's */
 	s->step_opt.qd = run_fit_depth(opt, opt->qd, "sla's steps", r); /* said once */
 	rep->in_flight = s->step_opt.qd * opt->threads;
-	int code = plain_test_prepare(s->test, &s->t, opt, false, r);
+	/* params.qd: the depth the steps have, as cmd_io.c shows an open loop's */
+	struct options *shown = result_keep(r, sizeof(*shown), NULL);
+	if (!shown)
+		return fail(r, EXIT_RUN, "cannot allocate sla's steps:");
+	*shown = *opt;
+	shown->qd = s->step_opt.qd;
+	r->opt = shown;
+	int code = plain_test_refuse_cached("sla", "steps", s->test, opt, r);
+	if (code == EXIT_OK)
+		code = plain_test_prepare(s->test, &s->t, opt, false, r);
 	if (code == EXIT_OK)
 		say_worst_case(s, opt);
 	if (code == EXIT_OK)

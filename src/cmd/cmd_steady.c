@@ -2,12 +2,14 @@
  * laid-out target until SNIA PTS's criterion holds over the last --window
  * rounds (src/lib/steady.c), or --max-rounds pass (exit 6); optionally
  * preconditioned first (the region written PASSES times, 128 KiB
- * sequential, 32 in flight) and held for --hold more rounds, any of which
+ * sequential, 32 in flight, a tail past the last whole block in a request
+ * of its own) and held for --hold more rounds, any of which
  * outside the steady window's band means the disk left steady state. */
 #define _POSIX_C_SOURCE 200809L
 #include "cmd.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,8 +19,13 @@
 #include "detect.h"
 #include "finding.h"
 #include "fleet.h"
+#include "names.h"
+#include "io.h"
 #include "plain_test.h"
+#include "platform.h"
+#include "output.h"
 #include "progress.h"
+#include "run_verify.h"
 #include "runner.h"
 #include "sampling.h"
 #include "stats.h"
@@ -42,6 +49,7 @@ struct steady_run {
 	struct fleet_record *round_fleet; /* --jsonl: each round's own times */
 	struct target t;
 	bool text;                  /* round lines on stdout as they end */
+	bool bad_data;              /* --verify found the preconditioning's writes bad */
 };
 
 static enum steady_metric resolve_metric(const struct options *opt)
@@ -108,6 +116,45 @@ static void say_worst_case(const struct steady_run *s, const struct options *opt
 				  (st->max_rounds + st->hold) * st->round_s, then);
 }
 
+/* The region's tail past its whole blocks of PRECONDITION_BS (1000 KiB: 7
+ * blocks and 104 KiB), which the timed loop's whole blocks never reach:
+ * written `passes` times in one request each, from a buffer of fresh data,
+ * its bytes and time added to the preconditioning's (issue 39: it was left
+ * unwritten, and a file made by the preconditioning was short of the
+ * region the rounds read). */
+static int precondition_tail(struct steady_run *s, uint64_t from, uint64_t tail)
+{
+	struct steady_precondition *p = &s->rep->pre;
+	const struct options *opt = s->r->opt;
+	if (s->t.no_data)
+		return EXIT_OK; /* --engine=nop: the target is open read-only, and nothing is written */
+	void *buf = plat_buffer_alloc(tail);
+	if (!buf)
+		return fail(s->r, EXIT_RUN, "preconditioning: cannot allocate %llu bytes:",
+			    (unsigned long long)tail);
+	struct rng rng;
+	rng_seed(&rng, opt->seed, 0x7a110000u);
+	io_fill(buf, tail, opt->zeros, &rng);
+	uint64_t t0 = clock_ns();
+	ssize_t moved = (ssize_t)tail;
+	for (unsigned i = 0; i < p->passes && moved == (ssize_t)tail && !bench_stop_requested; i++)
+		moved = io_pwrite_full(s->t.fd, buf, tail, from);
+	int err = moved < 0 ? errno : ENOSPC; /* a short write: the device is full */
+	p->seconds += (double)(clock_ns() - t0) / 1e9;
+	plat_buffer_free(buf, tail);
+	if (moved != (ssize_t)tail) {
+		errno = err;
+		return fail(s->r, EXIT_RUN, "preconditioning: write '%s' at offset %llu:", s->t.path,
+			    (unsigned long long)from);
+	}
+	if (bench_stop_requested) {
+		s->r->interrupted = true;
+		return fail(s->r, EXIT_SIGINT, "preconditioning: interrupted");
+	}
+	p->bytes += tail * p->passes;
+	return EXIT_OK;
+}
+
 static int precondition(struct steady_run *s)
 {
 	struct steady_precondition *p = &s->rep->pre;
@@ -128,26 +175,43 @@ static int precondition(struct steady_run *s)
 	if (code != EXIT_OK)
 		return fail(s->r, code, "preconditioning: %s", s->pre->error);
 	progress_label(s->r->opt, "steady: preconditioning, %u passes", s->rep->pre.passes);
-	run_describe_job(&job, IO_WRITE, PAT_SEQ, po, s->r->region);
-	job.wrap = true;
-	job.bytes_limit = s->r->region * s->rep->pre.passes;
-	job.time_limit_s = 0;
-	code = run_measure(&s->t, &job, po, s->pre);
-	carry(s->r, s->pre, "preconditioning", 0);
-	if (code != EXIT_OK) {
-		s->r->interrupted = s->pre->interrupted;
-		return fail(s->r, code, "preconditioning: %s", s->pre->error);
+	uint64_t region = s->r->region, whole = region - region % PRECONDITION_BS;
+	p->tail_bytes = region - whole;
+	if (whole > 0) { /* the whole blocks in the timed loop, then the tail */
+		run_describe_job(&job, IO_WRITE, PAT_SEQ, po, whole);
+		job.wrap = true;
+		job.bytes_limit = whole * s->rep->pre.passes;
+		job.time_limit_s = 0;
+		code = run_verify_prepare(&s->t, &job, po, s->pre); /* --verify: its writes read back */
+		if (code == EXIT_OK)
+			code = run_verify_finish(&s->t, &job, po, s->pre,
+						 run_measure(&s->t, &job, po, s->pre));
+		carry(s->r, s->pre, "preconditioning", 0);
+		s->r->verify = s->pre->verify;
+		s->bad_data = code == EXIT_BAD_DATA; /* said; the rounds run, and exit 7 wins over 6 */
+		if (code != EXIT_OK && !s->bad_data) {
+			s->r->interrupted = s->pre->interrupted;
+			return fail(s->r, code, "preconditioning: %s", s->pre->error);
+		}
 	}
-	s->rep->preconditioned = true;
 	p->bytes = s->pre->bytes;
 	p->seconds = s->pre->seconds;
+	if (p->tail_bytes > 0 && (code = precondition_tail(s, whole, p->tail_bytes)) != EXIT_OK)
+		return code;
+	s->rep->preconditioned = true;
 	p->bytes_per_sec = p->seconds > 0 ? (double)p->bytes / p->seconds : 0;
+	p->passes_done = (double)p->bytes / (double)region; /* what was written, not asked */
 	if (s->text) {
-		char moved[32], rate[32];
+		char moved[32], rate[32], passes[48];
 		fmt_bytes_iec(moved, sizeof(moved), p->bytes);
 		fmt_rate_si(rate, sizeof(rate), p->bytes_per_sec);
-		printf("preconditioning: %u passes, %s in %.1f s = %s\n", p->passes, moved, p->seconds,
-		       rate);
+		if (p->passes_done == p->passes)
+			snprintf(passes, sizeof(passes), "%u passes", p->passes);
+		else
+			snprintf(passes, sizeof(passes), "%.2f of the %u passes asked", p->passes_done,
+				 p->passes);
+		printf("preconditioning: %s, %s in %.1f s = %s\n", passes, moved, p->seconds, rate);
+		out_text_verify(stdout, s->pre);
 		fflush(stdout);
 	}
 	return EXIT_OK;
@@ -250,8 +314,8 @@ static int rounds(struct steady_run *s)
 {
 	const struct steady_options *st = &s->r->opt->steady;
 	int flags = s->test->dir == IO_READ ? O_RDONLY : O_WRONLY;
-	if (s->test->dir == IO_WRITE && s->round_opt.sync == SYNC_DSYNC)
-		flags |= O_DSYNC;
+	if (s->test->dir == IO_WRITE)
+		flags |= sync_open_flag(s->round_opt.sync);
 	int code = target_open(&s->t, flags, s->round_opt.direct, s->r);
 	if (code != EXIT_OK)
 		return code;
@@ -374,6 +438,11 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 			s->round_opt.interval_s = SAMPLING_INTERVAL_DEFAULT;
 	}
 	int code = check_limits(opt, r);
+	if (code == EXIT_OK && opt->verify != VERIFY_OFF && !opt->steady.precondition)
+		code = fail(r, EXIT_USAGE, "steady --verify checks the preconditioning's writes: "
+			    "give --precondition");
+	if (code == EXIT_OK)
+		code = plain_test_refuse_cached("steady", "rounds", s->test, opt, r);
 	if (code == EXIT_OK)
 		code = plain_test_prepare(s->test, &s->t, opt, opt->steady.precondition > 0, r);
 	if (code == EXIT_OK)
@@ -387,5 +456,6 @@ int cmd_run_steady(const struct command *cmd, const struct options *opt, struct 
 	target_cleanup();
 	if (code == EXIT_OK)
 		judge_round_cliff(s);
-	return code == EXIT_OK ? verdict(s) : code;
+	code = code == EXIT_OK ? verdict(s) : code;
+	return s->bad_data && (code == EXIT_OK || code == EXIT_UNMET) ? EXIT_BAD_DATA : code;
 }

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "multi.h"
+#include "names.h"
 #include "progress.h"
 #include "run_health.h"
 #include "runner.h"
@@ -332,7 +333,7 @@ static int open_for_sweep(struct target *t, const struct options *opt, struct re
 		return target_open(t, O_RDONLY, opt->direct, r);
 	if (opt->sync == SYNC_FSYNC)
 		return fail(r, EXIT_USAGE, "--sync=fsync does not apply to sweep: use dsync or none");
-	int flags = O_RDWR | (opt->sync == SYNC_DSYNC ? O_DSYNC : 0);
+	int flags = O_RDWR | sync_open_flag(opt->sync);
 	return target_open(t, flags, opt->direct, r);
 }
 

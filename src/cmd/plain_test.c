@@ -5,6 +5,7 @@
 
 #include "plain_test.h"
 #include "runner.h"
+#include "util.h"
 
 const struct plain_test *plain_test_of(const char *name)
 {
@@ -36,6 +37,19 @@ int plain_test_prepare(const struct plain_test *test, struct target *t,
 	return code;
 }
 
+int plain_test_refuse_cached(const char *cmd, const char *parts,
+			      const struct plain_test *test, const struct options *opt,
+			      struct result *r)
+{
+	if (test->dir != IO_READ || opt->direct)
+		return EXIT_OK;
+	return fail(r, EXIT_USAGE, "%s %s --no-direct: its %s would read through the page cache, "
+		    "where the ones before (and a pass that goes round) left the region, so they "
+		    "would time the cache, not the disk; %s reads with O_DIRECT (leave out "
+		    "--no-direct), and buffered times one pass through the cache from the disk",
+		    cmd, test->name, parts, cmd);
+}
+
 void plain_test_say_worst_case(const char *cmd, const struct plain_test *test,
 			       const struct options *opt, const char *each, double worst_s,
 			       const char *then)
@@ -47,6 +61,8 @@ void plain_test_say_worst_case(const char *cmd, const struct plain_test *test,
 		snprintf(took, sizeof(took), "%.3g s", worst_s);
 	else
 		snprintf(took, sizeof(took), "%.3g min", worst_s / 60);
-	fprintf(stderr, "diskbench: %s %s on '%s': at most %s = %s%s\n", cmd, test->name,
-		opt->target, each, took, then ? then : "");
+	/* a line of the run's own, not "diskbench: ...": that is an error's form, the one
+	 * line a script takes for the error */
+	fprintf(stderr, "%s %s on '%s': at most %s = %s%s\n", cmd, test->name, opt->target, each,
+		took, then ? then : "");
 }

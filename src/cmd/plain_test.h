@@ -26,6 +26,16 @@ const struct plain_test *plain_test_of(const char *name);
 int plain_test_prepare(const struct plain_test *test, struct target *t,
 		       const struct options *opt, bool preconditioned, struct result *r);
 
+/* Refuses (exit 2) a read test with --no-direct: steady's rounds and sla's
+ * steps run by time over one region, so each would read what the parts
+ * before it, or its own first pass, left in the page cache, a cache's
+ * figure for the disk's (issue 39).  Evicting before each part would
+ * leave a part's own re-reads cached; one cold pass through the cache is
+ * buffered's.  cmd names the command, parts its parts ("rounds"). */
+int plain_test_refuse_cached(const char *cmd, const char *parts,
+			      const struct plain_test *test, const struct options *opt,
+			      struct result *r);
+
 /* The worst case, said on stderr before anything is written (not with -q):
  * "diskbench: CMD TEST: at most EACH = 7.5 s", then `then` (or nothing). */
 void plain_test_say_worst_case(const char *cmd, const struct plain_test *test,

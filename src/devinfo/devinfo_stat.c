@@ -8,17 +8,25 @@
 
 int devstat_parse(const char *line, struct devstat *out)
 {
-	uint64_t *f[11] = { &out->reads, &out->read_merges, &out->read_sectors, &out->read_ms,
+	uint64_t discards[4];
+	uint64_t *f[17] = { &out->reads, &out->read_merges, &out->read_sectors, &out->read_ms,
 			    &out->writes, &out->write_merges, &out->write_sectors, &out->write_ms,
-			    &out->in_flight, &out->busy_ms, &out->queue_ms };
+			    &out->in_flight, &out->busy_ms, &out->queue_ms, &discards[0],
+			    &discards[1], &discards[2], &discards[3], &out->flushes, &out->flush_ms };
 	int used = 0;
+	unsigned got = 0;
 	memset(out, 0, sizeof(*out));
-	for (unsigned i = 0; i < 11; i++) {
+	for (; got < 17; got++) {
 		int n = 0;
-		if (sscanf(line + used, " %" SCNu64 "%n", f[i], &n) != 1)
-			return -1;
+		if (sscanf(line + used, " %" SCNu64 "%n", f[got], &n) != 1)
+			break;
 		used += n;
 	}
+	if (got < 11)
+		return -1;
+	out->has_flush = got == 17;
+	if (!out->has_flush)
+		out->flushes = out->flush_ms = 0; /* a discard's field, not a flush's */
 	return 0;
 }
 

@@ -4,8 +4,9 @@
  * slot, since a slot carries at most one request at a time.  AIO is only
  * asynchronous with O_DIRECT; on buffered files io_submit does the I/O
  * itself, which is still correct, only not deep.  AIO has no discard: a
- * trim is done synchronously in submit (plat_discard) and reaped with the
- * requests the kernel refused, as fio's libaio engine does. */
+ * trim is done synchronously in submit (plat_discard), after the batch's
+ * other requests went to the kernel, and reaped with the requests the
+ * kernel refused, as fio's libaio engine does. */
 #define _GNU_SOURCE
 #include "engine.h"
 
@@ -19,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "platform.h"
 
 struct engine {
@@ -172,23 +174,32 @@ static void aio_flush(struct engine *e)
 	e->npending -= taken;
 }
 
-/* A trim, at once: its result waits with the refused requests for reap. */
+/* A trim, at once, timed from its own start to its own end: its result
+ * waits with the refused requests for reap. */
 static void aio_trim(struct engine *e, struct engine_io *io)
 {
 	e->trim_path = plat_discard_name(e->blockdev);
+	io->t_submit = clock_ns();
 	bool ok = plat_discard(e->fd, e->blockdev, io->offset, io->len) == 0;
 	io->result = ok ? (int64_t)io->len : -(int64_t)errno;
+	io->t_done = clock_ns();
 	e->refused[e->nrefused++] = io;
 }
 
+/* The batch's reads and writes go to the kernel first, so that none starts
+ * a trim later than its stamp; then its trims, one after another. */
 static int aio_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
 {
+	bool trims = false;
 	for (unsigned i = 0; i < n; i++)
 		if (ios[i]->op == ENGINE_TRIM)
-			aio_trim(e, ios[i]);
+			trims = true;
 		else
 			aio_prep(e, ios[i]);
 	aio_flush(e);
+	for (unsigned i = 0; trims && i < n; i++)
+		if (ios[i]->op == ENGINE_TRIM)
+			aio_trim(e, ios[i]);
 	return 0;
 }
 

@@ -1,13 +1,17 @@
 /* The synchronous engine: one pread/pwrite at a time, done inside submit,
  * so at queue depth 1 the timed loop is still: offset, clock, pread or
  * pwrite, clock.  io_pread_full/io_pwrite_full already resume short
- * transfers and retry EINTR; a trim is plat_discard. */
+ * transfers and retry EINTR; a trim is plat_discard, a sync fsync(2) or
+ * fdatasync(2).  At the file's position (engine_setup.at_position) it
+ * reads and writes as fio's sync engine does: read(2)/write(2), with an
+ * lseek(2) only where the next offset is not where the last one ended. */
 #define _POSIX_C_SOURCE 200809L
 #include "engine.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io.h"
 #include "platform.h"
@@ -15,6 +19,8 @@
 struct engine {
 	int fd;
 	bool blockdev;
+	bool at_position;           /* read/write at the file's position */
+	uint64_t position;          /* where it is; UINT64_MAX: not known */
 	const char *trim_path;      /* set by the first trim */
 	struct engine_io *finished; /* the one request done, not yet reaped */
 };
@@ -40,7 +46,22 @@ static struct engine *sync_open(const struct engine_setup *s, char *why, size_t 
 		return NULL;
 	e->fd = s->fd;
 	e->blockdev = fstat(s->fd, &st) == 0 && S_ISBLK(st.st_mode);
+	e->at_position = s->at_position;
+	off_t at = s->at_position ? lseek(s->fd, 0, SEEK_CUR) : -1; /* before the timing */
+	e->position = at >= 0 ? (uint64_t)at : UINT64_MAX;
 	return e;
+}
+
+/* fio's sync engine: to the offset only where the position is not there */
+static ssize_t move_at_position(struct engine *e, struct engine_io *io)
+{
+	if (e->position != io->offset && lseek(e->fd, (off_t)io->offset, SEEK_SET) < 0)
+		return -1;
+	e->position = io->offset;
+	ssize_t moved = io->write ? io_write_full(e->fd, io->buf, io->len)
+				  : io_read_full(e->fd, io->buf, io->len);
+	e->position = moved >= 0 ? e->position + (uint64_t)moved : UINT64_MAX;
+	return moved;
 }
 
 static int sync_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
@@ -55,8 +76,14 @@ static int sync_submit(struct engine *e, struct engine_io *const ios[], unsigned
 		io->result = ok ? (int64_t)io->len : -(int64_t)errno;
 		return 0;
 	}
-	ssize_t moved = io->write ? io_pwrite_full(e->fd, io->buf, io->len, io->offset)
-				  : io_pread_full(e->fd, io->buf, io->len, io->offset);
+	if (io->op == ENGINE_FSYNC || io->op == ENGINE_FDATASYNC) {
+		int rc = io->op == ENGINE_FDATASYNC ? fdatasync(e->fd) : fsync(e->fd);
+		io->result = rc == 0 ? 0 : -(int64_t)errno;
+		return 0;
+	}
+	ssize_t moved = e->at_position ? move_at_position(e, io)
+			: io->write ? io_pwrite_full(e->fd, io->buf, io->len, io->offset)
+				    : io_pread_full(e->fd, io->buf, io->len, io->offset);
 	io->done = moved > 0 ? (uint32_t)moved : 0;
 	io->result = moved < 0 ? -(int64_t)errno : (int64_t)moved;
 	return 0;

@@ -14,8 +14,10 @@
  * Trims are queued too: IORING_OP_FALLOCATE (punch a hole, keep the size) on
  * a file (5.6), the block layer's discard command (IORING_OP_URING_CMD,
  * BLOCK_URING_CMD_DISCARD, 6.12) on a block device.  A kernel that refuses
- * one (EOPNOTSUPP, EINVAL) gets that trim and every later one synchronously
- * (plat_discard), reaped with the rest. */
+ * one (EOPNOTSUPP, EINVAL: before 6.12, or before 5.19 which has no
+ * IORING_OP_URING_CMD) gets that trim, each other one already queued, and
+ * every later one synchronously (plat_discard), reaped with the rest: a
+ * batch's later ones after its reads and writes entered the ring. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -24,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "platform.h"
 #include "uring_int.h"
 
@@ -35,12 +38,15 @@ static int ring_enter(struct engine *e, unsigned submit, unsigned wait, unsigned
 			    flags | e->enter_flags, NULL, 0);
 }
 
-/* A trim done at once (plat_discard), for the next reap. */
+/* A trim done at once (plat_discard), for the next reap, timed from its
+ * own start to its own end. */
 static void trim_now(struct engine *e, struct engine_io *io)
 {
 	e->trim_path = plat_discard_name(e->blockdev);
+	io->t_submit = clock_ns();
 	bool ok = plat_discard(e->fd, e->blockdev, io->offset, io->len) == 0;
 	io->result = ok ? (int64_t)io->len : -(int64_t)errno;
+	io->t_done = clock_ns();
 }
 
 /* A trim's SQE (its flags, file and user_data already set): a hole
@@ -106,8 +112,29 @@ static void ring_publish(struct engine *e)
 	__atomic_store_n(e->sq_tail, e->sq_local_tail, __ATOMIC_RELEASE);
 }
 
+static int uring_flush(struct engine *e);
+
+/* Once the kernel refused a queued trim, trims are done at once: after the
+ * batch's reads and writes entered the ring, so that none starts a trim
+ * later than its stamp. */
+static int submit_trims_last(struct engine *e, struct engine_io *const ios[], unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (ios[i]->op != ENGINE_TRIM)
+			ring_prep(e, ios[i]);
+	ring_publish(e);
+	if (e->to_submit)
+		uring_flush(e); /* a ring that fails here fails the next reap too, which says so */
+	for (unsigned i = 0; i < n; i++)
+		if (ios[i]->op == ENGINE_TRIM)
+			ring_prep(e, ios[i]);
+	return 0;
+}
+
 static int uring_submit(struct engine *e, struct engine_io *const ios[], unsigned n)
 {
+	if (e->trim_sync)
+		return submit_trims_last(e, ios, n);
 	for (unsigned i = 0; i < n; i++)
 		ring_prep(e, ios[i]);
 	ring_publish(e);
@@ -131,8 +158,10 @@ static unsigned ring_harvest(struct engine *e, struct engine_io *done[], unsigne
 			res = (int)engine_io_left(io); /* a NOP "moved" what was asked */
 		head++;
 		e->in_kernel--;
-		if (io->op == ENGINE_TRIM && (res == -EOPNOTSUPP || res == -EINVAL) && !e->trim_sync) {
-			e->trim_sync = true; /* this kernel cannot queue it: at once, from now on */
+		if (io->op == ENGINE_TRIM && (res == -EOPNOTSUPP || res == -EINVAL)) {
+			/* this kernel cannot queue it: at once, from now on, and so
+			 * every other trim queued before the first refusal came back */
+			e->trim_sync = true;
 			trim_now(e, io);
 			done[got++] = io;
 		} else if (engine_complete_hot(io, res) == ENGINE_DONE) {

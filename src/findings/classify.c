@@ -298,6 +298,10 @@ void classify(const struct quick_figures *f, struct verdict *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->prefix = "";
+	if (f->nop) { /* no device answered: nothing to class, warn of or check */
+		v->fit = "nop";
+		return;
+	}
 	if (f->fs_class && strcmp(f->fs_class, "ram") == 0)
 		v->prefix = "RAM: ";
 	else if (f->fs_class && strcmp(f->fs_class, "network") == 0)
@@ -377,6 +381,12 @@ void verdict_line(char *buf, size_t len, const struct quick_figures *f, const st
 		fmt_count(iops, sizeof(iops), f->qd32_iops);
 	if (v->memory_speed) {
 		memory_speed_line(buf, len, v, seq, lat, iops);
+		return;
+	}
+	if (v->fit && strcmp(v->fit, "nop") == 0) {
+		snprintf(buf, len, "looks like: no device: --engine=nop sent io_uring NOPs, which reach "
+			 "none, so the figures (seq read %s, QD1 read %s, %s IOPS @ 32) are diskbench's "
+			 "own ceiling on this CPU and no class is named", seq, lat, iops);
 		return;
 	}
 	if (!v->cls && v->fit && strcmp(v->fit, "cache") == 0) {

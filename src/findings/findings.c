@@ -325,9 +325,38 @@ static bool judge_other_io(const struct findings_view *v, struct result *r)
 	return true;
 }
 
+/* Why a cache took most of a write test's bytes, as far as the options say. */
+static const char *write_cache_why(const struct options *opt)
+{
+	if (opt->sync == SYNC_NONE)
+		return " (--sync=none flushes nothing)";
+	if (!opt->direct)
+		return " (through the page cache, a block written again before a flush reaches the "
+		       "disk once)";
+	return opt->zeros ? " (or a filesystem that compresses took --zeros' blocks)" : "";
+}
+
+/* A write test whose disks saw a small share of its bytes: a cache's figure,
+ * said as --sync=none's caution is, but measured. */
+static void judge_write_share(const struct options *opt, const char *names, const char *seen,
+			      const char *moved, uint64_t dev, double ratio, struct result *r)
+{
+	warn(r, "only %.*f %% of the bytes written reached %s (%s of %s): a cache between "
+	     "diskbench and the disk took the rest%s, so the figure may measure a cache, not the "
+	     "disk%s", ratio < 0.1 ? 1 : 0, ratio * 100, names, seen, moved, write_cache_why(opt),
+	     opt->sync != SYNC_DSYNC ? opt_hint(opt, OPT_SYNC, "; use --sync=dsync for what "
+						"reaches the device") : "");
+	struct finding *f = finding_add(r, "device_saw_less");
+	finding_figure(f, "device_bytes", (double)dev, 0);
+	finding_figure(f, "bytes", (double)r->bytes, 0);
+	finding_figure(f, "share", ratio, 3);
+}
+
 /* What the disks below saw against what diskbench moved: far less on a read
- * means a cache served it; far more on a write means amplification. */
-static void judge_device(const struct findings_view *v, struct result *r)
+ * means a cache served it, on a write that a cache took it; far more on a
+ * write means amplification. */
+static void judge_device(const struct options *opt, const struct findings_view *v,
+			 struct result *r)
 {
 	char names[256], moved[32], seen[32];
 	bool write = r->dir == IO_WRITE;
@@ -347,6 +376,8 @@ static void judge_device(const struct findings_view *v, struct result *r)
 		finding_figure(f, "device_bytes", (double)dev, 0);
 		finding_figure(f, "bytes", (double)r->bytes, 0);
 		finding_figure(f, "share", ratio, 3);
+	} else if (write && ratio < FINDINGS_DEVICE_WRITE_SHARE) {
+		judge_write_share(opt, names, seen, moved, dev, ratio, r);
 	} else if (write && ratio > FINDINGS_DEVICE_WRITE_TIMES * v->ndisks) {
 		warn(r, "%s wrote %.1f times the bytes diskbench wrote (%s for %s): journaling, "
 		     "copy-on-write, RAID parity or other writers on the disk", names, ratio, seen,
@@ -379,5 +410,5 @@ void findings_judge(const struct options *opt, const struct findings_view *v, st
 	judge_rate_cap(opt, s, limited, r);
 	judge_cpu(opt, r);
 	if (!r->engine || strcmp(r->engine, "nop") != 0) /* NOPs reach no disk */
-		judge_device(v, r);
+		judge_device(opt, v, r);
 }

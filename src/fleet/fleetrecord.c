@@ -38,6 +38,7 @@ static void record_free(struct fleet_record *r)
 	free(r->series_p50);
 	free(r->series_p99);
 	free(r->error);
+	free(r->fit_verdict);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -158,6 +159,14 @@ bool fleet_param_ignored(const char *key)
 	for (size_t i = 0; i < sizeof(per_host) / sizeof(per_host[0]); i++)
 		if (strcmp(key, per_host[i]) == 0)
 			return true;
+	return false;
+}
+
+bool fleet_record_nop(const struct fleet_record *r)
+{
+	for (unsigned i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].key, "engine") == 0)
+			return strcmp(r->params[i].text, "\"nop\"") == 0;
 	return false;
 }
 
@@ -415,11 +424,15 @@ static int take_record(struct reading *rd, const struct jp_value *root, const ch
 	const char *command = jp_str(jp_get(root, "command")), *step = jp_str(jp_get(root, "step"));
 	if (command && step && name_step(r, command, jp_str(jp_get(root, "test")), step, 0) != 0)
 		return -1;
-	const char *error = jp_str(jp_get(root, "error"));
+	const char *error = jp_str(jp_get(root, "error")), *verdict = jp_str(jp_path(root, "fit.verdict"));
 	if (error) {
 		r->error = escape_str(error);
 		return r->error ? 2 : -1;
 	}
+	const struct jp_value *pass = jp_path(root, "fit.pass"); /* fit --jsonl */
+	r->fit = !verdict ? 0 : pass && pass->type == JP_TRUE ? FLEET_FIT : FLEET_NOT_FIT;
+	if (verdict && !(r->fit_verdict = escape_str(verdict)))
+		return -1;
 	int rc = take_result(rd, root, r);
 	if (rc == 0)
 		rc = take_times(rd, root, r);

@@ -33,10 +33,13 @@ static bool same_value(const struct fleet_param *a, const struct fleet_param *b)
 	return strcmp(a->text, b->text) == 0;
 }
 
-/* The first compared key of a's or b's params whose values differ, or NULL. */
+/* The first compared key of a's or b's params whose values differ, or NULL:
+ * "engine" only where one run sent NOPs and the other moved data. */
 static const char *params_differ(const struct fleet_record *a, const struct fleet_record *b)
 {
 	const struct fleet_record *sides[2] = { a, b };
+	if (fleet_record_nop(a) != fleet_record_nop(b))
+		return "engine";
 	for (int s = 0; s < 2; s++)
 		for (unsigned i = 0; i < sides[s]->nparams; i++) {
 			const char *key = sides[s]->params[i].key;
@@ -59,8 +62,10 @@ void fleet_params_note(const struct fleet_record *a, const struct fleet_record *
 	const char *key = params_differ(a, b);
 	out[0] = '\0';
 	if (key)
-		snprintf(out, len, "params.%s is %.40s on %.60s (%.80s) and %.40s on %.60s (%.80s)", key,
-			 param_text(a, key), a->host, a->where, param_text(b, key), b->host, b->where);
+		snprintf(out, len, "params.%s is %.40s on %.60s (%.80s) and %.40s on %.60s (%.80s)%s", key,
+			 param_text(a, key), a->host, a->where, param_text(b, key), b->host, b->where,
+			 strcmp(key, "engine") == 0 ? " (NOPs are diskbench's own ceiling, no device's "
+						      "figure: never merged with a disk's)" : "");
 }
 
 /* Natural order: digit runs compare as numbers, so node2 < node10. */
@@ -520,6 +525,7 @@ static int fill_groups(struct builder *b, unsigned total)
 			 * and the small random points of a sweep */
 			g->by_iops = strncmp(g->test, "rand", 4) == 0 || strstr(g->test, ": rand") ||
 				     strncmp(g->test, "sweep: small_", 13) == 0;
+			g->nop = fleet_record_nop(r); /* one kind in a group: params_differ */
 		}
 		if (b->same_as[k] || r->error) {
 			row = &g->others[g->nothers++];

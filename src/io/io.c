@@ -8,14 +8,25 @@
 #include "clock.h"
 #include "platform.h"
 
-ssize_t io_pread_full(int fd, void *buf, size_t len, uint64_t offset)
+/* Moves len bytes whole: resumes after a short transfer and retries EINTR;
+ * at the file's position (read/write) or at offset (pread/pwrite).  A
+ * read stops at end of file; a write that makes no progress fails with EIO
+ * (it would loop forever). */
+static ssize_t transfer(int fd, void *buf, size_t len, uint64_t offset, bool writing,
+			bool positional)
 {
 	size_t done = 0;
 	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(offset + done));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		char *at = (char *)buf + done;
+		off_t off = (off_t)(offset + done);
+		ssize_t n = writing ? (positional ? pwrite(fd, at, len - done, off) : write(fd, at, len - done))
+				    : (positional ? pread(fd, at, len - done, off) : read(fd, at, len - done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0 && writing) {
+			errno = EIO;
 			return -1;
 		}
 		if (n == 0)
@@ -25,23 +36,24 @@ ssize_t io_pread_full(int fd, void *buf, size_t len, uint64_t offset)
 	return (ssize_t)done;
 }
 
+ssize_t io_pread_full(int fd, void *buf, size_t len, uint64_t offset)
+{
+	return transfer(fd, buf, len, offset, false, true);
+}
+
 ssize_t io_pwrite_full(int fd, const void *buf, size_t len, uint64_t offset)
 {
-	size_t done = 0;
-	while (done < len) {
-		ssize_t n = pwrite(fd, (const char *)buf + done, len - done, (off_t)(offset + done));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0) {
-			errno = EIO; /* a write that makes no progress would loop forever */
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
+	return transfer(fd, (void *)buf, len, offset, true, true);
+}
+
+ssize_t io_read_full(int fd, void *buf, size_t len)
+{
+	return transfer(fd, buf, len, 0, false, false);
+}
+
+ssize_t io_write_full(int fd, const void *buf, size_t len)
+{
+	return transfer(fd, (void *)buf, len, 0, true, false);
 }
 
 void io_fill(void *buf, size_t len, bool zeros, struct rng *r)

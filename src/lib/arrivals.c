@@ -10,8 +10,24 @@ void arrivals_init(struct arrivals *a, enum arrivals_kind kind, double rate_per_
 	memset(a, 0, sizeof(*a));
 	a->kind = kind;
 	a->gap_ns = 1e9 / rate_per_s;
+	a->schedule_gap_ns = a->gap_ns;
 	a->t0 = t0;
 	rng_seed(&a->rng, seed, 0xa7700000u + stream);
+}
+
+void arrivals_phase(struct arrivals *a, unsigned stream, unsigned streams)
+{
+	if (streams < 2)
+		return;
+	a->schedule_gap_ns = a->gap_ns / streams;
+	double offset = (double)(stream % streams) * a->schedule_gap_ns;
+	if (a->kind == ARRIVALS_FIXED && offset < 9e18 - (double)a->t0)
+		a->t0 += (uint64_t)offset;
+}
+
+double arrivals_schedule_gap(const struct arrivals *a)
+{
+	return a->schedule_gap_ns;
 }
 
 /* Uniform in (0, 1]: 53 random bits, never 0, so its logarithm is finite. */

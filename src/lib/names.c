@@ -1,9 +1,11 @@
+#define _POSIX_C_SOURCE 200809L
 #include "names.h"
 
+#include <fcntl.h>
 #include <string.h>
 
 static const char *const sync_names[] = { [SYNC_DSYNC] = "dsync", [SYNC_FSYNC] = "fsync",
-					  [SYNC_NONE] = "none" };
+					  [SYNC_NONE] = "none", [SYNC_OSYNC] = "osync" };
 static const char *const drop_names[] = { [DROP_FILE] = "file", [DROP_ALL] = "all",
 					  [DROP_NONE] = "none" };
 static const char *const run_names[] = { [RUN_SIMPLE] = "simple", [RUN_OLTP] = "oltp",
@@ -23,6 +25,11 @@ static int lookup(const char *const *names, unsigned n, const char *text)
 const char *sync_mode_name(enum sync_mode m)
 {
 	return (unsigned)m < COUNT(sync_names) ? sync_names[m] : NULL;
+}
+
+int sync_open_flag(enum sync_mode m)
+{
+	return m == SYNC_DSYNC ? O_DSYNC : m == SYNC_OSYNC ? O_SYNC : 0;
 }
 
 const char *drop_mode_name(enum drop_mode m)

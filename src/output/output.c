@@ -28,6 +28,22 @@ bool result_is_write(const struct result *r)
 	return r->dir == IO_WRITE && (!r->ops || mix_has(&r->ops->mix, MIX_WRITE));
 }
 
+unsigned result_pages_segments(const struct result *r)
+{
+	if (!r->page_size || !r->opt)
+		return 0;
+	return (unsigned)((r->opt->bs + r->page_size - 1) / r->page_size);
+}
+
+bool result_buffers_differ(const struct result *r)
+{
+	unsigned pages = result_pages_segments(r);
+	bool data = !(r->ops && !mix_has(&r->ops->mix, MIX_READ) && !mix_has(&r->ops->mix, MIX_WRITE));
+	bool nop = r->engine && strcmp(r->engine, "nop") == 0; /* NOPs move no data */
+	return r->opt && r->opt->direct && r->huge_buffers && r->buffer_segments >= 0 && pages >= 2 &&
+	       r->buffer_segments <= pages / 2.0 && data && !nop;
+}
+
 double result_requests_per_submit(const struct result *r)
 {
 	return r->submit_calls ? (double)r->submitted / (double)r->submit_calls : 0.0;
@@ -160,6 +176,8 @@ void out_json_factors(struct json *j, const struct result *r)
 	json_key(j, "backing"), json_string(j, r->huge_buffers ? "huge pages" : "pages");
 	json_key(j, "segments_per_request");
 	r->buffer_segments >= 0 ? json_double(j, r->buffer_segments, 2) : json_null(j);
+	json_key(j, "pages_segments_per_request");
+	result_pages_segments(r) ? json_uint(j, result_pages_segments(r)) : json_null(j);
 	json_object_end(j);
 	json_key(j, "requests_per_submit");
 	per_submit > 0 ? json_double(j, per_submit, 2) : json_null(j);
@@ -223,9 +241,11 @@ static void json_result(struct json *j, const struct result *r)
 	json_key(j, "bytes_per_sec"), json_double(j, result_rate(r), 1);
 	json_key(j, "iops"), json_double(j, result_iops(r), 2);
 	json_latency(j, &r->lat);
+	out_json_sync(j, r);
 	out_json_open_loop(j, r);
 	out_json_ops(j, r);
 	out_json_zoned(j, r);
+	out_json_verify(j, r);
 	out_json_qd_hist(j, r->qd_hist);
 	out_json_series(j, r);
 	out_json_factors(j, r);

@@ -93,6 +93,9 @@ static void csv_part_row(FILE *f, const struct result *r, const struct csv_part 
 	fputc(',', f);
 	out_csv_field(f, p->verdict);
 	out_csv_ops(f, r, p->notes, p->ios, p->bytes, p->seconds, p->measured ? &s : NULL);
+	const struct result_open_loop *o = &r->open_loop;
+	out_csv_open_loop(f, o->on, p->measured, p->notes, o->rate_asked,
+			  out_per_second(p->ios, p->seconds), o->unserved);
 	fputc('\n', f);
 }
 

@@ -43,6 +43,7 @@ static const char *sync_words(const struct result *r, enum matrix_op op)
 		return "";
 	switch (r->opt->sync) {
 	case SYNC_DSYNC: return ", O_DSYNC";
+	case SYNC_OSYNC: return ", O_SYNC";
 	case SYNC_FSYNC: return ", one fsync at the end";
 	case SYNC_NONE: break;
 	}

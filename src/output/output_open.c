@@ -49,7 +49,12 @@ void out_text_open_loop(FILE *f, const struct result *r)
 			(unsigned long long)o->late_ios, lag);
 	fputc('\n', f);
 	if (r->lat.count > 0) {
-		out_text_latency_named(f, "response time (from when each I/O was due)", &r->lat);
+		char label[160] = "response time (from when each I/O was due)";
+		if (o->unserved > 0) /* they are in it: the count would not add up */
+			snprintf(label, sizeof(label), "response time (from when each I/O was due; the "
+				 "%llu never started counted to the window's end)",
+				 (unsigned long long)o->unserved);
+		out_text_latency_named(f, label, &r->lat);
 		out_text_latency_named(f, "service time (from its submission)", &r->service_lat);
 	}
 }
@@ -76,4 +81,17 @@ void out_json_open_loop(struct json *j, const struct result *r)
 	stats_log2_counts(&r->service_lat, counts);
 	out_json_lat_named(j, "service_lat_ns", &s);
 	out_json_lat_hist_named(j, "service_lat_hist", counts);
+}
+
+void out_csv_open_loop(FILE *f, bool open, bool measured, bool whole, double asked,
+		       double served, uint64_t unserved)
+{
+	if (!measured)
+		fputs(",,,,", f);
+	else if (!open)
+		fputs(",,,,submit", f);
+	else if (!whole)
+		fputs(",,,,due", f);
+	else
+		fprintf(f, ",%.2f,%.2f,%llu,due", asked, served, (unsigned long long)unserved);
 }

@@ -26,12 +26,14 @@ static void flags_text(char *buf, size_t len, unsigned flags, const char *sep)
 						 flag_names[i]);
 }
 
+/* "randread, run r1" ("..., --engine=nop" for a run of NOPs) */
 static void run_name(char *buf, size_t len, const struct fleet_group *g)
 {
+	const char *nop = g->nop ? ", --engine=nop" : "";
 	if (g->run_id[0])
-		snprintf(buf, len, "%s, run %s", g->test, g->run_id);
+		snprintf(buf, len, "%s, run %s%s", g->test, g->run_id, nop);
 	else
-		snprintf(buf, len, "%s, no run_id", g->test);
+		snprintf(buf, len, "%s, no run_id%s", g->test, nop);
 }
 
 /* ---- text ---- */
@@ -49,8 +51,9 @@ static void text_row(FILE *f, const struct fleet_row *row)
 	if (!isnan(row->deviation_pct))
 		snprintf(dev, sizeof(dev), "%+.1f %%", row->deviation_pct);
 	flags_text(flags, sizeof(flags), row->flags, ",");
-	fprintf(f, "  %-16s %10s %8.3f %10.2f %10.0f %10s %10s %9s%s%s\n", row->label, start,
-		r->seconds, r->bytes_per_sec / 1e6, r->iops, p50, p99, dev, flags[0] ? "  " : "", flags);
+	fprintf(f, "  %-16s %10s %8.3f %10.2f %10.0f %10s %10s %9s%s%s%s\n", row->label, start,
+		r->seconds, r->bytes_per_sec / 1e6, r->iops, p50, p99, dev, flags[0] ? "  " : "", flags,
+		r->fit == FLEET_NOT_FIT ? "  NOT FIT" : "");
 }
 
 static void text_latency(FILE *f, const struct fleet_totals *t)
@@ -113,6 +116,23 @@ static void hosts_text(char *buf, size_t len, const struct fleet_group *g)
 		snprintf(buf + used, len - (size_t)used, ", %u failed", g->nfailed);
 }
 
+/* fit --jsonl (issue 41): how many hosts the profile found fit, and which not */
+static void text_fit(FILE *f, const struct fleet_group *g)
+{
+	unsigned judged = 0, fit = 0;
+	for (unsigned i = 0; i < g->n; i++) {
+		judged += g->rows[i].rec->fit != 0;
+		fit += g->rows[i].rec->fit == FLEET_FIT;
+	}
+	if (judged == 0)
+		return;
+	fprintf(f, "  fit: %u of %u hosts fit", fit, judged);
+	for (unsigned i = 0, k = 0; i < g->n; i++)
+		if (g->rows[i].rec->fit == FLEET_NOT_FIT)
+			fprintf(f, "%s%s", k++ ? ", " : "; not fit: ", g->rows[i].label);
+	fputc('\n', f);
+}
+
 static void text_group(FILE *f, const struct fleet_group *g, bool quiet)
 {
 	char name[160], rate[32], iops[16], p99[24] = "-", hosts[48];
@@ -128,12 +148,16 @@ static void text_group(FILE *f, const struct fleet_group *g, bool quiet)
 	}
 	fprintf(f, "%s: %s (deviation of %s from their median)\n", name, hosts,
 		g->by_iops ? "IOPS" : "MB/s");
+	if (g->nop)
+		fprintf(f, "  NOPs reach no device: each host's figures are diskbench's own ceiling "
+			"on its CPU, and their sum no device's figure\n");
 	fprintf(f, "  %-16s %10s %8s %10s %10s %10s %10s %9s  %s\n", "host", "start ms", "seconds",
 		"MB/s", "IOPS", "p50", "p99", "vs median", "flags");
 	for (unsigned i = 0; i < g->n; i++)
 		text_row(f, &g->rows[i]);
 	for (unsigned i = 0; i < g->nothers; i++)
 		text_other(f, &g->others[i]);
+	text_fit(f, g);
 	if (g->n)
 		text_totals(f, g);
 	else
@@ -282,6 +306,9 @@ static void json_row(struct json *j, const struct fleet_row *row)
 	else
 		json_bool(j, r->clock_synced == 1);
 	json_key(j, "warnings"), json_uint(j, r->nwarnings);
+	if (r->fit) /* fit --jsonl's verdict */
+		json_key(j, "fit"), json_bool(j, r->fit == FLEET_FIT), json_key(j, "fit_verdict"),
+			json_string(j, r->fit_verdict);
 	json_key(j, "flags");
 	json_array_begin(j);
 	for (unsigned i = 0; i < NFLAGS; i++)
@@ -363,6 +390,7 @@ static void json_group(struct json *j, const struct fleet_group *g)
 	json_key(j, "run_id"), json_string(j, g->run_id);
 	json_key(j, "test"), json_string(j, g->test);
 	json_key(j, "metric"), json_string(j, g->by_iops ? "iops" : "bytes_per_sec");
+	json_key(j, "nop"), json_bool(j, g->nop);
 	json_num(j, "median", g->t.median, 2);
 	json_key(j, "hosts");
 	json_array_begin(j);

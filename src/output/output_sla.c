@@ -23,27 +23,44 @@ static const char *kind_name(enum sla_step_kind k)
 	return k == SLA_PROBE ? "probe" : k == SLA_CONFIRM ? "confirm" : "step";
 }
 
+void sla_step_missed(char *buf, size_t len, const struct sla_report *rep,
+		     const struct sla_step *st)
+{
+	char judged[24], target[24], pct[16];
+	sla_pct_name(pct, sizeof(pct), rep->pct);
+	if (!st->known) { /* the percentile may be any of those that never started */
+		snprintf(buf, len, "%s unknown: %llu of the %llu I/Os due never started", pct,
+			 (unsigned long long)st->unserved,
+			 (unsigned long long)(st->ios + st->unserved));
+		return;
+	}
+	if (st->ios == 0) {
+		snprintf(buf, len, "no I/O completed in it");
+		return;
+	}
+	fmt_ns(judged, sizeof(judged), st->judged_ns);
+	fmt_ns(target, sizeof(target), rep->latency_ns);
+	snprintf(buf, len, "%s %s %s %s", pct, judged, st->pass ? "<=" : ">", target);
+}
+
 void sla_step_text(FILE *f, const struct sla_report *rep, const struct sla_step *st)
 {
-	char asked[24], served[24], p50[24], p99[24], p999[24], svc[24], judged[24], target[24],
-		pct[16];
+	char asked[24], served[24], p50[24], p99[24], p999[24], svc[24], why[96];
 	fmt_count(asked, sizeof(asked), st->asked);
 	fmt_count(served, sizeof(served), st->served);
 	fmt_ns(p50, sizeof(p50), st->p50_ns);
 	fmt_ns(p99, sizeof(p99), st->p99_ns);
 	fmt_ns(p999, sizeof(p999), st->p99_9_ns);
 	fmt_ns(svc, sizeof(svc), st->service_p99_ns);
-	fmt_ns(judged, sizeof(judged), st->judged_ns);
-	fmt_ns(target, sizeof(target), rep->latency_ns);
-	sla_pct_name(pct, sizeof(pct), rep->pct);
 	if (st->kind == SLA_PROBE) {
 		fprintf(f, "probe: %s IOPS closed loop at %u in flight (the ceiling); latency p50 %s, "
 			"p99 %s\n", served, rep->in_flight, p50, p99);
 		return;
 	}
+	sla_step_missed(why, sizeof(why), rep, st);
 	fprintf(f, "%s %u: asked %s IOPS, served %s; response p50 %s, p99 %s, p99.9 %s; service "
-		"p99 %s: %s (%s %s %s %s)\n", kind_name(st->kind), st->n, asked, served, p50, p99, p999,
-		svc, st->pass ? "pass" : "fail", pct, judged, st->pass ? "<=" : ">", target);
+		"p99 %s: %s (%s)\n", kind_name(st->kind), st->n, asked, served, p50, p99, p999, svc,
+		st->pass ? "pass" : "fail", why);
 	fflush(f);
 }
 
@@ -63,10 +80,18 @@ static void sla_text(FILE *f, const struct result *r, bool quiet, bool histogram
 		return;
 	}
 	fmt_count(found, sizeof(found), rep->found_iops);
+	if (!rep->confirmed) { /* exit 6: not a rate the device holds */
+		char why[96];
+		sla_step_missed(why, sizeof(why), rep, &rep->steps[rep->nsteps - 1]);
+		fprintf(f, "sla %s: unconfirmed: %s IOPS kept the %s response time within %s in step "
+			"%u, its confirm run did not (%s)\n", rep->test, found, pct, target,
+			rep->found_step, why);
+		return;
+	}
 	fprintf(f, "sla %s: %s IOPS with %s response time <= %s (%.0f %% of the %s IOPS ceiling; "
-		"open loop, %u in flight at most)%s\n", rep->test, found, pct, target,
+		"open loop, %u in flight at most)\n", rep->test, found, pct, target,
 		rep->ceiling_iops > 0 ? 100 * rep->found_iops / rep->ceiling_iops : 0, ceiling,
-		rep->in_flight, rep->confirmed ? "" : "; the confirm run missed it (see the warning)");
+		rep->in_flight);
 }
 
 static void json_step(struct json *j, const struct sla_step *st)
@@ -90,6 +115,8 @@ static void json_step(struct json *j, const struct sla_step *st)
 	json_key(j, "p99_9"), json_double(j, st->p99_9_ns, 0);
 	json_object_end(j);
 	json_key(j, "service_p99_ns"), json_double(j, st->service_p99_ns, 0);
+	json_key(j, "percentile_known");
+	st->kind == SLA_PROBE ? json_null(j) : json_bool(j, st->known);
 	json_key(j, "pass");
 	st->kind == SLA_PROBE ? json_null(j) : json_bool(j, st->pass);
 	json_object_end(j);

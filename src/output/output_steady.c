@@ -108,7 +108,8 @@ static void json_round(struct json *j, const struct steady_round *rd)
 	json_object_end(j);
 }
 
-static void json_precondition(struct json *j, const struct steady_report *rep)
+static void json_precondition(struct json *j, const struct result *r,
+			      const struct steady_report *rep)
 {
 	json_key(j, "precondition");
 	if (!rep->preconditioned) {
@@ -122,6 +123,9 @@ static void json_precondition(struct json *j, const struct steady_report *rep)
 	json_key(j, "bytes"), json_uint(j, rep->pre.bytes);
 	json_key(j, "seconds"), json_double(j, rep->pre.seconds, 3);
 	json_key(j, "bytes_per_sec"), json_double(j, rep->pre.bytes_per_sec, 1);
+	json_key(j, "passes_done"), json_double(j, rep->pre.passes_done, 3);
+	json_key(j, "tail_bytes"), json_uint(j, rep->pre.tail_bytes);
+	out_json_verify(j, r); /* --verify: its writes read back */
 	json_object_end(j);
 }
 
@@ -169,7 +173,7 @@ static void steady_json(struct json *j, const struct result *r)
 	rep->attained ? json_window(j, &rep->steady)
 		      : rep->nrounds && rep->rounds[rep->nrounds - 1].window.first
 			? json_window(j, &rep->rounds[rep->nrounds - 1].window) : json_null(j);
-	json_precondition(j, rep);
+	json_precondition(j, r, rep);
 	json_left(j, rep);
 	json_object_end(j);
 }

@@ -362,12 +362,14 @@ static void csv_curve(FILE *f, const struct result *r, const struct sweep_result
 		out_csv_field(f, r->target);
 		double iops = sweep_curve_served(c);
 		fprintf(f, ",%llu,%llu,%.6f,%.1f,%.2f,%llu,%llu,curve_%u,%u,%llu,%llu,%.1f,%llu,%llu,%llu,"
-			",,,,,,,,,,\n",
+			",,,,,,,,,,",
 			(unsigned long long)bs, (unsigned long long)(c->ios * bs), c->seconds,
 			iops * (double)bs, iops, (unsigned long long)l->p50, (unsigned long long)l->p99,
 			c->pct, sw->curve_outstanding, (unsigned long long)c->ios,
 			(unsigned long long)l->min, l->mean, (unsigned long long)l->p90,
 			(unsigned long long)l->p99_9, (unsigned long long)l->max);
+		out_csv_open_loop(f, true, true, true, c->asked, iops, c->unserved);
+		fputc('\n', f);
 	}
 }
 
@@ -381,7 +383,8 @@ static void sweep_csv(FILE *f, const struct result *r)
 	fputs("test,target,block_size,bytes,seconds,bytes_per_sec,iops,lat_p50_ns,lat_p99_ns,"
 	      "workload,outstanding,ios,lat_min_ns,lat_mean_ns,lat_p90_ns,lat_p99_9_ns,lat_max_ns,"
 	      "littles_law_outstanding,read_ios,read_bytes,read_iops,read_lat_p50_ns,read_lat_p99_ns,"
-	      "write_ios,write_bytes,write_iops,write_lat_p50_ns,write_lat_p99_ns\n", f);
+	      "write_ios,write_bytes,write_iops,write_lat_p50_ns,write_lat_p99_ns,"
+	      OUT_CSV_OPEN_HEADER "\n", f);
 	for (unsigned i = 0; i < sw->nseries; i++) {
 		const struct sweep_series *s = &sw->series[i];
 		for (unsigned k = 0; k < s->npoints; k++) {
@@ -397,6 +400,7 @@ static void sweep_csv(FILE *f, const struct result *r)
 				(unsigned long long)p->lat.p90, (unsigned long long)p->lat.p99_9,
 				(unsigned long long)p->lat.max, sweep_littles_outstanding(p));
 			csv_point_ops(f, sw, s, p);
+			out_csv_open_loop(f, false, true, true, 0, 0, 0); /* closed loop */
 			fputc('\n', f);
 		}
 	}

@@ -46,10 +46,11 @@ static void describe_factors(char *buf, size_t len, const struct result *r)
 {
 	int n = 0;
 	double per_submit = result_requests_per_submit(r);
-	if (r->huge_buffers && r->buffer_segments >= 0)
+	/* named where they set the figure apart (buffers_line says how), or may */
+	if (result_buffers_differ(r))
 		n += snprintf(buf + n, len - (size_t)n, ", huge-page buffers (%.1f segments/request)",
 			      r->buffer_segments);
-	else if (r->huge_buffers)
+	else if (r->huge_buffers && r->buffer_segments < 0 && result_pages_segments(r) >= 2)
 		n += snprintf(buf + n, len - (size_t)n, ", huge-page buffers");
 	if (per_submit >= 1.05)
 		n += snprintf(buf + n, len - (size_t)n, ", %.1f requests/submit", per_submit);
@@ -103,11 +104,8 @@ static void describe_mode(char *buf, size_t len, const struct result *r)
 	} else {
 		n += snprintf(buf + n, len - (size_t)n, ", %s", o->direct ? "O_DIRECT" : "page cache");
 	}
-	if (result_is_write(r)) {
-		const char *s = o->sync == SYNC_DSYNC ? "O_DSYNC"
-				: o->sync == SYNC_FSYNC ? "fsync at end" : "no sync";
-		n += snprintf(buf + n, len - (size_t)n, ", %s", s);
-	}
+	if (result_is_write(r))
+		n += out_sync_words(buf + n, len - (size_t)n, r);
 	if (r->ntargets > 1) /* each target's state is on its own line */
 		n += snprintf(buf + n, len - (size_t)n, ", %u targets", r->ntargets);
 	else if (r->file_state)
@@ -189,18 +187,39 @@ void out_histogram(FILE *f, const struct stats *lat)
 	out_histogram_counts(f, counts, lat->count);
 }
 
+/* "buffers: huge pages, 1.0 segment per 1 MiB request; fio and dd, from 4 KiB
+ * pages, send up to 256 per request ...": where the buffers set the figure
+ * apart, what a peer's ordinary buffers send, and the option that does too. */
+static void out_text_buffers_line(FILE *f, const struct result *r)
+{
+	char bs[32], page[32];
+	if (!result_buffers_differ(r))
+		return;
+	fmt_size_exact(bs, sizeof(bs), r->opt->bs);
+	fmt_size_exact(page, sizeof(page), r->page_size);
+	fprintf(f, "buffers: huge pages, %.1f segment%s per %s request; fio and dd, from %s pages, "
+		"send up to %u per request, which a virtual disk's host may take much slower: "
+		"--buffers=pages %s as they do\n", r->buffer_segments,
+		r->buffer_segments < 1.05 ? "" : "s", bs, page, result_pages_segments(r),
+		!result_is_write(r) ? "reads" : r->ops && mix_has(&r->ops->mix, MIX_READ)
+						 ? "reads and writes" : "writes");
+}
+
 void out_text(FILE *f, const struct result *r, bool quiet, bool histogram)
 {
 	out_text_result_line(f, r);
 	out_text_ops(f, r);
 	out_text_zoned(f, r);
 	out_text_targets(f, r);
+	out_text_verify(f, r);
 	if (quiet)
 		return;
 	if (r->open_loop.on)
 		out_text_open_loop(f, r);
 	else if (r->lat.count > 0)
 		out_text_latency_line(f, &r->lat);
+	out_text_sync(f, r);
+	out_text_buffers_line(f, r);
 	out_text_series(f, r);
 	health_text(f, r->health, true);
 	out_text_cache_line(f, r);

@@ -556,6 +556,20 @@ void plat_boot_id(char out[9])
 	}
 }
 
+int plat_exe_dir(char *buf, size_t len)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(path) - 1)
+		return -1;
+	path[n] = '\0';
+	char *slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) >= len)
+		return -1;
+	snprintf(buf, len, "%.*s", (int)(slash - path), path);
+	return 0;
+}
+
 bool plat_fs_local(int fd)
 {
 	struct statfs sf;

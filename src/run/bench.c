@@ -128,6 +128,7 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 		out->submitted += w->submitted;
 		collect_facts(w, i == 0, out);
 		stats_merge(&out->lat_service, &w->service);
+		stats_merge(&out->lat_unserved, &w->unserved_lat);
 		out->late_ios += w->late_ios;
 		out->unserved += w->unserved;
 		out->max_lag_ns = w->max_lag_ns > out->max_lag_ns ? w->max_lag_ns : out->max_lag_ns;
@@ -137,6 +138,8 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 		out->trims += w->trims;
 		out->zone_resets += w->zw.resets;
 		stats_merge(&out->lat_zone_reset, &w->zone_reset_lat);
+		stats_merge(&out->lat_sync, &w->sync_lat);
+		out->syncs += w->syncs;
 		if (w->trim_path)
 			out->trim_path = w->trim_path;
 		for (unsigned b = 0; b < BENCH_QD_BUCKETS; b++)
@@ -165,6 +168,7 @@ static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,
 	stats_merge(&out->lat, &out->lat_read);
 	stats_merge(&out->lat, &out->lat_write);
 	stats_merge(&out->lat, &out->lat_trim);
+	stats_merge(&out->lat, &out->lat_unserved); /* open loop: response times, all due */
 	out->seconds = end > start ? (double)(end - start) / 1e9 : 0.0;
 	if (sampled_from && start != UINT64_MAX && start > sampled_from)
 		out->sampler_lead_s = (double)(start - sampled_from) / 1e9;
@@ -190,6 +194,7 @@ static void collect_parts(const struct bench_job *job, const struct worker *work
 			stats_merge(&p->lat, &w->lat[0]);
 			stats_merge(&p->lat, &w->lat[1]);
 			stats_merge(&p->lat, &w->lat[2]);
+			stats_merge(&p->lat, &w->unserved_lat);
 		}
 		p->seconds += window_s;
 	}
@@ -207,13 +212,17 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 	stats_init(&out->lat_read);
 	stats_init(&out->lat_write);
 	stats_init(&out->lat_service);
+	stats_init(&out->lat_unserved);
 	stats_init(&out->lat_trim);
 	stats_init(&out->lat_zone_reset);
+	stats_init(&out->lat_sync);
 	out->engine_name = ops->name;
 	bool no_targets = job->ntargets > 1 && (!job->fds || !job->regions);
-	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets) {
+	bool async_sync = job->sync_every && ops != &engine_sync; /* the sync engine runs syncs */
+	if (qd > ops->max_qd || qd > ENGINE_MAX_QD || job->bs > UINT32_MAX || no_targets ||
+	    async_sync) {
 		out->error = EINVAL;
-		out->failed_op = no_targets ? "targets"
+		out->failed_op = no_targets ? "targets" : async_sync ? bench_sync_name(job)
 				 : job->bs > UINT32_MAX ? "block size" : "queue depth";
 		return -1;
 	}
@@ -241,12 +250,16 @@ int bench_run(const struct bench_job *job, struct bench_outcome *out,
 			stats_init(&w->lat[0]);
 		if (mixed ? mix_has(&job->mix, MIX_WRITE) : job->dir == IO_WRITE)
 			stats_init(&w->lat[1]);
-		if (job->rate > 0)
+		if (job->rate > 0) {
 			stats_init(&w->service);
+			stats_init(&w->unserved_lat);
+		}
 		if (mixed && mix_has(&job->mix, MIX_TRIM))
 			stats_init(&w->lat[2]);
 		if (job->zones && job->dir == IO_WRITE)
 			stats_init(&w->zone_reset_lat);
+		if (job->sync_every)
+			stats_init(&w->sync_lat);
 		atomic_init(&w->progress, 0);
 		atomic_init(&w->progress_ios, 0);
 		for (unsigned b = 0; b < STATS_COARSE_N; b++)

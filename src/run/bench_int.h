@@ -67,8 +67,10 @@ struct worker {
 	bool eof;                        /* the failure is the file's end */
 	/* open loop (job->rate > 0) */
 	struct stats service;            /* submission to completion */
+	struct stats unserved_lat;       /* those never started: their wait to the window's end */
 	uint64_t late_ios, max_lag_ns, unserved;
 	double gap_ns;                   /* the mean gap between its arrivals */
+	double late_ns;                  /* the whole schedule's: started later than this is late */
 	enum bench_end ended;
 	/* what its I/Os do, resolved once from the job: a mix's draw each, or
 	 * the one operation of its direction */
@@ -79,6 +81,14 @@ struct worker {
 	bool zone_wait;                  /* the last slot waited for a zone's write */
 	struct zone_writer zw;
 	struct stats zone_reset_lat;
+	/* --verify=backlog (bench_verify.c): its writes waiting to be read back,
+	 * and the time its clock was stopped for that */
+	struct verify_lane *vlane;
+	uint64_t paused_ns;
+	/* job->sync_every (bench_sync.c): writes since the last sync, the
+	 * syncs counted and their times */
+	uint64_t unsynced, syncs;
+	struct stats sync_lat;
 };
 
 /* One worker's requests: qd of them, each with its own buffer slot in one
@@ -122,6 +132,7 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 struct bench_probe {
 	unsigned window;   /* 0 .. BENCH_PROBE_WINDOWS - 1 */
 	uint64_t from;     /* the clock at the window's start */
+	uint64_t paused_from; /* the worker's paused_ns then (--verify=backlog's reading back) */
 	uint64_t ios;      /* completions reaped in it */
 	double ns[2], done[2]; /* time and completions so far: [0] batched, [1] one per call */
 };
@@ -137,5 +148,34 @@ bool bench_probe_step(struct worker *w, const struct lane *l, struct bench_probe
 
 /* bench_open.c: the open loop (--rate), I/Os on a schedule of arrivals. */
 void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota);
+
+/* bench_verify.c, --verify's part of a worker (job->verify set).  A
+ * write's claim of its block and stamp: io's offset, or for random I/O
+ * another drawn from g until a block is free; false when it must wait
+ * (sequential: its own write of the block is in flight; g rewound so the
+ * offset comes again).  g NULL (the warm-up): no second draw. */
+bool bench_verify_claim(struct worker *w, struct offset_gen *g, struct engine_io *io);
+/* A write completed (the witness's line; released, or kept for the backlog). */
+void bench_verify_done(struct worker *w, const struct engine_io *io);
+/* --verify=backlog: the lane's batch read back with nothing in flight, the
+ * worker's clock, deadline and CPU time moved past it. */
+void bench_verify_pause(struct worker *w);
+/* The backlog lane at the lane's opening (-1: no memory) and closing, what
+ * is left in it checked then, outside the timing. */
+int bench_verify_lane_open(struct worker *w, unsigned qd);
+void bench_verify_lane_close(struct worker *w);
+/* bench_sync.c, fio's fsync=N and fdatasync=N.  Whether the next request
+ * is a sync: sync_every writes went since the last one. */
+static inline bool bench_sync_due(const struct worker *w)
+{
+	return w->job->sync_every && w->unsynced >= w->job->sync_every;
+}
+/* A free slot made the sync, added to the batch. */
+struct engine_io *bench_sync_take(struct worker *w, struct lane *l, unsigned *n);
+/* A sync reaped at t1: counted if it started inside the timing, the slot
+ * made a block again; false when it failed (-io->result). */
+bool bench_sync_done(struct worker *w, struct engine_io *io, uint64_t t1);
+/* "fsync" or "fdatasync", as the job's syncs are. */
+const char *bench_sync_name(const struct bench_job *job);
 
 #endif

@@ -52,23 +52,49 @@ static void sleep_until(uint64_t until)
 		;
 }
 
+/* Arrivals taken one by one at the window's end; past them, by the mean
+ * gap (a stall at a million a second), in UNSERVED_GROUPS groups. */
+#define UNSERVED_ONE_BY_ONE 1000000u
+#define UNSERVED_GROUPS 1000u
+
 /* The arrivals due inside the window that never started (the device or
- * the in-flight cap held them back), counted once issuing ended at the
- * window's end; the first of them waited longest. */
+ * the in-flight cap held them back), once issuing ended at the window's
+ * end: counted, and each into the response distribution, since leaving it
+ * out hides the stall that held it (issue 39).  Its response is its wait
+ * and its service: it waited at least until the window's end, and its
+ * service, still ahead of it, is taken as the shortest this thread saw, so
+ * that the figure is one it had at least, never below a served I/O's.
+ * The warm-up's arrivals are not the window's; the first of the window's
+ * waited longest. */
 static void count_unserved(struct worker *w, struct arrivals *arr, uint64_t due)
 {
-	if (w->ended != BENCH_END_TIME || due >= w->deadline || !w->recording)
+	if (w->ended != BENCH_END_TIME || !w->recording)
 		return;
-	if (due < w->t_start)
-		due = w->t_start; /* the warm-up's arrivals are not the window's */
-	uint64_t lag = w->deadline - due;
-	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
-	/* one by one up to a million, then by the mean gap */
 	uint64_t k = 0;
-	for (; due < w->deadline && k < 1000000u; k++)
+	for (; due < w->t_start && k < UNSERVED_ONE_BY_ONE; k++)
 		due = arrivals_next(arr);
-	if (due < w->deadline)
-		k += (uint64_t)((double)(w->deadline - due) / w->gap_ns);
+	if (due < w->t_start)
+		due = w->t_start; /* a warm-up longer than a million arrivals: from its end */
+	if (due >= w->deadline)
+		return;
+	uint64_t lag = w->deadline - due, service = w->service.count ? w->service.min : 0;
+	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
+	for (k = 0; due < w->deadline && k < UNSERVED_ONE_BY_ONE; k++) {
+		stats_add(&w->unserved_lat, w->deadline - due + service);
+		due = arrivals_next(arr);
+	}
+	if (due < w->deadline) {
+		/* the rest, spread evenly up to the window's end: each group at
+		 * the shortest wait of its arrivals, so never more than they had */
+		uint64_t span = w->deadline - due, rest = (uint64_t)((double)span / w->gap_ns);
+		for (uint64_t g = 0; g < UNSERVED_GROUPS; g++) {
+			uint64_t n = rest / UNSERVED_GROUPS + (g < rest % UNSERVED_GROUPS);
+			uint64_t wait = span - span * (g + 1) / UNSERVED_GROUPS;
+			if (n > 0)
+				stats_add_n(&w->unserved_lat, wait + service, n);
+		}
+		k += rest;
+	}
 	w->unserved = k;
 }
 
@@ -87,7 +113,9 @@ void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen *g, ui
 	plat_precise_timers();
 	uint64_t t0 = clock_ns();
 	arrivals_init(&arr, job->arrivals, job->rate / job->threads, t0, job->seed, w->index);
+	arrivals_phase(&arr, w->index, job->threads); /* fixed: the threads' interleaved */
 	w->gap_ns = arr.gap_ns;
+	w->late_ns = arrivals_schedule_gap(&arr);
 	uint64_t due = arrivals_next(&arr);
 	loop_start(w, l, &mix, t0, warmup_ns);
 	w->t_start = w->measure_from; /* counted by when I/Os were due, from the window's start */

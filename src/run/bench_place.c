@@ -62,3 +62,13 @@ void offset_gen_init(struct offset_gen *g, const struct bench_job *job, unsigned
 	g->blocks = (g->end - g->start) / job->bs;
 	*quota = limit;
 }
+
+/* qd_hist's buckets: where a request stood among those in flight, as a
+ * thread's request is placed in its lane */
+unsigned bench_qd_bucket(unsigned depth)
+{
+	if (depth <= 1)
+		return 0;
+	unsigned log2 = 31u - (unsigned)__builtin_clz(depth);
+	return log2 < BENCH_QD_BUCKETS - 1 ? log2 : BENCH_QD_BUCKETS - 1;
+}

@@ -62,7 +62,12 @@ static int lane_open(struct lane *l, struct worker *w)
 	w->segments = plat_buffer_segments(l->slab, job->bs, l->qd);
 	struct engine_setup setup = { .fd = w->fd, .qd = l->qd, .bufs = l->bufs,
 				      .buf_len = job->bs, .reap_each = job->reap_each,
-				      .poll = job->poll, .sqpoll = job->sqpoll };
+				      .poll = job->poll, .sqpoll = job->sqpoll,
+				      .at_position = job->at_position };
+	if (job->verify && bench_verify_lane_open(w, l->qd) != 0) {
+		record_failure(w, "allocate", 0, ENOMEM);
+		return -1;
+	}
 	l->eng = l->ops->open(&setup, w->failed_why, sizeof(w->failed_why));
 	if (!l->eng) {
 		record_failure(w, l->ops->label, 0, errno);
@@ -79,6 +84,7 @@ static void lane_close(struct worker *w, struct lane *l)
 		l->ops->facts(l->eng, &w->facts);
 	if (l->eng)
 		l->ops->close(l->eng); /* waits for what is in flight */
+	bench_verify_lane_close(w);
 	if (l->slab)
 		plat_buffer_free(l->slab, l->slab_len);
 	free(l->ios);

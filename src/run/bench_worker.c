@@ -12,6 +12,7 @@
 #include "bench_int.h"
 #include "clock.h"
 #include "io.h"
+#include "verify.h"
 
 volatile sig_atomic_t bench_stop_requested;
 
@@ -31,14 +32,6 @@ inline bool offset_gen_next(struct offset_gen *g, uint64_t *offset)
 	*offset = g->next;
 	g->next += g->bs;
 	return true;
-}
-
-unsigned bench_qd_bucket(unsigned depth)
-{
-	if (depth <= 1)
-		return 0;
-	unsigned log2 = 31u - (unsigned)__builtin_clz(depth);
-	return log2 < BENCH_QD_BUCKETS - 1 ? log2 : BENCH_QD_BUCKETS - 1;
 }
 
 void record_failure(struct worker *w, const char *op, uint64_t offset, int err)
@@ -105,7 +98,8 @@ static void prepare_io(struct engine_io *io, const struct bench_job *job, uint64
 	io->op = op;
 	io->done = 0;
 	io->retries = 0;
-	if (is_write && !job->zeros)
+	io->t_done = 0;
+	if (is_write && !job->zeros && !job->verify) /* --verify: bench_verify_claim stamps */
 		io_stamp(io->buf, io->len, offset, job->seed ^ 0x5eedu);
 }
 
@@ -188,12 +182,18 @@ void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
 	for (unsigned i = 0; i < job->warmup_ios && gen_offset(job, &wg, &offset); i++) {
 		struct engine_io *io = l->free[--l->nfree];
 		prepare_io(io, job, offset, warm_up_op(w));
+		if (job->verify && io->write && !bench_verify_claim(w, NULL, io)) {
+			l->free[l->nfree++] = io; /* another thread's warm-up writes it */
+			return;
+		}
 		l->batch[0] = io;
 		l->inflight_bytes += job->bs;
 		if (lane_submit(w, l, l->batch, 1) != 0)
 			return;
 		int got = l->ops->reap(l->eng, l->done, 1, 1);
 		l->free[l->nfree++] = io;
+		if (job->verify && io->write)
+			bench_verify_done(w, io);
 		l->inflight = 0;
 		l->inflight_bytes = 0;
 		if (got != 1) {
@@ -207,6 +207,14 @@ void warm_up(struct worker *w, struct lane *l, const struct offset_gen *g)
 		if (io->result < io->len)
 			return; /* end of file: the run finds it too, and fails */
 	}
+}
+
+/* When io ended: the reap's t1, or the engine's own stamp for a request it
+ * did synchronously (a trim it cannot queue), which the other work of its
+ * submit call and the reap after it must not lengthen. */
+static inline uint64_t io_end(const struct engine_io *io, uint64_t t1)
+{
+	return io->t_done ? io->t_done : t1;
 }
 
 /* Whether a completion at t1 counts.  Closed loop: an I/O started inside
@@ -226,12 +234,13 @@ static bool counted(const struct worker *w, const struct engine_io *io, uint64_t
 	return io->t_submit >= w->t_start;
 }
 
-/* Open loop: the service time, and how late the I/O started. */
+/* Open loop: the service time, and how late the I/O started (late: by
+ * more than the whole schedule's mean gap, not its thread's). */
 static void count_open(struct worker *w, const struct engine_io *io, uint64_t t1)
 {
 	stats_add(&w->service, t1 - io->t_submit);
 	uint64_t lag = io->t_submit > io->t_due ? io->t_submit - io->t_due : 0;
-	w->late_ios += (double)lag > w->gap_ns;
+	w->late_ios += (double)lag > w->late_ns;
 	w->max_lag_ns = lag > w->max_lag_ns ? lag : w->max_lag_ns;
 }
 
@@ -289,6 +298,13 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			zone_writer_done(&w->zw, io->offset);
 		l->inflight--;
 		l->inflight_bytes -= io->len;
+		if (io->op >= ENGINE_FSYNC) { /* fio's fsync=N: bench_sync.c */
+			if (!bench_sync_done(w, io, t1))
+				record_failure(w, bench_sync_name(job), 0, (int)-io->result), go_on = false;
+			continue;
+		}
+		if (job->verify && io->op == ENGINE_WRITE)
+			bench_verify_done(w, io);
 		if (io->result < 0) {
 			record_failure(w, mix_op_name(io->op), io->offset, (int)-io->result);
 			go_on = false;
@@ -303,12 +319,17 @@ static bool account(struct worker *w, struct lane *l, unsigned got, uint64_t t1)
 			go_on = false;
 			continue;
 		}
-		if (io->result == 0 || !counted(w, io, t1))
+		uint64_t end = io_end(io, t1);
+		if (io->result == 0 || !counted(w, io, end))
 			continue;
 		uint64_t from = job->rate > 0 ? io->t_due : io->t_submit;
 		if (job->rate > 0)
-			count_open(w, io, t1);
+			count_open(w, io, end);
 		w->bytes += (uint64_t)io->result;
+		if (end != t1) { /* its own end: a run of one */
+			count_run(w, &(struct lat_run){ from, 1, io->depth, io->op }, end);
+			continue;
+		}
 		if (run.n > 0 && from == run.from && io->op == run.op && io->depth == run.depth) {
 			run.n++;
 			continue;
@@ -343,6 +364,8 @@ inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offs
 {
 	const struct bench_job *job = w->job;
 	uint64_t offset;
+	if (bench_sync_due(w) && (w->bytes + l->inflight_bytes < quota || job->sync_after_last))
+		return bench_sync_take(w, l, n);
 	enum zone_next got = w->bytes + l->inflight_bytes >= quota ? ZONE_DONE
 								   : next_offset(w, g, &offset);
 	w->zone_wait = got == ZONE_WAIT;
@@ -353,6 +376,12 @@ inline struct engine_io *take_slot(struct worker *w, struct lane *l, struct offs
 	}
 	struct engine_io *io = l->free[--l->nfree];
 	prepare_io(io, job, offset, next_op(w, mix));
+	if (job->verify && io->op == ENGINE_WRITE && !bench_verify_claim(w, g, io)) {
+		l->free[l->nfree++] = io;
+		w->zone_wait = true; /* more once a write of its block completes */
+		return NULL;
+	}
+	w->unsynced += io->op == ENGINE_WRITE;
 	l->batch[(*n)++] = io;
 	l->inflight_bytes += job->bs;
 	return io;
@@ -430,15 +459,19 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 	bool probing = w->policy_on;
 	for (;;) {
 		unsigned n = 0;
-		if (issuing)
+		if (issuing && !(w->vlane && verify_lane_due(w->vlane))) /* a backlog: drain first */
 			issuing = fill_batch(w, l, g, quota, &mix, &n);
 		if (n > 0 && lane_submit_batch(w, l, n) != 0)
 			issuing = false;
+		if (l->inflight == 0 && w->vlane && verify_lane_pending(w->vlane)) {
+			bench_verify_pause(w);
+			continue;
+		}
 		if (l->inflight == 0)
 			break;
 		int got = l->ops->reap(l->eng, l->done, 1, l->qd);
 		uint64_t t1 = clock_ns();
-		if (probing && got > 0) /* how to submit: measured in the first 100 ms */
+		if (probing && got > 0) /* how to submit: both ways tried first */
 			probing = bench_probe_step(w, l, &probe, (unsigned)got, t1);
 		int rc = loop_reaped(w, l, got, t1);
 		if (rc < 0)
@@ -449,4 +482,5 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 	loop_end(w, l);
 	if (warmup_ns > 0 && w->t_end > w->deadline)
 		w->t_end = w->deadline; /* what completed after the window is not counted */
+	w->t_end -= w->paused_ns; /* --verify=backlog's reading back is not the run's time */
 }

@@ -25,12 +25,19 @@ void run_job_by_time(struct bench_job *job)
 	job->bytes_limit = UINT64_MAX;
 }
 
+bool run_job_trims_alone(const struct bench_job *job)
+{
+	return mix_has(&job->mix, MIX_TRIM) && !mix_has(&job->mix, MIX_WRITE);
+}
+
 void run_job_for(struct bench_job *job, const struct options *opt)
 {
 	/* reads through the page cache never go round: the second pass would
-	 * come from the cache the first one filled */
+	 * come from the cache the first one filled; nor do trims that no write
+	 * refills: the second would trim blocks the first one freed (trim at
+	 * -t 5 went 45,000 times round a 4 MiB file, at 28.8 GB/s) */
 	bool cache_reads = !opt->direct && job->dir == IO_READ && !mix_has(&job->mix, MIX_WRITE);
-	if (opt->time_s > 0 && !opt->once && !cache_reads)
+	if (opt->time_s > 0 && !opt->once && !cache_reads && !run_job_trims_alone(job))
 		run_job_by_time(job);
 	else if (opt->once)
 		job->one_pass = true; /* one pass over each region, random I/O included */

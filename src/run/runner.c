@@ -167,9 +167,10 @@ void run_warn_target(const struct target *t, const struct options *opt, bool wri
 	if (opt->direct && t->fs_known && strcmp(t->fs.type, "zfs") == 0)
 		warn(r, "'%s' is on zfs: before ZFS 2.3 it accepts O_DIRECT yet serves reads from "
 		     "its own cache (ARC), so the figure may come from memory, not the disk", t->path);
-	if (write_test && opt->sync == SYNC_NONE)
-		warn(r, "--sync=none: writes are not flushed, so the figure may measure a cache%s",
-		     opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
+	if (write_test && opt->sync == SYNC_NONE && !opt->sync_every)
+		warn(r, "%s: writes are not flushed, so the figure may measure a cache%s",
+		     (opt->accepts & OPT_JOB) ? "no sync=, fsync= or fdatasync= in the job"
+					      : "--sync=none", opt_hint(opt, OPT_SYNC, "; use --sync=dsync or --sync=fsync for what reaches "
 			      "the device"));
 }
 
@@ -282,6 +283,9 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->reap_each = opt->reap == REAP_SYSCALL;
 	job->poll = opt->poll;
 	job->sqpoll = opt->sqpoll;
+	job->sync_every = dir == IO_WRITE ? opt->sync_every : 0;
+	job->sync_data = opt->sync_data;
+	job->at_position = opt->at_position;
 }
 
 unsigned run_warmup_ios(const struct options *opt)
@@ -341,11 +345,14 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 					    .gain_min = out->policy.gain_min,
 					    .gain_max = out->policy.gain_max };
 	r->buffer_segments = out->buffer_segments;
+	r->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	r->ended = end_name(out->ended);
 	r->service_lat = out->lat_service;
 	r->open_loop.late_ios = out->late_ios;
 	r->open_loop.unserved = out->unserved;
 	r->open_loop.max_lag_ns = out->max_lag_ns;
+	r->syncs = out->syncs;
+	r->sync_lat = out->lat_sync;
 }
 
 /* The end of the file inside the region: where the file ends now (a read
@@ -379,6 +386,10 @@ static int run_failure(const struct target *t, const struct bench_job *job,
 		return fail(r, EXIT_RUN, "cannot start %u threads:", job->threads);
 	if (out->failed_why[0]) /* the engine could not start: its own reason */
 		return fail(r, EXIT_RUN, "%s", out->failed_why);
+	if (strcmp(op, "trim") == 0) /* a discard, never an O_DIRECT request */
+		return fail(r, EXIT_RUN, "trim '%s' at offset %llu (%s, %s): the kernel refused the "
+			    "discard:", t->path, (unsigned long long)out->failed_offset, bs,
+			    out->trim_path ? out->trim_path : "discard");
 	if (out->error == EINVAL && opt->direct)
 		return fail(r, EXIT_RUN, "%s '%s' at offset %llu: the kernel refused the O_DIRECT "
 			    "request (Invalid argument): the block size %s or the offset does not meet "
@@ -482,16 +493,20 @@ static void keep_record(struct result *r)
 }
 
 /* A run of -t seconds that ended after one pass, without --once: only a
- * run through the page cache does (run_job_for), and the result says so. */
+ * run through the page cache and one of trims alone do (run_job_for), and
+ * the result says why. */
 static void warn_short_pass(const struct bench_job *job, const struct options *opt,
 			    struct result *r)
 {
 	if (job->wrap || opt->once || opt->time_s <= 0 || !r->ended ||
 	    strcmp(r->ended, "one pass") != 0 || r->seconds >= opt->time_s)
 		return;
+	bool trims = run_job_trims_alone(job);
 	warn(r, "the run ended after one pass over the region, in %.3f s of -t %g: a second pass "
-	     "would read from the page cache the first one filled%s", r->seconds, opt->time_s,
-	     opt_hint(opt, OPT_SIZE, "; use a larger -s to read for longer"));
+	     "would %s%s", r->seconds, opt->time_s,
+	     trims ? "trim blocks the first one freed" : "read from the page cache the first one filled",
+	     opt_hint(opt, OPT_SIZE, trims ? "; use a larger -s to trim for longer"
+					   : "; use a larger -s to read for longer"));
 }
 
 int run_measure(const struct target *t, struct bench_job *job, const struct options *opt,

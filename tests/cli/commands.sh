@@ -240,6 +240,16 @@ assert abs(dd["write_iops"] - r["ios"] / r["seconds"]) <= tol * dd["write_iops"]
 for dev in r.get("device_io") or []:
     assert dev["write_bytes"] >= r["bytes"], (dev, r["bytes"])
 '
+# on an existing file: its read steps alone (the write steps' flush check is issue 44's
+# defect 3, which the option matrix holds)
+dd if=/dev/urandom of="$S/nop.data" bs=1M count=8 status=none
+check "quick --engine=nop" 0 quick --engine=nop -t 0.5 --json "$S/nop.data"
+py "quick --engine=nop: no device class from NOPs, the line says why" '
+v = d["verdict"]
+assert v["class"] is None and v["label"] is None and v["or"] is None and v["fit"] == "nop", v
+assert v["line"].startswith("looks like: no device: --engine=nop sent io_uring NOPs"), v
+assert all(t["params"]["engine"] == "nop" for t in d["tests"]), [t["params"]["engine"] for t in d["tests"]]
+'
 check "quick --csv" 0 quick -t 2 -s 16M --csv "$D"
 py "quick CSV: a row per step, the dd step last" '
 rows = list(csv.DictReader(out.splitlines()))
@@ -277,7 +287,7 @@ wait "$pid"; rc=$?
 if [ "$rc" = 130 ]; then ok "quick: SIGINT gives exit 130"; else not_ok "quick: SIGINT gives exit 130" "exit $rc"; fi
 no_leftovers "$D" "quick: SIGINT leaves no file behind"
 
-for t in seqwrite seqread buffered cached randread randwrite sweep info quick; do
+for t in seqwrite seqread buffered cached randread randwrite sweep info quick verify; do
 	missing=""
 	for o in $("$DB" help "$t" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 		# the option as the man page writes it (--name or \-\-name), not a bare word

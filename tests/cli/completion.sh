@@ -199,7 +199,7 @@ check_values() { # OPTION TEST WANTED
 }
 check_values engine randread "auto uring aio sync nop"
 check_values reap randread "ring syscall"
-check_values sync seqwrite "dsync fsync none"
+check_values sync seqwrite "dsync fsync none osync"
 check_values drop-caches seqread "file all none"
 check_values run sweep "simple oltp dss"
 check_values buffers seqread "huge pages"
@@ -225,12 +225,13 @@ done
 [ $path_opts = 0 ] && skip "bash: an option whose value is a path" "no option takes a FILE, DIR or PATH yet"
 
 # Targets: directories always; regular files and block devices for the tests
-# that take them (not files and matrix, which work in a directory); anything
-# for info; report reads files.
+# that take them (not files and matrix, which work in a directory, nor
+# capacity, which takes a block device alone); anything for info; report
+# reads files.
 for t in $TESTS; do
 	case $t in
 	info) want="adir afifo afile" ;;
-	files | matrix) want="adir" ;;
+	files | matrix | capacity) want="adir" ;;
 	*) want="adir afile" ;;
 	esac
 	# steady's first word is the test it runs (below): its targets after that
@@ -294,7 +295,7 @@ else
 		expect "zsh: randread -<TAB> offers exactly the options of help randread" "${OPTS[randread]}" "${Z['diskbench randread -']-}"
 		expect "zsh: options before the test count: -b 4k --json randread --en<TAB>" "--engine" "${Z['diskbench -b 4k --json randread --en']-}"
 		expect "zsh: --engine=<TAB>" "auto uring aio sync nop" "${Z['diskbench randread --engine=']-}"
-		expect "zsh: --sync <TAB>" "dsync fsync none" "${Z['diskbench seqwrite --sync ']-}"
+		expect "zsh: --sync <TAB>" "dsync fsync none osync" "${Z['diskbench seqwrite --sync ']-}"
 		expect "zsh: --drop-caches=<TAB>" "file all none" "${Z['diskbench seqread --drop-caches=']-}"
 		expect "zsh: --run=<TAB>" "simple oltp dss" "${Z['diskbench sweep --run=']-}"
 		if [ "${ZMSG['diskbench seqwrite -b ']-}" = "SIZE: block size of each I/O" ] &&

@@ -22,6 +22,13 @@
 #     r60,w30,t10 are checked against the device's own counters
 #     (/sys/block/loopN/stat: reads, sectors read, writes, sectors written,
 #     discards, sectors discarded) within 5 % and 2 I/Os, as mix.sh does.
+#   - the open loop's columns (issue 39): rate_asked, rate_served,
+#     unserved_ios and lat_from at the end of the single-test and sweep
+#     headers; an open-loop row (--rate 500 fixed for 0.3 s: 150 due, by
+#     hand) fills them with lat_from due, rate_served its own ios over its
+#     seconds; a closed-loop row says submit with the rates empty; a failed
+#     row leaves all four empty; sweep's --curve rows ask their % of the
+#     small series' max, its points are closed loop.
 # (That each header is the one the man page documents is tests/cli/doctest.py's.)
 # Output: `ok N - name` / `not ok N - name`, then `N passed, M failed, K skipped`.
 set -u
@@ -141,6 +148,43 @@ for c in COLS:
     assert r["read_" + c] == r[c] != "", (c, r)
 assert empty(r, "write") and empty(r, "trim"), r' \
 	--csv randread -s 8M -t 0 "$S"
+
+# ---- open loop (issue 39) -----------------------------------------------------
+# rate_asked, rate_served, unserved_ios and lat_from appended: an open loop's
+# lat_* are response times, from when each I/O was due.  By hand: fixed
+# arrivals at 500/s for 0.3 s are 150 due, served or not; rate_served is the
+# row's own ios over its seconds.
+OPEN_HEAD='rate_asked,rate_served,unserved_ios,lat_from'
+py_run "open loop --csv: rate_asked 500, rate_served = ios / seconds, 150 due, lat_from due" '
+assert out.splitlines()[0].endswith(",trim_lat_p99_ns,'"$OPEN_HEAD"'"), out.splitlines()[0]
+r = rows[0]
+assert r["rate_asked"] == "500.00" and r["lat_from"] == "due", r
+assert abs(float(r["rate_served"]) - int(r["ios"]) / float(r["seconds"])) <= 0.01 + 1e-5 * float(r["rate_served"]), r
+assert abs(int(r["ios"]) + int(r["unserved_ios"]) - 150) <= 1, r' \
+	--csv randread --rate 500 --arrivals fixed -t 0.3 -s 8M "$S"
+py_run "closed loop --csv: the open loop's columns empty, lat_from submit" '
+r = rows[0]
+assert (r["rate_asked"], r["rate_served"], r["unserved_ios"], r["lat_from"]) == ("", "", "", "submit"), r' \
+	--csv randread -t 0.3 -s 8M "$S"
+tap_run 2 --csv randread --rate 100 -s 8M "$S/no/such/dir"
+py "a failed run --csv (exit 2): the four empty, as every figure" '
+r = list(csv.DictReader(io.StringIO(out)))[0]
+assert r["error"] and (r["rate_asked"], r["rate_served"], r["unserved_ios"], r["lat_from"]) == ("", "", "", ""), r'
+py_run "sweep --curve --csv: its header ends with them too; curve rows asked their % of the max, lat_from due; points submit" '
+assert out.splitlines()[0].endswith(",write_lat_p99_ns,'"$OPEN_HEAD"'"), out.splitlines()[0]
+pts = [r for r in rows if not r["workload"].startswith("curve_")]
+curve = [r for r in rows if r["workload"].startswith("curve_")]
+assert curve and pts, rows
+top = max(float(r["iops"]) for r in pts)  # --run oltp: the small series alone
+for r in curve:
+    assert abs(float(r["rate_asked"]) - top * int(r["workload"][6:]) / 100) <= 0.01, (top, r)
+    # seconds has 6 decimals: ios over it agrees to a few parts in a million
+    served = int(r["ios"]) / float(r["seconds"])
+    assert r["lat_from"] == "due" and abs(served - float(r["rate_served"])) <= 0.01 + 1e-5 * served, r
+    assert int(r["unserved_ios"]) >= 0 and float(r["rate_asked"]) > 0, r
+for r in pts:
+    assert (r["rate_asked"], r["rate_served"], r["unserved_ios"], r["lat_from"]) == ("", "", "", "submit"), r' \
+	--csv sweep --run oltp --budget 2 --point-time 0.2 --curve 50 -s 8M "$S"
 
 py_run "sweep --write 30 --csv: each point's read_ios + write_ios = ios, bytes too; --curve rows leave them empty" "$OPS_PY"'
 pts = [r for r in rows if not r["workload"].startswith("curve_")]

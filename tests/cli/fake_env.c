@@ -18,6 +18,11 @@
  *   FAKE_LAT=steps:IOPS:S   pace:IOPS, a quarter faster every S seconds
  *   FAKE_LAT=cut:IOPS:S     pace:IOPS for S seconds, then half of it
  *   (reads of a FAKE_LAT run are not done: only their time is spent)
+ *   FAKE_STALL=RUN:N:MS     in the RUN-th timed run of the process (from 1:
+ *                           sla's probe is 1, its first step 2), read N of
+ *                           the run (from 0, its warm-up I/Os included)
+ *                           takes MS ms more: a stall set by read, not by
+ *                           time, so that a test knows which arrival it hit
  *   FAKE_SYSFS=DIR          sysfs and the device under the target: one disk
  *   FAKE_DISK=NAME          NAME (FAKE_MAJMIN, "253:7" unset) whose counters
  *                           are DIR/class/block/NAME/stat, sensor under
@@ -26,12 +31,21 @@
  *   FAKE_HEAT=C_PER_S       the sensor's reading rises this fast
  *   FAKE_CGROUP=DIR         /proc/self/cgroup is DIR/cgroup, mountinfo
  *                           DIR/mountinfo
+ *   FAKE_READ_FLIP=OFFSET   a read that covers byte OFFSET returns it with
+ *                           its lowest bit flipped: a corrupt block there
+ *   FAKE_DROP_WRITES=N      pwrite does its first N writes, then says each
+ *                           later one succeeded without writing (as
+ *                           dm-flakey's drop_writes): lost writes
+ *   FAKE_DISCARD=ERRNO      each trim an engine does synchronously (sync,
+ *                           aio) fails with this errno (22: EINVAL); the
+ *                           probe before the run is not faked
  *
  * Every wrapped function is called across objects (the linker's --wrap sees
  * only those calls).  Nothing here is built into ./diskbench. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "devinfo.h"
 #include "devinfo_cgroup.h"
 #include "devinfo_host.h"
@@ -46,6 +61,8 @@
 
 ssize_t __real_pread(int fd, void *buf, size_t n, off_t off);
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off);
+ssize_t __real_pwrite(int fd, const void *buf, size_t n, off_t off);
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off);
 int __real_devinfo_probe(const char *path, const struct devinfo_roots *roots, struct devinfo *out);
 int __wrap_devinfo_probe(const char *path, const struct devinfo_roots *roots, struct devinfo *out);
 const struct devinfo_roots *__real_devinfo_default_roots(void);
@@ -56,6 +73,12 @@ void __real_devio_end(struct devio *io, const char *sysfs, double seconds);
 void __wrap_devio_end(struct devio *io, const char *sysfs, double seconds);
 int __real_hwmon_read_c(const struct hwmon_sensor *s, double *celsius);
 int __wrap_hwmon_read_c(const struct hwmon_sensor *s, double *celsius);
+int __real_bench_run(const struct bench_job *job, struct bench_outcome *out,
+		     const struct bench_sampler *sampler);
+int __wrap_bench_run(const struct bench_job *job, struct bench_outcome *out,
+		     const struct bench_sampler *sampler);
+int __real_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
+int __wrap_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
 
 static uint64_t now_ns(void)
 {
@@ -131,11 +154,57 @@ static void take_slot(unsigned iops)
 	pthread_mutex_unlock(&bucket);
 }
 
+/* FAKE_READ_FLIP: the byte at that offset flipped in what a real read got. */
+static ssize_t read_flipped(int fd, void *buf, size_t n, off_t off, const char *at)
+{
+	ssize_t got = __real_pread(fd, buf, n, off);
+	long long flip = atoll(at);
+	if (got > 0 && flip >= (long long)off && flip < (long long)off + got)
+		((unsigned char *)buf)[flip - off] ^= 1;
+	return got;
+}
+
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	static atomic_uint_fast64_t writes;
+	const char *drop = getenv("FAKE_DROP_WRITES");
+	if (drop && atomic_fetch_add(&writes, 1) >= strtoull(drop, NULL, 10))
+		return (ssize_t)n; /* acknowledged, never written */
+	return __real_pwrite(fd, buf, n, off);
+}
+
+/* The timed runs so far, and the reads of the one running (FAKE_STALL). */
+static atomic_uint runs, run_reads;
+
+int __wrap_bench_run(const struct bench_job *job, struct bench_outcome *out,
+		     const struct bench_sampler *sampler)
+{
+	atomic_store(&run_reads, 0);
+	atomic_fetch_add(&runs, 1);
+	return __real_bench_run(job, out, sampler);
+}
+
+/* FAKE_STALL's read: MS ms more when this read is read N of run RUN. */
+static void stall_if_due(void)
+{
+	const char *stall = getenv("FAKE_STALL");
+	unsigned run, nth, ms;
+	if (!stall || sscanf(stall, "%u:%u:%u", &run, &nth, &ms) != 3)
+		return;
+	unsigned read = atomic_fetch_add(&run_reads, 1);
+	if (atomic_load(&runs) == run && read == nth)
+		nap_until(now_ns() + ms * 1000000ull);
+}
+
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
 {
-	const char *lat = getenv("FAKE_LAT");
+	const char *lat = getenv("FAKE_LAT"), *flip = getenv("FAKE_READ_FLIP");
 	unsigned v = 0;
 	double s = 0;
+	if (n >= 512)
+		stall_if_due();
+	if (flip)
+		return read_flipped(fd, buf, n, off, flip);
 	if (!lat || n < 512)
 		return __real_pread(fd, buf, n, off);
 	uint64_t k = atomic_fetch_add(&calls, 1);
@@ -238,4 +307,13 @@ int __wrap_hwmon_read_c(const struct hwmon_sensor *s, double *celsius)
 	if (rc == 0 && heat)
 		*celsius += atof(heat) * (double)since_first() / 1e9;
 	return rc;
+}
+
+int __wrap_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len)
+{
+	const char *err = getenv("FAKE_DISCARD");
+	if (!err)
+		return __real_plat_discard(fd, is_blockdev, offset, len);
+	errno = atoi(err);
+	return -1;
 }

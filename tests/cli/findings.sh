@@ -21,6 +21,14 @@
 # - device: the disk moving 1.8 GiB while the run read 16 MiB names other
 #   I/O on the device line and as a finding; moving the run's own bytes
 #   does not; a disk that saw nothing is a cache (device_saw_less).
+# - device, writes (issue 39): one pass of 16 MiB of buffered writes with
+#   --sync=fsync whose disk wrote 4 MiB is a cache's figure
+#   (device_saw_less, share 0.25 by hand), with --sync=none too; whose disk
+#   wrote the 16 MiB and 1 MiB of journal is not, nor is one whose disk
+#   wrote 1 MiB of a run under 8 MiB (too little to judge).  On a loop
+#   device over /dev/shm with ext4 on it (root): seqwrite --sync=fsync
+#   -b 4k --no-direct -s 16M -t 1 goes round its page-cached file, and the
+#   finding's device bytes are the loop device's written sectors x 512.
 # - CPU-bound: a spinning read is, a sleeping one is not; never over 100 %.
 # - CPU time over the window (result.cpu.usr_pct, sys_pct): a spinning read
 #   is user time, at most one CPU's worth, within the process's own CPU time
@@ -179,6 +187,87 @@ t_device() {
 	else
 		not_ok "device line: no other I/O when the disk moved the run's bytes" "$line"
 	fi
+}
+
+# The stat line after a run whose disk wrote `writes` requests and
+# `sectors` 512-byte sectors more than before.
+stat_after_writes() {
+	echo "1000 0 8000 300 $((10 + $1)) 0 $((80 + $2)) 200 0 900 1200"
+}
+
+# share NAME DEVICE BYTES SHARE: the run's device_saw_less has these figures
+share() {
+	local name=$1 want="$2 $3 $4" got
+	got=$(python3 - "$S/$name.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["findings"] if x["key"] == "device_saw_less"]
+print("%d %d %.3f" % (f[0]["device_bytes"], f[0]["bytes"], f[0]["share"]) if f else "none")
+EOF
+)
+	if [ "$got" = "$want" ]; then ok "$name: device_bytes, bytes and share $want"
+	else not_ok "$name: device_bytes, bytes and share" "got $got, wanted $want"; fi
+}
+
+# Writes the disk saw a fraction of (issue 39): one pass (--once) of 16 MiB,
+# the disk's written bytes set by the fake.
+t_device_writes() {
+	mkdir -p "$S/w"
+	local once=(seqwrite --engine=sync -b 1M -s 16M --once --no-direct --interval 0.4)
+	expect wcached " device_saw_less " "device_wrote_more" \
+		FAKE_STAT_AFTER="$(stat_after_writes 64 8192)" -- "${once[@]}" --sync=fsync "$S/w"
+	share wcached 4194304 16777216 0.250
+	expect wnone " device_saw_less " "device_wrote_more" \
+		FAKE_STAT_AFTER="$(stat_after_writes 64 8192)" -- "${once[@]}" --sync=none "$S/w"
+	expect wown "" "device_saw_less device_wrote_more" \
+		FAKE_STAT_AFTER="$(stat_after_writes 300 $((17 * 2048)))" -- "${once[@]}" --sync=fsync "$S/w"
+	expect wsmall "" "device_saw_less" \
+		FAKE_STAT_AFTER="$(stat_after_writes 64 $((1 * 2048)))" -- seqwrite --engine=sync -b 1M \
+		-s 7M --once --no-direct --sync=fsync --interval 0.4 "$S/w"
+}
+
+# The same on a real disk: ext4 on a loop device over a file in /dev/shm,
+# whose own counter of written sectors is the truth.
+t_device_writes_loop() {
+	local name="loop: buffered writes round a 16 MiB file, one fsync: the device's share" img loop mnt
+	if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null; then
+		skip "$name" "needs root and mkfs.ext4"; return
+	fi
+	img=$(mktemp -p /dev/shm diskbench-findings.XXXXXX) && truncate -s 64M "$img" &&
+		loop=$(losetup -f --show "$img" 2>/dev/null) || { rm -f -- "$img"; skip "$name" "no loop device"; return; }
+	mnt="$S/mnt"
+	mkdir -p "$mnt"
+	if ! mkfs.ext4 -q -F "$loop" 2>/dev/null || ! mount "$loop" "$mnt" 2>/dev/null; then
+		losetup -d "$loop"; rm -f -- "$img"; skip "$name" "cannot make or mount ext4"; return
+	fi
+	sync
+	local dev=${loop#/dev/} w0 w1
+	w0=$(awk '{ print $7 }' "/sys/block/$dev/stat")
+	"$DB" --json seqwrite --sync=fsync -b 4k --no-direct -s 16M -t 1 "$mnt" >"$S/wloop.json" 2>"$S/wloop.err"
+	w1=$(awk '{ print $7 }' "/sys/block/$dev/stat")
+	umount "$mnt" 2>/dev/null || umount -l "$mnt"
+	losetup -d "$loop"
+	rm -f -- "$img"
+	local why
+	why=$(python3 - "$S/wloop.json" $(((w1 - w0) * 512)) "$dev" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1])); seen = int(sys.argv[2]); dev = sys.argv[3]
+r = d["result"]
+f = [x for x in d["findings"] if x["key"] == "device_saw_less"]
+if seen >= 0.5 * r["bytes"]: print("SKIP the device saw %d of %d bytes" % (seen, r["bytes"]))
+elif not f: print("no device_saw_less: the device saw %d of %d bytes; findings %s" % (seen, r["bytes"], d["findings"]))
+# the run's readings are a moment after the test's own and before: at most
+# a journal commit's few blocks apart
+elif abs(f[0]["device_bytes"] - seen) > 1 << 20: print("device_bytes %d, the counters %d" % (f[0]["device_bytes"], seen))
+elif f[0]["bytes"] != r["bytes"]: print("bytes %d, the run's %d" % (f[0]["bytes"], r["bytes"]))
+elif not [w for w in d["warnings"] if w.startswith("only ") and "reached %s" % dev in w]: print("no warning: %s" % d["warnings"])
+EOF
+)
+	case "$why" in
+	"") ok "$name" ;;
+	SKIP*) skip "$name" "${why#SKIP }" ;;
+	*) not_ok "$name" "$why" ;;
+	esac
 }
 
 # quick over the fake disk that saw none of its reads: every step's
@@ -352,7 +441,7 @@ t_evicted() {
 # The findings' words, numbers masked: one line per warning of the runs.
 t_golden() {
 	local got="$S/golden.txt" name
-	for name in bucket pace150 capped cliff heat swing others cached; do
+	for name in bucket pace150 capped cliff heat swing others cached wcached wnone; do
 		sed -n 's/^diskbench: warning: //p' "$S/$name.err" |
 			grep -v "too short to time well" |
 			sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ (k|M|G)?B(\/s)?/ xB\2/g' | sed "s|^|$name: |"
@@ -365,6 +454,8 @@ t_golden() {
 t_rate_cap
 t_series
 t_device
+t_device_writes
+t_device_writes_loop
 t_quick_cache
 t_cpu
 t_cpu_time

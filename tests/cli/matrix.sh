@@ -177,6 +177,13 @@ assert [c["sync"] for c in json.loads(out)["result"]["cells"]] == ["dsync"]
 '
 
 # ---- CSV ------------------------------------------------------------------------------
+# --engine=nop moves no data: the write cells issue NOPs too, on a test file opened
+# read-only, which is neither truncated nor written
+check "matrix --engine=nop with write cells: exit 0" 0 matrix --file-sizes 4M --block-sizes 64k --ops write,rewrite,read --budget 2 --engine=nop --json "$D"
+py "... every cell's NOPs counted" '
+cells = d["result"]["cells"]
+assert [c["op"] for c in cells] == ["write", "rewrite", "read"] and all(c["ios"] > 0 for c in cells), cells
+assert d["params"]["engine"] == "nop", d["params"]'
 check "matrix --csv" 0 matrix --file-sizes 4M --block-sizes 4k,64k --budget 4 --csv "$D"
 py "CSV: the contract columns, a row per cell, test = matrix-OP" '
 rows = list(csv.DictReader(out.splitlines()))

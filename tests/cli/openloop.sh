@@ -30,6 +30,18 @@
 #   wait, inside the service time); sla with a 100 ms p99 target and 1 s
 #   steps finds 0.7-1.1 x 400 (seen: 0.95-0.99; with 0.5 s steps the
 #   throttle's slices let a burst through, and steps served up to 1.2 x).
+# - a stall at the window's edge (issue 39; FAKE_STALL, the fake's read
+#   chosen by its number): fixed arrivals at 1000/s for 0.3 s at one in
+#   flight, reads of 50 us, read 101 of the run (the warm-up read is 0, so
+#   arrival 100, due at 100 ms) stalls 400 ms, past the window: 101 served,
+#   arrivals 101-299 never started (199), each in the response time as
+#   waiting at least 300 - k ms; of the 300 values, 100 quick, 1-199 ms, and
+#   400 ms: p50 (rank 150) near 50 ms, p99 (rank 297) near 197 ms, where the
+#   served alone had a quick read's.  sla with a p50 target of 10 s on
+#   pace:1000: its first step (run 2: the probe is 1) stalls 1 s at read
+#   100, 50 ms into the 0.2 s window, so about 150 of its 200 arrivals never
+#   started: more than the half a p50 leaves above it, so the step fails
+#   whatever the waits so far (about 50 ms, far inside 10 s).
 # - sweep --curve 50,90 on pace:1000 (the sync engine): the max near 1000,
 #   each point asking its share of it and served within 15 %.
 # - bad input, exit 2 with the reason.
@@ -85,6 +97,8 @@ t_bad_input() {
 	check "sla --rate: exit 2 (sla chooses the rates)" 2 sla randread --latency 1ms --rate 100 "$S/data"
 	check "sla --step-time 0.05: exit 2" 2 sla randread --latency 1ms --step-time 0.05 "$S/data"
 	check "sla of a test it does not run (buffered): exit 2" 2 sla buffered --latency 1ms "$S/data"
+	check "sla randread --no-direct (steps through the page cache): exit 2" 2 sla randread --latency 1ms --no-direct "$S/data"
+	grep -q "sla randread --no-direct: its steps would read through the page cache" "$S/err" && ok "... saying why" || not_ok "... saying why" "$(cat "$S/err")"
 	[ ! -e "$S/new" ] && ok "... nothing created" || not_ok "... nothing created" "$S/new exists"
 }
 
@@ -157,20 +171,38 @@ o = json.load(open(os.environ["TAP_OUT"].replace("closed", "over")))["result"]
 assert r["lat_ns"]["p99"] * 10 < o["lat_ns"]["p99"] and 800 < r["iops"] < 1100, (r["lat_ns"], o["lat_ns"])' "$S/closed.json"
 }
 
+# known PCT: the python of whether a step's percentile PCT is known: no more
+# of its arrivals never started than the percentile leaves above it (by hand:
+# the nearest rank of PCT among served + unserved is a served one's)
+KNOWN_PY='
+import math
+def known(x, pct):
+    n = x["ios"] + x["unserved_ios"]
+    return x["unserved_ios"] == 0 or math.ceil(pct * n / 100 - 1e-9) <= x["ios"]'
+
 t_sla_fake() {
-	fake sla pace:1000 sla randread "${ONE[@]}" --latency 20ms --step-time 0.3
-	expect "sla on pace:1000, p99 <= 20 ms: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/sla.err")"
-	py "... found 600-1050 IOPS below a ceiling of 900-1100; every step in JSON" '
+	# eight threads: the queue builds in the server (eight in flight), as in
+	# a device's, where at one in flight every arrival waiting for the
+	# thread is one that never started, and a p99 leaves room for 1 % of a
+	# step's 150-300 arrivals (issue 39); the confirm run at the edge the
+	# search found may miss it: then unconfirmed, exit 6 (issue 39)
+	fake sla pace:1000 sla randread "${ONE[@]}" -j 8 --latency 20ms --step-time 0.3
+	expect "sla on pace:1000, p99 <= 20 ms: exit 0, or 6 when the confirm run missed (unconfirmed)" \
+		"$([ "$rc" = 0 ] || { [ "$rc" = 6 ] && grep -q '"error": "unconfirmed: ' "$S/sla.json"; }; echo $?)" "exit $rc" "$(head -c 400 "$S/sla.err")"
+	py "... found 450-1050 IOPS below a ceiling of 900-1100; every step in JSON" "$KNOWN_PY"'
 s = d["sla"]
-assert 900 < s["ceiling_iops"] < 1100 and 600 <= s["found_iops"] <= 1050, s
+assert 900 < s["ceiling_iops"] < 1100 and 450 <= s["found_iops"] <= 1050, s
 assert s["latency_ns"] == 20e6 and s["percentile"] == 99 and s["step_s"] == 0.3, s
 st = s["steps"]
 assert st[0]["kind"] == "probe" and st[0]["asked_iops"] is None and st[-1]["kind"] == "confirm", st
-assert all(x["pass"] == (x["response_ns"]["p99"] <= 20e6) for x in st[1:]), st
+assert all(x["pass"] == (x["response_ns"]["p99"] <= 20e6 and known(x, 99)) for x in st[1:]), st
 assert abs(st[-1]["asked_iops"] - s["found_iops"]) < 0.01, st[-1]
-assert 3 <= len(st) <= 12 and d.get("error") is None, st' "$S/sla.json"
-	grep -q "at most 12 steps x (0.3 s + a 0.075 s warm-up) = 4.5 s" "$S/sla.err" &&
-		ok "... the worst case said first" || not_ok "... the worst case said first" "$(head -c 400 "$S/sla.err")"
+assert s["confirmed"] == st[-1]["pass"], s
+assert 3 <= len(st) <= 12 and d.get("error") is None if s["confirmed"] else d["error"].startswith("unconfirmed: "), st' "$S/sla.json"
+	grep -q "^sla randread on '[^']*': at most 12 steps x (0.3 s + a 0.075 s warm-up) = 4.5 s$" "$S/sla.err" &&
+		! grep -v '^diskbench: warning: ' "$S/sla.err" | grep -q '^diskbench: ' &&
+		ok "... the worst case said first, not as an error line" ||
+		not_ok "... the worst case said first, not as an error line" "$(head -c 400 "$S/sla.err")"
 	fake slamiss pace:1000 sla randread "${ONE[@]}" --latency 10us --step-time 0.2
 	expect "sla on pace:1000, p99 <= 10 us: exit 6" "$([ "$rc" = 6 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/slamiss.err")"
 	py "... not found, the lowest step failed, the error with its figures" '
@@ -184,7 +216,57 @@ assert d["error"].startswith("target not met: even "), d["error"]' "$S/slamiss.j
 lines = out.splitlines()
 assert lines[0].startswith("probe: ") and "closed loop at 1 in flight" in lines[0], lines
 assert any(l.startswith("step 1: asked ") for l in lines) and lines[-2].startswith("confirm "), lines
-assert lines[-1].startswith("sla randread: ") and "with p99 response time <= 20.0 ms" in lines[-1], lines' "$S/sla.txt"
+held = "with p99 response time <= 20.0 ms" in lines[-1]
+missed = lines[-1].startswith("sla randread: unconfirmed: ") and "p99 response time within 20.0 ms" in lines[-1]
+assert lines[-1].startswith("sla randread: ") and (held or missed) and (held == (" pass (" in lines[-2])), lines' "$S/sla.txt"
+}
+
+t_stall() {
+	FAKE_STALL=1:101:400 fake stall sleep:50 randread "${ONE[@]}" --rate 1000 --arrivals fixed -t 0.3 "$S/data"
+	expect "a 400 ms stall at 100 ms of a 0.3 s window: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/stall.err")"
+	py "... 101 served, 199 never started, each in the response time: p50 ~50 ms, p99 ~197 ms" '
+r = d["result"]; o = r["open_loop"]
+assert r["ios"] == 101 and o["unserved_ios"] == 199, (r["ios"], o)
+assert 40e6 <= r["lat_ns"]["p50"] <= 60e6 and 180e6 <= r["lat_ns"]["p99"] <= 210e6, r["lat_ns"]
+assert o["max_lag_ns"] >= 199e6, o
+assert r["lat_ns"]["min"] >= r["service_lat_ns"]["min"], (r["lat_ns"], r["service_lat_ns"])' "$S/stall.json"
+	FAKE_STALL=1:101:400 FAKE_LAT=sleep:50 "$FAKE" randread "${ONE[@]}" --rate 1000 --arrivals fixed -t 0.3 "$S/data" >"$S/stall.txt" 2>/dev/null
+	py "... text: the response line counts the 300 and says the 199 are in it" '
+line = [l for l in out.splitlines() if l.startswith("response time")][0]
+assert "the 199 never started counted to the window" in line and line.endswith("300 I/Os)"), line' "$S/stall.txt"
+	FAKE_STALL=2:100:1000 fake slastall pace:1000 sla randread "${ONE[@]}" --latency 10s,p50 --step-time 0.2
+	expect "sla, p50 <= 10 s, its first step stalled 1 s: exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/slastall.err")"
+	py "... the stalled step fails, more than half its arrivals never started though p50 <= 10 s; every step judged so" "$KNOWN_PY"'
+st = d["sla"]["steps"]
+one = st[1]
+assert one["kind"] == "step" and not one["pass"] and not one["percentile_known"], one
+assert one["unserved_ios"] * 2 > one["ios"] + one["unserved_ios"] and one["response_ns"]["p50"] <= 10e9, one
+for x in st[1:]:
+    assert x["percentile_known"] == known(x, 50), x
+    assert x["pass"] == (x["percentile_known"] and x["response_ns"]["p50"] <= 10e9 and x["ios"] > 0), x' "$S/slastall.json"
+}
+
+# sla whose confirm run misses (issue 39, item 8): pace:1000 with a p50
+# target of 10 s, which the first step, at the ceiling, meets (its median
+# wait is milliseconds, and far fewer than half its arrivals are left at
+# its end), so the search ends there and the confirm run is the third timed
+# run; its read 10, in its warm-up, stalls 2 s, past its 0.2 s window, so it
+# serves nothing in it and misses: the rate is unconfirmed, exit 6, where
+# it was printed as found with exit 0 and a warning.
+t_sla_unconfirmed() {
+	FAKE_STALL=3:10:2000 fake slaunc pace:1000 sla randread "${ONE[@]}" --latency 10s,p50 --step-time 0.2
+	expect "sla, its confirm run stalled 2 s: exit 6" "$([ "$rc" = 6 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/slaunc.err")"
+	py "... the step passed, the confirm run missed: unconfirmed, the error says so" '
+s = d["sla"]; st = s["steps"]
+assert [x["kind"] for x in st] == ["probe", "step", "confirm"], [(x["kind"], x["pass"]) for x in st]
+assert st[1]["pass"] and not st[2]["pass"] and not s["confirmed"], st
+assert s["found_iops"] == min(st[1]["asked_iops"], st[1]["served_iops"]), s
+assert d["error"].startswith("unconfirmed: ") and "the confirm run" in d["error"], d["error"]' "$S/slaunc.json"
+	FAKE_STALL=3:10:2000 FAKE_LAT=pace:1000 "$FAKE" sla randread "${ONE[@]}" --latency 10s,p50 --step-time 0.2 >"$S/slaunc.txt" 2>"$S/slaunc.err"
+	py "... text: the verdict line says unconfirmed; no line claims the rate" '
+last = out.splitlines()[-1]
+assert last.startswith("sla randread: unconfirmed: "), last
+assert "IOPS with p50 response time <=" not in out, out' "$S/slaunc.txt"
 }
 
 t_throttled() {
@@ -272,8 +354,9 @@ assert any("keeps 1 request in flight per thread" in w and "the open loop" in w 
 		"${NA[@]}" --json sla randread --latency 100ms --step-time 0.2 -s 16M "$S/data" >"$S/out" 2>"$S/err"
 		rc=$?
 		expect "... sla: exit 0 or 6, not 1" "$([ "$rc" = 0 ] || [ "$rc" = 6 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/err")"
-		py "... sla clamped to one in flight, said" '
+		py "... sla clamped to one in flight, said, and its params say so" '
 assert d["sla"]["in_flight_max"] == 1 and d["sla"]["steps"][0]["served_iops"] > 0, d["sla"]
+assert d["params"]["qd"] == 1 and d["params"]["engine"] == "sync", d["params"]
 assert sum("keeps 1 request in flight per thread" in w for w in d["warnings"]) == 1, d["warnings"]'
 		"${NA[@]}" randread --rate 500 --qd 4 -t 0.3 -s 16M "$S/data" >"$S/out" 2>"$S/err"
 		rc=$?
@@ -296,6 +379,8 @@ t_schedule
 t_curve
 t_mdl
 t_overload
+t_stall
+t_sla_unconfirmed
 t_sla_fake
 t_throttled
 tap_done

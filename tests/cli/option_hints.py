@@ -20,6 +20,11 @@ FILE_COMMANDS = {
     "cmd_io.c": ["seqwrite", "seqread", "buffered", "randread", "randwrite"],
     "cmd_cached.c": ["cached"], "cmd_sweep.c": ["sweep"], "cmd_quick.c": ["quick"],
     "cmd_info.c": ["info"], "cmd_matrix.c": ["matrix"], "cmd_files.c": ["files"],
+    "cmd_capacity.c": ["capacity"], "capacity_journal.c": ["capacity"],
+    # --verify's refusals: only the write tests that take --verify reach them
+    "run_verify.c": ["seqwrite", "randwrite"],
+    "cmd_job.c": ["job"], "cmd_fit.c": ["fit"], "job_plan.c": ["job", "fit"],
+    "job_run.c": ["job", "fit"],
 }
 MEASURING = ["seqwrite", "seqread", "buffered", "cached", "randread", "randwrite", "sweep", "quick"]
 WRITERS = ["seqwrite", "randwrite", "sweep"]
@@ -28,7 +33,7 @@ REACH = {
     "or add --force": (WRITERS, "target_check refuses only write tests"),
     "add --force if that is what you want": (WRITERS, "target_check refuses only write tests"),
 }
-SKIP_FILES = {"cli.c", "cli_check.c", "cli_options.c", "cli_help.c"}  # the parser's messages (and its checks after parsing) quote what the user typed; the table and help name options themselves
+SKIP_FILES = {"cli.c", "cli_check.c", "cli_options.c", "cli_help.c", "cli_verify.c", "fiohints.c", "jobfile_keys.c"}  # the parser's messages (and its checks after parsing) quote what the user typed; the table and help name options themselves
 
 
 def literals(text):

@@ -104,18 +104,24 @@ env --default-signal=INT --default-signal=TERM true 2>/dev/null &&
 
 # ---- the JSON/CSV checker (python3) --------------------------------------------
 PY="$S/check.py"
+export PYTHONPATH="$HERE"   # invariants.py
 cat >"$PY" <<'PYEOF'
 import csv, io, json, math, re, sys
+import invariants
 
 def load(path):
     text = open(path, encoding="utf-8").read()
     if not text.strip():
         raise SystemExit("stdout is empty, expected one JSON document")
     try:
-        return json.loads(text)     # the whole stdout: one document, nothing else
+        doc = json.loads(text)      # the whole stdout: one document, nothing else
     except ValueError as e:
         raise SystemExit("stdout is not exactly one JSON document: %s; stdout starts %r"
                          % (e, text[:200]))
+    bad = invariants.check(doc)     # tests/cli/invariants.py: what every document holds
+    if bad:
+        raise SystemExit("invariants: " + "; ".join(bad))
+    return doc
 
 def stderr_warnings(path):
     out = []

@@ -522,6 +522,12 @@ t_nop() {
 	head -c $((16 * MiB)) /dev/urandom >"$img"
 	if ! L=$(losetup -f --show "$img" 2>/dev/null); then skip "--engine=nop on a loop device" "cannot attach one"; return; fi
 	LOOPS+=("$L")
+	if [ ! -r "/sys/block/${L#/dev/}/stat" ]; then
+		# a chroot without /sys: neither the counters nor the device line exist
+		skip "--engine=nop on a loop device" "no /sys/block/${L#/dev/}/stat (no sysfs here)"
+		losetup -d "$L" && LOOPS=("${LOOPS[@]/$L}")
+		return
+	fi
 	before=$(sha "$img")
 	# writes, discards and flushes completed: fields 5, 12 and 16 of the stat line
 	counters() { awk '{ print $5, $12, $16 }' "/sys/block/${L#/dev/}/stat"; }

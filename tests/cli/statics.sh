@@ -19,6 +19,7 @@ src/main.o:record               main owns the run record the command measures in
 src/main.o:fleet                main owns the fleet record (one per process by design)
 src/main.o:signal_count         the signal handler: async-signal-safe flags only
 src/main.o:last_signal          the signal handler: async-signal-safe flags only
+src/capacity/capacity_dev.o:before  the signal mask capacity restores: per process, as signals are
 src/run/bench_worker.o:bench_stop_requested   set by the SIGINT handler, read by every loop
 src/run/progress.o:shown        whether a progress line is on the terminal now
 src/run/target.o:cleanup_path   files to remove on a signal: the handler reads them
@@ -31,6 +32,11 @@ src/run/scratch.o:boot         this boot'"'"'s id, read once: the same for every
 src/run/scratch.o:read         whether that id was read
 src/run/target.o:ids            scratch of one check of several targets, rewritten each call
 src/run/target.o:d              scratch of one check of overlapping devices, rewritten each call
+src/lib/crc32c.o:table          the constant CRC32C tables, built once (pthread_once), the same for every run
+src/lib/crc32c.o:shift_long     the constant CRC32C tables, built once (pthread_once), the same for every run
+src/lib/crc32c.o:shift_short    the constant CRC32C tables, built once (pthread_once), the same for every run
+src/lib/crc32c.o:tables_once    the pthread_once that builds them
+src/lib/crc32c.o:have_hw        whether the CPU has SSE4.2, read once with the tables
 src/lib/units.o:range           the text fmt_ returns, rewritten each call
 src/platform/platform_linux.o:name  the name plat_blockdev_in_ram returns, rewritten each call
 src/output/output_svg.o:tc      drawing scratch, rewritten by each picture

@@ -10,6 +10,7 @@
 # shellcheck shell=bash
 
 n=0 passed=0 failed=0 skipped=0
+TAP_HERE=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 
 ok() { n=$((n + 1)); passed=$((passed + 1)); echo "ok $n - $1"; }
 # not_ok NAME DETAIL...: each detail on a comment line of its own
@@ -28,14 +29,27 @@ expect() {
 
 # run EXPECTED_EXIT ARGS...: runs diskbench with stdout in $S/out, stderr in
 # $S/err, its exit code in $rc and its wall time in $wall_ms; true when the
-# exit code is the one expected.
+# exit code is the one expected.  Its ARGS go to $S/.argv for py's invariants.
 tap_run() {
 	local want=$1 t0; shift
+	printf '%s\0' "$@" >"$S/.argv"
 	t0=$(date +%s%N)
 	timeout "${TAP_TIMEOUT:-120}" "$DB" "$@" >"$S/out" 2>"$S/err" <"${STDIN:-/dev/null}"
 	rc=$?
 	wall_ms=$((($(date +%s%N) - t0) / 1000000))
+	md5sum <"$S/out" | cut -d' ' -f1 >"$S/.argv.md5"  # whose stdout the arguments are
+	tap_invariants "$@"
 	[ "$rc" = "$want" ]
+}
+
+# Every JSON document a run prints is held to tests/cli/invariants.py: a
+# violation is a failed case of its own, named by the run's arguments.
+tap_invariants() {
+	local msg
+	[ "$(head -c 1 "$S/out" 2>/dev/null)" = "{" ] || return 0
+	if ! msg=$(PYTHONPATH="$TAP_HERE" python3 -m invariants --argv-file "$S/.argv" "$S/out" 2>&1); then
+		not_ok "invariants of diskbench $*" "$msg"
+	fi
 }
 run() { tap_run "$@"; }
 
@@ -47,10 +61,17 @@ check() {
 
 # py NAME CODE [FILE]: one case, a python3 check of FILE (default $S/out).
 # CODE sees out (the text), err (the last run's stderr), d and doc (the JSON
-# document, None when out is not one) and wall (the last run's seconds).
+# document, None when out is not one) and wall (the last run's seconds).  A
+# document is first held to tests/cli/invariants.py (with the last run's
+# ARGS when FILE holds what it printed): a violation fails the case.
 py() {
-	local name=$1 code=$2 file=${3:-$S/out} msg
-	if msg=$(TAP_OUT="$file" TAP_ERR="$S/err" TAP_WALL_MS="${wall_ms:-0}" python3 -c "import csv, io, json, os, sys
+	local name=$1 code=$2 file=${3:-$S/out} msg argv=
+	# the last run's arguments, if FILE is still what it printed (not another command's)
+	[ -f "$S/.argv.md5" ] && [ "$(md5sum <"$file" | cut -d' ' -f1)" = "$(cat "$S/.argv.md5")" ] &&
+		argv=$S/.argv
+	if msg=$(TAP_OUT="$file" TAP_ERR="$S/err" TAP_WALL_MS="${wall_ms:-0}" TAP_ARGV="$argv" \
+		PYTHONPATH="$TAP_HERE" python3 -c "import csv, io, json, os, sys
+import invariants
 out = open(os.environ['TAP_OUT']).read()
 err = open(os.environ['TAP_ERR']).read() if os.path.exists(os.environ['TAP_ERR']) else ''
 wall = int(os.environ['TAP_WALL_MS']) / 1000
@@ -58,6 +79,10 @@ try:
     d = doc = json.loads(out)
 except ValueError:
     d = doc = None
+if isinstance(d, dict) and d.get('tool') == 'diskbench':
+    _argv = open(os.environ['TAP_ARGV'], 'rb').read().decode().split(chr(0))[:-1] if os.environ['TAP_ARGV'] else None
+    _bad = invariants.check(d, _argv)
+    assert not _bad, 'invariants: ' + '; '.join(_bad)
 $code" 2>&1); then ok "$name"; else not_ok "$name" "$msg" "stdout: $(head -c 400 "$file")"; fi
 }
 

@@ -80,13 +80,14 @@ else
 	not_ok "/usr/bin/diskbench: full RELRO and PIE" "$(readelf -d "$bin" | grep FLAGS)"
 fi
 want="usr/bin/diskbench usr/share/man/man1/diskbench.1.gz usr/share/man/man7/diskbench-output.7.gz
-usr/share/bash-completion/completions/diskbench usr/share/zsh/vendor-completions/_diskbench"
+usr/share/bash-completion/completions/diskbench usr/share/zsh/vendor-completions/_diskbench
+$(cd "$(dirname "$0")/../.." && ls profiles/*.fio | sed 's|^|usr/share/diskbench/|')"
 missing=""
 for f in $want; do [ -f "$S/x/$f" ] || missing="$missing $f"; done
 if [ -z "$missing" ]; then
-	ok "the package holds the binary, both man pages, bash and zsh completion"
+	ok "the package holds the binary, both man pages, bash and zsh completion, fit's profiles"
 else
-	not_ok "the package holds the binary, both man pages, bash and zsh completion" "missing:$missing"
+	not_ok "the package holds the binary, both man pages, bash and zsh completion, fit's profiles" "missing:$missing"
 fi
 th=$(zcat "$S/x/usr/share/man/man1/diskbench.1.gz" | sed -n 's/^\.TH .*"diskbench \([^"]*\)".*/\1/p')
 [ "$th" = "$version" ] && ok "the installed man page's header says $version" ||

@@ -40,6 +40,20 @@ static void check_levels(const unsigned *levels, unsigned n)
 			(i == 0 || levels[i] > levels[i - 1]));
 }
 
+/* Bits an option records in given alone (issue 44), each accepted by its
+ * siblings' bit: given only where that bit is accepted. */
+#define GIVEN_ONLY (OPT_BATCH | OPT_POLL | OPT_SQPOLL | OPT_REAP | OPT_ARRIVALS | OPT_MAX_OPEN_ZONES)
+static void check_given_only(const struct options *o)
+{
+	PROMISE((o->accepts & GIVEN_ONLY) == 0);
+	if (o->given & (OPT_BATCH | OPT_POLL | OPT_SQPOLL | OPT_REAP))
+		PROMISE(o->accepts & OPT_QD);
+	if (o->given & OPT_ARRIVALS)
+		PROMISE(o->accepts & OPT_RATE);
+	if (o->given & OPT_MAX_OPEN_ZONES)
+		PROMISE(o->accepts & OPT_FORCE);
+}
+
 /* What a test may rely on once cli_parse said yes. */
 static void check_accepted(const struct cli *c)
 {
@@ -53,7 +67,8 @@ static void check_accepted(const struct cli *c)
 	 * that reads files, which has none */
 	PROMISE(c->cmd->operands ? o->target == NULL : o->target != NULL);
 	/* what it accepts: its own options, and for steady its test's */
-	PROMISE((c->cmd->options & ~o->accepts) == 0 && (o->given & ~o->accepts) == 0);
+	PROMISE((c->cmd->options & ~o->accepts) == 0 && (o->given & ~o->accepts & ~GIVEN_ONLY) == 0);
+	check_given_only(o);
 	PROMISE(c->cmd->takes_test ? c->test != NULL : c->test == NULL);
 	if (c->cmd->options & OPT_STEADY)
 		PROMISE(o->steady.window >= 3 && o->steady.max_rounds >= 1 && o->steady.round_s >= 0.1);

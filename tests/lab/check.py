@@ -11,6 +11,9 @@ import json
 import re
 import sys
 
+from check_capacity import check_capacity
+import check_verify
+
 MIB = 1 << 20
 
 # What lab.sh and guest.sh gave each disk.
@@ -742,6 +745,8 @@ def main():
     guarded(t, "nvme write", check_health_nvme_write, runs, roles)
     guarded(t, "nvme matrix", check_health_matrix, runs, roles)
     guarded(t, "ata", check_health_ata, runs, roles)
+    guarded(t, "capacity", check_capacity, runs, roles)
+    guarded(t, "data verification", check_verify.check_all, runs, doc)  # issue 42
     summary(runs, roles)
     return t.close()
 

@@ -254,6 +254,38 @@ else
 	emit "@@@ note dmsetup create labflakey failed"
 fi
 
+# capacity (issue 42), run last: the plain nullb is free.  A device that claims
+# 1 GiB and keeps 64 MiB (dm-linear mapping every 64 MiB of it onto the nullb,
+# so writes wrap), one that keeps 48 MiB (no power of two; its text output),
+# and the nullb itself, which holds all it claims; the nullb's bytes before
+# and after the three; then f3probe (--destructive) on the nullb and on the
+# 64 MiB wrap.
+wrap_table() { # wrap_table CLAIMED_SECTORS KEPT_SECTORS
+	i=0
+	while [ $i -lt $1 ]; do
+		n=$2
+		[ $(($1 - i)) -lt $n ] && n=$(($1 - i))
+		echo "$i $n linear /dev/$nb 0"
+		i=$((i + $2))
+	done
+}
+cap="capacity --force --journal /tmp/capacity.undo"
+run capacity.sum_before md5sum /dev/$nb
+run capacity.honest diskbench --json $cap /dev/$nb
+for kept in 131072 98304; do
+	wrap_table 2097152 $kept | dmsetup --noudevsync create labwrap$kept ||
+		emit "@@@ note dmsetup create labwrap$kept failed"
+done
+w64=$(dm_of labwrap131072)
+w48=$(dm_of labwrap98304)
+[ -n "$w64" ] && run capacity.wrap131072 diskbench --json $cap /dev/$w64
+[ -n "$w48" ] && run capacity.wrap98304 diskbench $cap /dev/$w48
+run capacity.sum_after md5sum /dev/$nb
+run capacity.f3probe_honest f3probe --destructive --reset-type=2 /dev/$nb
+[ -n "$w64" ] && run capacity.f3probe131072 f3probe --destructive --reset-type=2 /dev/$w64
+dmsetup --noudevsync remove labwrap131072
+dmsetup --noudevsync remove labwrap98304
+
 emit "@@@ done"
 sync
 poweroff -f

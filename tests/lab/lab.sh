@@ -4,20 +4,29 @@
 # Boots Debian's own kernel in qemu-system-x86_64 (KVM where /dev/kvm opens,
 # else TCG) with a busybox initramfs holding the static diskbench, the guest
 # script (tests/lab/guest.sh) and the peer tools (lsblk, blkzone, smartctl,
-# nvme, dmsetup) with their libraries, and with these disks at once:
+# nvme, dmsetup, f3probe) with their libraries, and with these disks at once:
 #   NVMe behind a PCIe root port, an NVMe zoned namespace, a 7200 rpm SATA
 #   HDD and a SATA SSD on AHCI, a SCSI HDD on virtio-scsi, USB mass storage
 #   on xHCI, a virtio volume capped by qemu's throttling at 150 IOPS, one with
 #   burst credits (1000 IOPS for about 2 s, then 100: steady finds the drop); in the
-#   guest null_blk (plain and zoned), dm-delay and dm-flakey.
+#   guest null_blk (plain and zoned), dm-delay, dm-flakey and dm-linear tables that
+#   claim more than they keep (capacity).
 # The guest writes each command's output, framed, to its second serial port,
 # a file here; tests/lab/check.py holds it against the peers and what the
 # command line below set up, and prints TAP and 'N passed, N failed'.
+# Then three short boots on one virtio disk behind cache=none (issue 42,
+# tests/lab/guest-powercut.sh): two power cuts (qemu killed with SIGKILL while
+# the guest writes with --verify and a witness on its third serial port, each
+# cut verified by the next boot against that witness and by
+# tests/lab/witness_truth.py against the image itself), a lying disk and a
+# corrupting one (dm-flakey).
 #
 # usage: tests/lab/lab.sh ./diskbench-static
 # env:   LAB_CACHE  kernel and tools kept between runs (default build/lab)
 #        LAB_KEEP=1 keep the guest's output (in LAB_CACHE/last/)
 #        LAB_ACCEL=kvm  (default tcg), LAB_NVME_ENGINE=uring (default sync, see guest.sh)
+#        LAB_POWERCUT_ONLY=1  the power-cut boots alone, checked by check_verify.py
+#        LAB_CUT_LINES  writes the witness lists before each cut (default 100)
 #        for another guest job on the same machine (bench/perf-lab.sh):
 #        LAB_GUEST  its /init (default tests/lab/guest.sh), LAB_ADD  static programs
 #        for its /usr/bin, LAB_GUEST_ENV  KEY=VALUE words for its environment (on the
@@ -116,7 +125,8 @@ build_initramfs() {
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$bin" "$root/usr/bin/diskbench"
 	cp "${LAB_GUEST:-$here/guest.sh}" "$root/init"
-	chmod 755 "$root/init"
+	cp "$here/guest-powercut.sh" "$root/powercut"
+	chmod 755 "$root/init" "$root/powercut"
 	mkdir -p "$root/lib"
 	cp "$here/guest-common.sh" "$root/lib/lab-common.sh"
 	local add
@@ -125,7 +135,7 @@ build_initramfs() {
 		cp "$add" "$root/usr/bin/"
 	done
 	copy_modules "$root"
-	for t in lsblk blkzone smartctl nvme dmsetup; do
+	for t in lsblk blkzone smartctl nvme dmsetup f3probe; do
 		copy_tool "$root" "$t"
 	done
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
@@ -188,20 +198,95 @@ run_guest() {
 	fi
 }
 
+# Power cuts (issue 42): boots 1 and 2 write with --verify and stream the
+# witness to the third serial port (a file here) until it lists CUT_LINES
+# writes, when qemu is killed with SIGKILL; boot 3 only verifies the last cut
+# and runs the lying and corrupting disks to its end.  Each boot after the
+# first gets the last boot's witness as a read-only disk.  Right after each
+# boot the image is read here (witness_truth.py) and the truth framed into
+# the results as cutN.truth, lying.truth.
+CUT_LINES=${LAB_CUT_LINES:-100}
+frame() { # NAME FILE: a run's output as guest-common.sh's run frames it
+	printf '@@@ begin %s rc=0\n' "$1"
+	cat "$2"
+	printf '@@@ stderr %s\n@@@ end %s\n' "$1" "$1"
+}
+
+powercut_boot() {
+	local n=$1 pc=$work/pc pid t0 wimg=$work/pc/witness$(($1 - 1)).img
+	# shellcheck disable=SC2086 # $accel is a list of words
+	local args=(-M q35 -accel $accel -cpu max -smp 1 -m 256M -display none -monitor none -no-reboot
+		-nic none -kernel "$kdir/boot/vmlinuz-$kv" -initrd "$work/initrd.gz"
+		-append "console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/powercut LAB_CUT=$n"
+		-serial "file:$pc/console$n.log"
+		-chardev "file,id=results,path=$pc/results$n.log" -device isa-serial,chardev=results
+		-chardev "file,id=witness,path=$pc/witness$n.log" -device isa-serial,chardev=witness
+		-drive "if=none,format=raw,cache=none,aio=threads,file=$pc/disk.img,id=pc"
+		-device virtio-blk-pci,drive=pc,serial=lab-powercut)
+	[[ -f $wimg ]] && args+=(-drive "if=none,format=raw,readonly=on,file=$wimg,id=w"
+		-device virtio-blk-pci,drive=w,serial=lab-witness)
+	: >"$pc/witness$n.log"
+	t0=$(date +%s)
+	qemu-system-x86_64 "${args[@]}" </dev/null >"$pc/qemu$n.out" 2>&1 &
+	pid=$!
+	if [[ $n -lt 3 ]]; then
+		while kill -0 "$pid" 2>/dev/null && [[ $(grep -c '^w ' "$pc/witness$n.log") -lt $CUT_LINES &&
+			$(($(date +%s) - t0)) -lt ${LAB_TIMEOUT:-600} ]]; do
+			sleep 0.2
+		done
+		kill -KILL "$pid" 2>/dev/null # the power cut
+	fi
+	{ wait "$pid"; } 2>/dev/null || true # the shell would say "Killed"
+	echo "# lab: power-cut boot $n ran $(($(date +%s) - t0)) s, its witness $(grep -c '^w ' "$pc/witness$n.log") writes"
+	cp "$pc/witness$n.log" "$pc/witness$n.img"
+	truncate -s %512 "$pc/witness$n.img" # whole sectors for a disk; the zeros end it
+	[[ -s $pc/witness$n.img ]] || truncate -s 512 "$pc/witness$n.img"
+	cat "$pc/results$n.log" >>"$work/results.log"
+	if [[ $n -lt 3 ]]; then
+		python3 "$here/witness_truth.py" "$pc/disk.img" "$pc/witness$n.log" >"$pc/truth$n.json"
+		frame "cut$n.truth" "$pc/truth$n.json" >>"$work/results.log"
+	else
+		sed -n '/^@@@ begin lying.witness /,/^@@@ stderr lying.witness/{/^@@@/d;p}' "$pc/results$n.log" |
+			tr -d '\r' >"$pc/lying.w"
+		python3 "$here/witness_truth.py" "$pc/disk.img" "$pc/lying.w" >"$pc/truth$n.json"
+		frame lying.truth "$pc/truth$n.json" >>"$work/results.log"
+		# the corrupted byte, as the image holds it: 32 MiB + 5 MiB + 48
+		od -A n -t u1 -j $(((32 + 5) * 1048576 + 48)) -N 1 "$pc/disk.img" | tr -d ' ' >"$pc/byte"
+		frame corrupt.truth "$pc/byte" >>"$work/results.log"
+	fi
+}
+
+run_powercut() {
+	mkdir -p "$work/pc"
+	truncate -s 64M "$work/pc/disk.img"
+	accel=${LAB_ACCEL:-tcg}
+	local n
+	for n in 1 2 3; do
+		powercut_boot "$n"
+	done
+}
+
 need_tools
 mkdir -p "$cache"
 fetch_kernel
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/diskbench-lab.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 build_initramfs
-run_guest
+[[ ${LAB_POWERCUT_ONLY:-} == 1 ]] || run_guest
+[[ -n ${LAB_GUEST:-} ]] || run_powercut # another guest job has its own disks
 status=0
-python3 "${LAB_CHECK:-$here/check.py}" "$work/results.log" || status=$?
+if [[ ${LAB_POWERCUT_ONLY:-} == 1 ]]; then
+	python3 "$here/check_verify.py" "$work/results.log" || status=$?
+else
+	python3 "${LAB_CHECK:-$here/check.py}" "$work/results.log" || status=$?
+fi
 if [[ ${LAB_KEEP:-} == 1 ]]; then
 	rm -rf "$cache/last" && mkdir -p "$cache/last"
-	cp "$work/results.log" "$work/console.log" "$cache/last/"
+	cp "$work/results.log" "$cache/last/"
+	[[ -f $work/console.log ]] && cp "$work/console.log" "$cache/last/"
+	[[ -d $work/pc ]] && { cp "$work/pc/"*.log "$work/pc/"*.json "$cache/last/" 2>/dev/null || true; }
 fi
-if [[ $status -ne 0 ]]; then
+if [[ $status -ne 0 && -f $work/console.log ]]; then
 	echo "# lab: the guest console's tail:"
 	tr -d '\r' <"$work/console.log" | sed 's/^/#   /' | tail -40
 fi

@@ -352,6 +352,29 @@ static void test_help_and_version(void **state)
 /* steady TEST: the test's defaults and options, its own, and the limits
  * the man page gives; -t, --once refused; the word after it must be a test
  * it runs. */
+/* job FILE.fio [TARGET]: the first word is the file, TARGET after it;
+ * none named leaves the jobs' own (ntargets 0) */
+static void test_job_command(void **state)
+{
+	(void)state;
+	struct cli c = ok("job", "-t", "0.5", "seed.fio", "/var/tmp", NULL);
+	assert_string_equal(c.opt.job_file, "seed.fio");
+	assert_int_equal(c.opt.ntargets, 1);
+	assert_string_equal(c.opt.target, "/var/tmp");
+	assert_true(c.opt.time_s == 0.5 && (c.opt.given & OPT_TIME));
+	cli_free(&c);
+	c = ok("job", "seed.fio", NULL);
+	assert_int_equal(c.opt.ntargets, 0);
+	assert_string_equal(c.opt.target, ".");
+	assert_false(c.opt.given & OPT_TIME);
+	cli_free(&c);
+	assert_string_equal(bad("job", NULL), "job needs FILE.fio: diskbench job FILE.fio [TARGET]");
+	assert_string_equal(bad("job", "a.fio", "d1", "d2", NULL),
+			    "unexpected argument 'd2' (this test takes one TARGET)");
+	assert_string_equal(bad("job", "a.fio", "-b", "4k", NULL),
+			    "option '--bs' does not apply to job");
+}
+
 static void test_steady_command(void **state)
 {
 	(void)state;
@@ -404,7 +427,8 @@ static void test_every_command(void **state)
 	for (unsigned i = 0; i < command_count; i++) {
 		/* a command that reads files needs one: stdin */
 		/* a command that runs a test needs one (randwrite's defaults then) */
-		const char *word = commands[i].operands ? "-" : commands[i].takes_test ? "randwrite" : NULL;
+		const char *word = commands[i].operands ? "-" : commands[i].takes_test ? "randwrite"
+				   : commands[i].file_operand ? "x.fio" : NULL;
 		/* and sla its target, --latency */
 		const char *target = commands[i].options & OPT_SLA ? "--latency=2ms" : NULL;
 		struct cli c = ok(commands[i].name, word, target, NULL);
@@ -453,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_every_command),
 		cmocka_unit_test(test_steady_command),
+		cmocka_unit_test(test_job_command),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,7 +93,7 @@ static void test_targets(void **state)
 static void test_closed_sets(void **state)
 {
 	(void)state;
-	const char *want[][7] = { { "sync", "dsync", "fsync", "none", NULL },
+	const char *want[][7] = { { "sync", "dsync", "fsync", "none", "osync", NULL },
 				  { "drop-caches", "file", "all", "none", NULL },
 				  { "engine", "auto", "uring", "aio", "sync", "nop", NULL },
 				  { "run", "simple", "oltp", "dss", NULL },

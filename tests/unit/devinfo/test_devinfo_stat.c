@@ -48,8 +48,16 @@ static void test_parse(void **state)
 	assert_true(s.reads == 2514027 && s.read_merges == 11 && s.read_sectors == 530283124);
 	assert_true(s.writes == 13173 && s.write_sectors == 1427092 && s.busy_ms == 55328);
 	assert_true(s.queue_ms == 278117 && s.in_flight == 0);
+	/* fields 16 and 17 (Linux 5.5): the flushes and their time */
+	assert_true(s.has_flush && s.flushes == 8371 && s.flush_ms == 13074);
 	assert_int_equal(devstat_parse("1 2 3 4 5 6 7 8 9 10 11", &s), 0); /* 2.6-era: 11 fields */
 	assert_int_equal(s.queue_ms, 11);
+	assert_false(s.has_flush);
+	/* 4.18-5.4: the discards' four, no flush counter (field 16 is none of theirs) */
+	assert_int_equal(devstat_parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", &s), 0);
+	assert_true(!s.has_flush && s.flushes == 0 && s.flush_ms == 0);
+	assert_int_equal(devstat_parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", &s), 0);
+	assert_true(!s.has_flush && s.flushes == 0);
 	assert_int_equal(devstat_parse("1 2 3 4 5 6 7 8 9 10", &s), -1);
 	assert_int_equal(devstat_parse("", &s), -1);
 	assert_int_equal(devstat_parse("1 2 x 4 5 6 7 8 9 10 11", &s), -1);

@@ -482,6 +482,38 @@ static void test_capped_names_no_class(void **state)
 	assert_int_equal(strncmp(line, "looks like: virtual disk: capped", 32), 0);
 }
 
+/* --engine=nop (issue 39): NOPs reach no device, so their figures, whatever
+ * they resemble (memory speed on a virtual disk: "host_cache" before), name
+ * no class, no cache and warn of nothing; the line says why.  The same
+ * figures without nop keep their verdict. */
+static void test_nop_names_nothing(void **state)
+{
+	(void)state;
+	struct quick_figures f = { .seq_read_bps = 655e9, .qd1_lat_p50_ns = 710, .qd32_iops = 2.4e6,
+				   .qd1_iops = 239e3, .is_virtual = true, .virt_kind = "virtio-blk",
+				   .transport = "virtio", .rotational = 1, .link_kind = "usb",
+				   .link_speed = "480", .link_ceiling_bps = 40e6, .nop = true };
+	struct verdict v;
+	char line[512];
+	classify(&f, &v);
+	assert_null(v.cls);
+	assert_null(v.second);
+	assert_string_equal(v.fit, "nop");
+	assert_string_equal(v.prefix, "");
+	assert_string_equal(v.host_cache, "");
+	assert_int_equal(v.nwarnings, 0); /* not even the link's ceiling: no link was used */
+	verdict_line(line, sizeof(line), &f, &v);
+	assert_string_equal(line, "looks like: no device: --engine=nop sent io_uring NOPs, which "
+			    "reach none, so the figures (seq read 655 GB/s, QD1 read 710 ns, 2.40M "
+			    "IOPS @ 32) are diskbench's own ceiling on this CPU and no class is named");
+
+	f.nop = false; /* negative: the same figures from a device keep their verdict */
+	classify(&f, &v);
+	assert_non_null(v.cls);
+	assert_string_equal(v.fit, "host_cache");
+	assert_true(v.nwarnings > 0);
+}
+
 static void test_nothing_measured(void **state)
 {
 	(void)state;
@@ -518,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_provisioned_cap),
 		cmocka_unit_test(test_cached_figures_not_weighed),
 		cmocka_unit_test(test_nothing_measured),
+		cmocka_unit_test(test_nop_names_nothing),
 		cmocka_unit_test(test_capped_names_no_class),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

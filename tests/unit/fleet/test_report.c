@@ -1135,6 +1135,64 @@ static void test_command_line(void **state)
 	}
 }
 
+/* NOP records (issue 39) are never merged with a disk's: a run that mixes
+ * them is refused naming params.engine, a run of NOPs alone is a group of
+ * its own marked nop, and a baseline of a disk's run refuses NOP records.
+ * The engine auto picked per host (uring, aio, sync) still is not compared. */
+static void test_nop_apart(void **state)
+{
+	(void)state;
+	struct fleet_set s, n;
+	struct fleet_report rep, nrep;
+	char why[512];
+	fleet_set_init(&s);
+	struct spec a = { .host = "h1", .run_id = "r1", .start_s = 0,
+			  .params = "{\"block_size\":4096,\"engine\":\"uring\"}" };
+	struct spec b = { .host = "h2", .run_id = "r1", .start_s = 0,
+			  .params = "{\"block_size\":4096,\"engine\":\"aio\"}" };
+	add_spec(&s, &a, "a:1");
+	add_spec(&s, &b, "b:1");
+	build_ok(&s, &rep); /* negative: two real engines, one group */
+	assert_int_equal(rep.n, 1);
+	assert_int_equal(rep.groups[0].n, 2);
+	assert_false(rep.groups[0].nop);
+	fleet_report_free(&rep);
+
+	struct spec c = { .host = "h3", .run_id = "r1", .start_s = 0,
+			  .params = "{\"block_size\":4096,\"engine\":\"nop\"}" };
+	add_spec(&s, &c, "c:1");
+	assert_int_equal(fleet_report_build(&s, &rep, why, sizeof(why)), -1);
+	assert_string_equal(why, "run 'r1' of randread mixes different params: params.engine is "
+			    "\"uring\" on h1 (a:1) and \"nop\" on h3 (c:1) (NOPs are diskbench's own "
+			    "ceiling, no device's figure: never merged with a disk's)");
+	fleet_report_free(&rep);
+	fleet_set_free(&s);
+
+	fleet_set_init(&s);
+	add_spec(&s, &a, "a:1");
+	build_ok(&s, &rep);
+	fleet_set_init(&n);
+	struct spec d = { .host = "h1", .run_id = "r2", .start_s = 0,
+			  .params = "{\"block_size\":4096,\"engine\":\"nop\"}" };
+	add_spec(&n, &d, "d:1");
+	build_ok(&n, &nrep);
+	assert_int_equal(nrep.n, 1);
+	assert_true(nrep.groups[0].nop);
+	struct fleet_baseline base;
+	assert_int_equal(fleet_compare(&rep, &nrep, &judge10, &base, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "has no run of the same params in the baseline (old first): "
+				    "params.engine is \"uring\" on h1 (a:1) and \"nop\" on h1 (d:1)"));
+	fleet_baseline_free(&base);
+	/* NOPs against NOPs: compared */
+	assert_int_equal(fleet_compare(&nrep, &nrep, &judge10, &base, why, sizeof(why)), 0);
+	assert_true(base.nchanges > 0);
+	fleet_baseline_free(&base);
+	fleet_report_free(&nrep);
+	fleet_set_free(&n);
+	fleet_report_free(&rep);
+	fleet_set_free(&s);
+}
+
 static void test_ignored_params(void **state)
 {
 	(void)state;
@@ -1169,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(test_baseline_repeats),
 		cmocka_unit_test(test_baseline_fleet_repeats),
 		cmocka_unit_test(test_ignored_params),
+		cmocka_unit_test(test_nop_apart),
 		cmocka_unit_test(test_command_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -104,6 +104,48 @@ static void test_far_arrivals_saturate(void **state)
 	assert_true(arrivals_next(&a) == UINT64_MAX);
 }
 
+/* Four fixed streams of one schedule at 1000 a second (250 each, every 4
+ * ms) from t0 = 1000: stream i starts i ms later, so that together they
+ * come every 1 ms: 1000, 1000 + 1e6, ... 1000 + 11e6 for the first three
+ * of each, never two at once (in phase all four came at 1000, 1000 + 4e6,
+ * ...).  The schedule's gap is 1 ms, a stream's 4 ms. */
+static void test_fixed_streams_interleave(void **state)
+{
+	(void)state;
+	struct arrivals a[4];
+	uint64_t seen[12];
+	for (unsigned i = 0; i < 4; i++) {
+		arrivals_init(&a[i], ARRIVALS_FIXED, 250, 1000, 1, i);
+		arrivals_phase(&a[i], i, 4);
+		assert_true(arrivals_schedule_gap(&a[i]) == 1e6);
+		assert_true(a[i].gap_ns == 4e6);
+		for (unsigned k = 0; k < 3; k++)
+			seen[i + 4 * k] = arrivals_next(&a[i]);
+	}
+	for (unsigned j = 0; j < 12; j++)
+		assert_int_equal(seen[j], 1000 + (uint64_t)j * 1000000u);
+}
+
+/* Poisson streams are not moved (independent streams already merge into
+ * one Poisson stream); their schedule's gap is still the rate's.  One
+ * stream alone: nothing changes, its own gap is the schedule's. */
+static void test_phase_poisson_and_one(void **state)
+{
+	(void)state;
+	struct arrivals a, b;
+	arrivals_init(&a, ARRIVALS_POISSON, 500, 7, 9, 3);
+	arrivals_init(&b, ARRIVALS_POISSON, 500, 7, 9, 3);
+	arrivals_phase(&b, 3, 4);
+	assert_true(arrivals_schedule_gap(&b) == 0.5e6);
+	for (unsigned i = 0; i < 50; i++)
+		assert_int_equal(arrivals_next(&a), arrivals_next(&b));
+	arrivals_init(&a, ARRIVALS_FIXED, 500, 7, 9, 0);
+	arrivals_phase(&a, 0, 1);
+	assert_true(arrivals_schedule_gap(&a) == 2e6);
+	assert_int_equal(arrivals_next(&a), 7);
+	assert_int_equal(arrivals_next(&a), 7 + 2000000);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -126,6 +168,8 @@ int main(void)
 		cmocka_unit_test(test_poisson_moments),
 		cmocka_unit_test(test_poisson_reproducible),
 		cmocka_unit_test(test_far_arrivals_saturate),
+		cmocka_unit_test(test_fixed_streams_interleave),
+		cmocka_unit_test(test_phase_poisson_and_one),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

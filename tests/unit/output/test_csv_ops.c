@@ -1,5 +1,5 @@
 /* Unit tests of src/output/output_csv_ops.c (issue 31): the CSV's
- * per-operation columns.  A mix's are its result.ops figures (the ones JSON
+ * per-operation columns, and after them the open loop's (issue 39).  A mix's are its result.ops figures (the ones JSON
  * prints), an operation without a share is empty, 0 stays a figure; a test
  * of one direction fills that direction's with the row's own figures; a
  * row without figures, and one target's row of a mix, leaves them empty.
@@ -151,8 +151,64 @@ static void test_header(void **state)
 	assert_string_equal(t.head[25], "read_ios");
 	assert_string_equal(t.head[30], "write_ios");
 	assert_string_equal(t.head[35], "trim_ios");
-	assert_string_equal(t.head[t.nhead - 1], "trim_lat_p99_ns");
-	assert_int_equal(t.nhead, 40);
+	assert_string_equal(t.head[39], "trim_lat_p99_ns");
+	/* then the open loop's (issue 39) */
+	assert_string_equal(t.head[40], "rate_asked");
+	assert_string_equal(t.head[t.nhead - 1], "lat_from");
+	assert_int_equal(t.nhead, 44);
+	free(t.text);
+}
+
+/* The open loop's columns: asked 2000/s, 1000 served in the fixture's 2 s
+ * (500.00), 7 never started; lat_from due.  A closed loop: submit, the
+ * rates empty; no figures: all four empty; several targets: the rates in
+ * the total's row alone, each row's latencies from when due. */
+static void test_open_loop(void **state)
+{
+	struct fixture *fx = *state;
+	struct table t;
+	fx->r.ops = NULL;
+	fx->r.dir = IO_READ;
+	fx->r.ios = 1000;
+	fx->r.open_loop = (struct result_open_loop){ .on = true, .rate_asked = 2000, .unserved = 7 };
+	render(&fx->r, &t);
+	assert_string_equal(cell(&t, 0, "rate_asked"), "2000.00");
+	assert_string_equal(cell(&t, 0, "rate_served"), "500.00");
+	assert_string_equal(cell(&t, 0, "unserved_ios"), "7");
+	assert_string_equal(cell(&t, 0, "lat_from"), "due");
+	free(t.text);
+
+	struct result_target tg[2] = {
+		{ .target = "/a", .threads = 1, .bytes = 500 * 4096, .ios = 500, .seconds = 2.0,
+		  .lat = &fx->r.lat, .resident_before_pct = -1 },
+		{ .target = "/b", .threads = 1, .bytes = 500 * 4096, .ios = 500, .seconds = 2.0,
+		  .lat = &fx->r.lat, .resident_before_pct = -1 },
+	};
+	fx->r.targets = tg;
+	fx->r.ntargets = 2;
+	render(&fx->r, &t);
+	for (unsigned row = 0; row < 2; row++) {
+		assert_string_equal(cell(&t, row, "rate_asked"), "");
+		assert_string_equal(cell(&t, row, "unserved_ios"), "");
+		assert_string_equal(cell(&t, row, "lat_from"), "due");
+	}
+	assert_string_equal(cell(&t, 2, "rate_served"), "500.00");
+	assert_string_equal(cell(&t, 2, "unserved_ios"), "7");
+	free(t.text);
+	fx->r.ntargets = 0;
+	fx->r.targets = NULL;
+
+	fx->r.open_loop.on = false;
+	render(&fx->r, &t);
+	assert_string_equal(cell(&t, 0, "rate_asked"), "");
+	assert_string_equal(cell(&t, 0, "rate_served"), "");
+	assert_string_equal(cell(&t, 0, "unserved_ios"), "");
+	assert_string_equal(cell(&t, 0, "lat_from"), "submit");
+	free(t.text);
+
+	fx->r.measured = false;
+	render(&fx->r, &t);
+	assert_string_equal(cell(&t, 0, "lat_from"), "");
 	free(t.text);
 }
 
@@ -270,6 +326,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_direction, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_figures, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_targets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_loop, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1086,6 +1086,80 @@ static void test_text(void **state)
 	free(m.data);
 }
 
+/* The text of fx's result: its result line in line (a prefix of it) and
+ * whether a "buffers:" line follows, its text in buffers. */
+static bool buffers_said(struct fixture *fx, char *line, size_t line_len, char *buffers,
+			 size_t buffers_len)
+{
+	struct membuf m;
+	mem_open(&m);
+	out_text(m.f, &fx->r, false, false);
+	mem_close(&m);
+	snprintf(line, line_len, "%.*s", (int)strcspn(m.data, "\n"), m.data);
+	const char *b = strstr(m.data, "\nbuffers: ");
+	if (b)
+		snprintf(buffers, buffers_len, "%.*s", (int)strcspn(b + 1, "\n"), b + 1);
+	free(m.data);
+	return b != NULL;
+}
+
+/* Buffers that set the figure apart (issue 39): 1 MiB O_DIRECT requests
+ * from huge pages at 1 segment each, where 4 KiB pages make up to 256 (by
+ * hand): the factor and the line; silent where they do not differ, or
+ * move no data. */
+static void test_text_buffers(void **state)
+{
+	struct fixture *fx = *state;
+	struct result *r = &fx->r;
+	char line[512], buffers[512];
+	r->huge_buffers = true;
+	r->buffer_segments = 1.0;
+	r->page_size = 4096;
+	assert_true(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	assert_string_equal(buffers, "buffers: huge pages, 1.0 segment per 1 MiB request; fio and "
+			    "dd, from 4 KiB pages, send up to 256 per request, which a virtual "
+			    "disk's host may take much slower: --buffers=pages writes as they do");
+	assert_non_null(strstr(line, ", huge-page buffers (1.0 segments/request)"));
+	r->dir = IO_READ;
+	assert_true(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	assert_non_null(strstr(buffers, "--buffers=pages reads as they do"));
+	r->buffer_segments = 128; /* half of 256: still said */
+	assert_true(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	assert_non_null(strstr(buffers, "huge pages, 128.0 segments per 1 MiB request"));
+
+	/* silent: more than half the pages' segments, small blocks, no O_DIRECT,
+	 * pages, NOPs, trims alone, no page size known */
+	r->buffer_segments = 129;
+	assert_false(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	assert_null(strstr(line, "huge-page"));
+	r->buffer_segments = 1.0;
+	fx->opt.bs = 4096;
+	assert_false(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	assert_null(strstr(line, "huge-page"));
+	fx->opt.bs = 1 << 20;
+	fx->opt.direct = false;
+	assert_false(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	fx->opt.direct = true;
+	r->huge_buffers = false;
+	assert_false(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	r->huge_buffers = true;
+	r->engine = "nop";
+	assert_false(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	r->engine = NULL;
+	struct result_ops ops;
+	memset(&ops, 0, sizeof(ops));
+	ops.mix = (struct mix){ { 0, 0, 100 } };
+	r->ops = &ops;
+	r->dir = IO_WRITE;
+	assert_false(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	ops.mix = (struct mix){ { 70, 30, 0 } }; /* a mix that moves data: said */
+	assert_true(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+	assert_non_null(strstr(buffers, "--buffers=pages reads and writes as they do"));
+	r->ops = NULL;
+	r->page_size = 0;
+	assert_false(buffers_said(fx, line, sizeof(line), buffers, sizeof(buffers)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1100,6 +1174,7 @@ int main(void)
 		cmocka_unit_test(test_json_escaped_writer),
 		cmocka_unit_test_setup_teardown(test_csv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_buffers, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
