@@ -64,6 +64,9 @@ clean:
 	rm -f diskbench diskbench-static src/*.o src/*/*.o
 	rm -rf build
 
+# The section-7 pages: what diskbench prints, how it measures.
+MAN7 = diskbench-output.7 diskbench-methods.7
+
 # The completion scripts are written by the binary just built, from its own
 # tables (a cross build would run `diskbench completion SHELL` on the target).
 install: diskbench
@@ -72,9 +75,12 @@ install: diskbench
 	chmod 755 $(DESTDIR)$(BINDIR)/diskbench
 	sed '/^\.TH /s/"diskbench [^"]*"/"diskbench $(VERSION)"/' man/diskbench.1 \
 		>$(DESTDIR)$(MANPREFIX)/man1/diskbench.1
-	sed '/^\.TH /s/"diskbench [^"]*"/"diskbench $(VERSION)"/' man/diskbench-output.7 \
-		>$(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
-	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1 $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
+	for p in $(MAN7); do \
+		sed '/^\.TH /s/"diskbench [^"]*"/"diskbench $(VERSION)"/' man/$$p \
+			>$(DESTDIR)$(MANPREFIX)/man7/$$p || exit 1; \
+	done
+	chmod 644 $(DESTDIR)$(MANPREFIX)/man1/diskbench.1 \
+		$(patsubst %,$(DESTDIR)$(MANPREFIX)/man7/%,$(MAN7))
 	mkdir -p $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	./diskbench completion bash >$(DESTDIR)$(BASHCOMPDIR)/diskbench
 	./diskbench completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_diskbench
@@ -85,7 +91,7 @@ install: diskbench
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/diskbench $(DESTDIR)$(MANPREFIX)/man1/diskbench.1
-	rm -f $(DESTDIR)$(MANPREFIX)/man7/diskbench-output.7
+	rm -f $(patsubst %,$(DESTDIR)$(MANPREFIX)/man7/%,$(MAN7))
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/diskbench $(DESTDIR)$(ZSHCOMPDIR)/_diskbench
 	rm -f $(patsubst profiles/%,$(DESTDIR)$(PROFILEDIR)/%,$(wildcard profiles/*.fio))
 	-rmdir $(DESTDIR)$(PROFILEDIR) $(DESTDIR)$(PREFIX)/share/diskbench 2>/dev/null
@@ -113,11 +119,13 @@ unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 # diskbench with its surroundings faked by environment variables (delays,
-# sysfs, the disk's counters, a sensor, cgroups): tests/cli/fake_env.c, for
-# the findings end to end (tests/cli/findings.sh).  Never installed.
+# sysfs, the disk's counters, a sensor, cgroups, a clock of the test's own,
+# writes that flip or drop, a stall, discards): tests/cli/fake_env.c, for the
+# findings, steady, the open loop and --verify end to end (tests/cli/findings.sh,
+# steady.sh, openloop.sh, verify.sh).  Never installed.
 FAKE_WRAP = -Wl,--wrap=pread,--wrap=pwrite,--wrap=devinfo_probe,--wrap=devinfo_default_roots \
 	-Wl,--wrap=cgroup_default_roots,--wrap=devio_end,--wrap=hwmon_read_c,--wrap=bench_run \
-	-Wl,--wrap=plat_discard
+	-Wl,--wrap=plat_discard,--wrap=clock_ns,--wrap=clock_nanosleep
 build/tests/diskbench-fake: tests/cli/fake_env.c src/main.o $(OBJ_CORE) $(HDR)
 	@mkdir -p build/tests
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/fake_env.c src/main.o $(OBJ_CORE) \

@@ -31,6 +31,8 @@ struct verify_plan {
 	uint64_t region, bs;    /* the run's, bs at least BLK_MIN_BS */
 	uint64_t run_id;
 	bool backlog;           /* --verify=backlog */
+	unsigned backlog_n;     /* backlog: writes a thread makes before it reads them back
+				 * (a job file's verify_backlog=N); 0: its queue depth */
 	int read_fd;            /* backlog: the descriptor it reads back through, closed by
 				 * verify_close (by verify_open when it fails); -1: none */
 	int witness_fd;         /* --witness: where its lines go, closed by verify_close
@@ -58,7 +60,8 @@ void verify_write_end(struct verify *v, struct verify_lane *lane, const void *bu
 		      uint64_t offset, bool ok);
 
 /* --verify=backlog: a worker's writes waiting to be read back, batch at a
- * time.  NULL lane (or v) everywhere means none. */
+ * time (the plan's backlog_n, else the batch given: its depth).  NULL lane
+ * (or v) everywhere means none. */
 bool verify_backlog(const struct verify *v);
 struct verify_lane *verify_lane_open(struct verify *v, unsigned batch);
 /* Its batch is complete: the worker drains and checks before writing more. */

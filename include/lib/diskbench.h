@@ -235,6 +235,8 @@ struct options {
 	const char *journal;      /* --journal FILE: its undo journal; NULL: the default */
 	enum verify_mode verify;  /* --verify[=backlog] (issue 42) */
 	const char *witness;      /* --witness FILE ("-": stdout), or NULL */
+	unsigned verify_backlog;  /* --verify=backlog: writes a thread makes before reading
+				   * them back (a job file's verify_backlog=N); 0: its depth */
 	/* job files (issue 41): fio's fsync=N/fdatasync=N, a sync call after
 	 * every sync_every writes, timed apart (0: none); fdatasync or fsync;
 	 * and ioengine=sync's read/write at the file's position */

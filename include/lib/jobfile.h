@@ -39,7 +39,8 @@ enum jobfile_key {
 	JK_FILENAME, JK_DIRECTORY, JK_IODEPTH, JK_NUMJOBS, JK_IOENGINE, JK_DIRECT, JK_BUFFERED,
 	JK_SYNC, JK_FSYNC, JK_FDATASYNC, JK_END_FSYNC, JK_TIME_BASED, JK_RUNTIME, JK_RAMP_TIME,
 	JK_RATE_IOPS, JK_RATE_PROCESS, JK_RANDREPEAT, JK_RANDSEED, JK_NORANDOMMAP,
-	JK_GROUP_REPORTING, JK_STONEWALL, JK_THREAD, JK_NKEYS
+	JK_GROUP_REPORTING, JK_STONEWALL, JK_THREAD, JK_VERIFY, JK_DO_VERIFY, JK_VERIFY_FATAL,
+	JK_VERIFY_BACKLOG, JK_NKEYS
 };
 #define JOBFILE_GIVEN(k) ((uint64_t)1 << (k))
 
@@ -70,6 +71,13 @@ struct jobfile_params {
 	bool randrepeat;               /* true: the same offsets every run */
 	uint64_t randseed;             /* fio's default seed: 0x89 */
 	bool norandommap, group_reporting, stonewall;
+	/* verify=crc32c (or crc32c-intel): a write job's blocks read back and
+	 * checked (diskbench's --verify); do_verify=0 turns it off, as in fio;
+	 * verify_backlog=N: read back after every N writes (--verify=backlog);
+	 * verify_fatal is read (0 or 1) and changes nothing: every block is
+	 * checked and counted */
+	bool verify, do_verify, verify_fatal;
+	uint64_t verify_backlog;       /* 0: after the writes */
 	uint64_t given;                /* JOBFILE_GIVEN(key) for each key set, [global] included */
 	struct jobfile_at where[JK_NKEYS]; /* where each given key was set */
 };

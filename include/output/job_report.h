@@ -35,6 +35,7 @@ enum {
 	JOB_NOTE_QD_IGNORED = 1,   /* iodepth > 1 with a synchronous engine, as in fio */
 	JOB_NOTE_CLONES = 2,       /* numjobs > 1 without group_reporting: reported together */
 	JOB_NOTE_TARGET = 4,       /* TARGET replaced the job's filename= or directory= */
+	JOB_NOTE_VERIFY_READS = 8, /* verification asked of a job that only reads: not checked */
 };
 
 /* fit --list: the profiles of the first directory that holds any. */

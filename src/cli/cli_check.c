@@ -36,7 +36,7 @@ void cli_settle_open_loop(struct options *o)
 	bool open_loop = (o->given & OPT_RATE) || (o->accepts & OPT_SLA);
 	if (!open_loop || (o->given & OPT_QD))
 		return;
-	uint64_t fit = (64ull << 20) / (o->bs ? o->bs : 1);
+	uint64_t fit = OPEN_LOOP_BUFFER_BYTES / (o->bs ? o->bs : 1);
 	o->qd = fit > OPEN_LOOP_QD ? OPEN_LOOP_QD : fit ? (unsigned)fit : 1;
 }
 

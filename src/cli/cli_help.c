@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "names.h"
 #include "units.h"
 
@@ -102,6 +103,33 @@ static const char *option_meaning(const struct command *cmd, const struct optdef
 	return d->help;
 }
 
+/* steady's and sla's lines under the summary: the test they run, what of
+ * its options they take over, and their own defaults, as cmd_defaults_with
+ * sets them (the same for any of the four tests). */
+static void print_test_runner(FILE *f, const struct command *cmd)
+{
+	struct options o;
+	memset(&o, 0, sizeof(o));
+	cmd_defaults_with(cmd, cmd_find("randread"), &o);
+	fputs("TEST: randread, randwrite, seqread or seqwrite, with its options (diskbench help "
+	      "TEST)\nbut -t, --once, --sustained, --series and --rate: ", f);
+	if (cmd->options & OPT_SLA) {
+		char bs[32];
+		fmt_size_exact(bs, sizeof(bs), OPEN_LOOP_BUFFER_BYTES / OPEN_LOOP_QD);
+		fprintf(f, "sla picks the rates, its steps are its time.\n"
+			"defaults: --step-time %g (each step, the probe and the confirm run); "
+			"--latency is required, at p%g unless pNN\n"
+			"in flight: --qd x -j at most, %u a thread without --qd (fewer for blocks "
+			"above %s: %llu MiB of buffers)\n",
+			o.sla.step_s, o.sla.pct, OPEN_LOOP_QD, bs, OPEN_LOOP_BUFFER_BYTES >> 20);
+		return;
+	}
+	fprintf(f, "the rounds are its time.\n"
+		"defaults: --round %g, --max-rounds %u, --window %u, --excursion %g, --slope %g\n",
+		o.steady.round_s, o.steady.max_rounds, o.steady.window, o.steady.excursion_pct,
+		o.steady.slope_pct);
+}
+
 void cli_print_test_help(FILE *f, const struct command *cmd)
 {
 	fprintf(f, "usage: diskbench %s %s[OPTIONS] %s%s%s\n\n%s.\n", cmd->name,
@@ -110,9 +138,7 @@ void cli_print_test_help(FILE *f, const struct command *cmd)
 		cmd->operands ? cmd->operands : cmd->several_targets ? "[TARGET...]" : "[TARGET]",
 		cmd->summary);
 	if (cmd->takes_test)
-		fputs("TEST: randread, randwrite, seqread or seqwrite, with its options (diskbench help "
-		      "TEST)\nbut -t, --once, --sustained and --series: the rounds are its time.\n"
-		      "defaults: --round 60, --max-rounds 25, --window 5, --excursion 20, --slope 10\n", f);
+		print_test_runner(f, cmd);
 	if (cmd->options & OPT_SIZE)
 		print_defaults(f, cmd);
 	if (cmd->options & OPT_MATRIX)

@@ -63,6 +63,11 @@ bool suggest_option(const char *name, size_t n, char *out, size_t len);
 /* The test whose name is within two edits of name, or NULL. */
 const char *suggest_test(const char *name);
 
+/* An open loop without --qd keeps at most OPEN_LOOP_QD requests in flight a
+ * thread and at most this many bytes of their buffers (cli_settle_open_loop;
+ * the help of sla says it). */
+#define OPEN_LOOP_BUFFER_BYTES (64ull << 20)
+
 /* The message into why; returns EXIT_USAGE. */
 int usage_error(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

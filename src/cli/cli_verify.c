@@ -25,7 +25,8 @@ int cli_apply_verify(struct options *o, enum opt_id id, const char *v, char *why
 
 int cli_check_verify(const struct options *o, char *why, size_t len)
 {
-	bool writes = o->accepts & OPT_VERIFY; /* a write test, not the verify command */
+	/* a write test, not the verify command; job checks its file's verify= itself */
+	bool writes = (o->accepts & OPT_VERIFY) && !(o->accepts & OPT_JOB);
 	if (writes && o->witness && o->verify == VERIFY_OFF)
 		return usage_error(why, len, "--witness goes with --verify: its lines name the "
 				   "generations the blocks' headers carry");

@@ -120,7 +120,7 @@ const struct command commands[] = {
 	{ .name = "job", .run = cmd_run_job, .file_operand = "FILE.fio",
 	  .summary = "run a fio job file: each job a run, its keys as fio's system calls",
 	  .options = OPT_TIME | OPT_KEEP | OPT_FORCE | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
-		     OPT_JOB,
+		     OPT_JOB | OPTS_VERIFY,
 	  .dir = IO_WRITE, .render = &render_job },
 	{ .name = "fit", .run = cmd_run_fit, .file_operand = "PROFILE|FILE",
 	  .summary = "is the disk fit for etcd, PostgreSQL's WAL, a journal, OLTP, DSS: a profile judged",

@@ -177,7 +177,7 @@ int cmd_run_fit(const struct command *cmd, const struct options *opt, struct res
 	int code = locate(opt->job_file, rep->fit, r);
 	if (code == EXIT_OK)
 		code = job_read_and_run(rep->fit->file, opt, rep, read_profile, r);
-	if (code != EXIT_OK)
+	if (code != EXIT_OK && code != EXIT_BAD_DATA) /* a profile's verify=: judged, 7 wins */
 		return code;
 	const struct result *results[JOBFILE_MAX_JOBS];
 	const char *names[JOBFILE_MAX_JOBS];
@@ -186,5 +186,7 @@ int cmd_run_fit(const struct command *cmd, const struct options *opt, struct res
 		names[i] = rep->steps[i].name;
 	}
 	fit_judge(rep->fit, results, names, rep->njobs);
+	if (code == EXIT_BAD_DATA)
+		return code;
 	return rep->fit->pass ? EXIT_OK : fail(r, EXIT_UNMET, "%s", rep->fit->verdict);
 }

@@ -76,6 +76,56 @@ static int plan_sync(const struct jobfile *jf, const struct jobfile_job *j, stru
 	return EXIT_OK;
 }
 
+/* --verify, --witness and the file's verify keys (issue 42): a job that
+ * writes verifies when the command line says --verify (which wins) or its
+ * section says verify=crc32c (do_verify=0 turns that off, as in fio);
+ * verify_backlog=N reads back after every N writes of a thread.  A job that
+ * only reads is not checked: its data is its own layout's, without headers
+ * (fio would check the headers an earlier run of its own wrote). */
+static int plan_verify(const struct jobfile *jf, const struct jobfile_job *j,
+		       const struct options *opt, struct job_step *s, struct result *r)
+{
+	const struct jobfile_params *p = &j->p;
+	bool asked = opt->verify != VERIFY_OFF || (p->verify && p->do_verify);
+	s->o.verify = VERIFY_OFF;
+	s->o.verify_backlog = 0;
+	s->o.witness = NULL;
+	if (asked && s->r.dir != IO_WRITE)
+		s->notes |= JOB_NOTE_VERIFY_READS;
+	if (!asked || s->r.dir != IO_WRITE)
+		return EXIT_OK;
+	s->o.verify = opt->verify != VERIFY_OFF ? opt->verify
+		      : p->verify_backlog ? VERIFY_BACKLOG : VERIFY_AFTER;
+	if (s->o.verify == VERIFY_BACKLOG)
+		s->o.verify_backlog = (unsigned)p->verify_backlog;
+	if (s->o.verify == VERIFY_BACKLOG && p->rate_iops)
+		return refuse(r, jf, j, JK_VERIFY_BACKLOG, "reading back as it goes stops the clock, "
+			      "which rate_iops='s schedule cannot; verify after the writes (leave out "
+			      "verify_backlog= and --verify=backlog)");
+	s->o.witness = opt->witness;
+	if (opt->witness && s->o.sync == SYNC_NONE)
+		return refuse(r, jf, j, JK_SYNC, "--witness lists the writes the disk acknowledged "
+			      "durable, and this job makes none durable as it writes (fsync=N and "
+			      "fdatasync=N are not witnessed): give it sync=dsync or end_fsync=1");
+	return EXIT_OK;
+}
+
+/* --witness holds one run's writes: one job of the file writes them. */
+static int plan_witness(const struct job_report *rep, const struct options *opt,
+			struct result *r)
+{
+	unsigned witnessed = 0;
+	for (unsigned i = 0; i < rep->njobs; i++)
+		witnessed += rep->steps[i].o.witness != NULL;
+	if (!opt->witness || witnessed == 1)
+		return EXIT_OK;
+	if (witnessed == 0)
+		return fail(r, EXIT_USAGE, "--witness goes with a job that writes and verifies "
+			    "(--verify, or verify=crc32c in its section)");
+	return fail(r, EXIT_USAGE, "--witness holds one run's writes, and %u jobs of '%s' write "
+		    "and verify: run a file with one of them", witnessed, rep->file);
+}
+
 /* What the job does: reads, writes or a mix, in order or at random. */
 static void plan_io(const struct jobfile_params *p, struct job_step *s)
 {
@@ -171,6 +221,10 @@ static void describe_spec(const struct jobfile_params *p, char *buf, size_t len)
 	if (p->rate_iops)
 		ADD(" rate_iops=%llu rate_process=%s", (unsigned long long)p->rate_iops,
 		    p->rate_process == JF_RATE_POISSON ? "poisson" : "linear");
+	if (p->verify)
+		ADD(" verify=crc32c%s", p->do_verify ? "" : " do_verify=0");
+	if (p->verify && p->verify_backlog)
+		ADD(" verify_backlog=%llu", (unsigned long long)p->verify_backlog);
 #undef ADD
 	if (n >= len && len > 4)
 		memcpy(buf + len - 4, "...", 4);
@@ -213,6 +267,8 @@ static int plan_step(const struct jobfile *jf, unsigned i, const struct options 
 		code = plan_time(jf, j, opt, s, r);
 	if (code == EXIT_OK)
 		code = plan_target(jf, j, opt, s, r);
+	if (code == EXIT_OK)
+		code = plan_verify(jf, j, opt, s, r);
 	return code;
 }
 
@@ -232,5 +288,5 @@ int job_plan(const struct jobfile *jf, const struct options *opt, struct job_rep
 		double each = s->o.time_s > 0 ? s->o.time_s + s->ramp_s : -1;
 		rep->worst_s = rep->worst_s < 0 || each < 0 ? -1 : rep->worst_s + each;
 	}
-	return EXIT_OK;
+	return plan_witness(rep, opt, r);
 }

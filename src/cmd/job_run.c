@@ -22,6 +22,7 @@
 #include "output.h"
 #include "progress.h"
 #include "run_record.h"
+#include "run_verify.h"
 #include "runner.h"
 #include "units.h"
 #include "util.h"
@@ -196,7 +197,10 @@ static int measure(struct job_step *s, struct target *t, struct result *sr)
 		job.sync_after_last = each % o->bs != 0; /* as fio, with bytes left short of a block */
 	}
 	job.warmup_s = s->ramp_s;
-	return run_measure(t, &job, o, sr);
+	code = run_verify_prepare(t, &job, o, sr); /* --verify: its writes read back after it */
+	if (code == EXIT_OK)
+		code = run_verify_finish(t, &job, o, sr, run_measure(t, &job, o, sr));
+	return code;
 }
 
 /* What the run says of how it differs from fio's, as warnings. */
@@ -211,6 +215,9 @@ static void say_notes(const struct job_step *s, struct result *sr)
 	if (s->notes & JOB_NOTE_TARGET)
 		warn(sr, "the TARGET named on the command line replaces the job's filename= and "
 		     "directory=");
+	if (s->notes & JOB_NOTE_VERIFY_READS)
+		warn(sr, "a job that only reads is not verified: diskbench checks what a job writes "
+		     "(fio would check the headers an earlier run of its own left)");
 }
 
 static int run_step(struct job_report *rep, unsigned i, struct result *whole)
@@ -240,8 +247,8 @@ static int run_step(struct job_report *rep, unsigned i, struct result *whole)
 		warn(whole, "%s: %s", s->name, sr->warnings[k]);
 	for (unsigned k = 0; k < sr->nfindings; k++)
 		finding_carry(whole, &sr->findings[k], "job", i);
-	if (code == EXIT_OK)
-		return EXIT_OK;
+	if (code == EXIT_OK || code == EXIT_BAD_DATA) /* bad data: said, and the next jobs run */
+		return code;
 	whole->interrupted = sr->interrupted;
 	if (strncmp(sr->error, s->at, strlen(s->at)) == 0) /* it names the job already */
 		return fail(whole, code, "%s", sr->error);
@@ -255,13 +262,15 @@ int job_run_all(struct job_report *rep, struct result *r)
 		rep->fleets = calloc(rep->njobs, sizeof(*rep->fleets));
 	if (!rep->records || (r->fleet && !rep->fleets))
 		return fail(r, EXIT_RUN, "cannot allocate the jobs' records:");
+	bool bad_data = false;
 	for (unsigned i = 0; i < rep->njobs; i++) {
 		int code = run_step(rep, i, r);
-		if (code != EXIT_OK)
+		bad_data |= code == EXIT_BAD_DATA;
+		if (code != EXIT_OK && code != EXIT_BAD_DATA)
 			return code;
 	}
 	r->measured = true;
-	return EXIT_OK;
+	return bad_data ? EXIT_BAD_DATA : EXIT_OK;
 }
 
 void job_print_finished(const struct job_report *rep)

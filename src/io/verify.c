@@ -45,6 +45,7 @@ struct verify *verify_open(const struct verify_plan *p)
 	}
 	v->region = p->region, v->bs = p->bs, v->nblocks = nblocks, v->run_id = p->run_id;
 	v->backlog = p->backlog;
+	v->backlog_n = p->backlog_n;
 	v->read_fd = p->read_fd;
 	v->witness_fd = p->witness_fd;
 	v->witness_each = p->witness_each;
@@ -154,7 +155,7 @@ struct verify_lane *verify_lane_open(struct verify *v, unsigned batch)
 	struct verify_lane *l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->batch = batch ? batch : 1;
+	l->batch = v->backlog_n ? v->backlog_n : batch ? batch : 1;
 	l->cap = 2 * l->batch + 1;
 	l->pending = malloc(l->cap * sizeof(*l->pending));
 	l->buf = plat_buffer_alloc(v->bs);

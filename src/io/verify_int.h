@@ -15,6 +15,7 @@ struct verify {
 	_Atomic uint32_t *map;     /* per block: the generation of its last write, and
 				    * the top bit while a write of it is in flight */
 	bool backlog;
+	unsigned backlog_n;        /* the plan's: 0, each lane's own batch */
 	int read_fd;               /* backlog's, or -1 */
 	int witness_fd;            /* -1: no witness */
 	bool witness_each;

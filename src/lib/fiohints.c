@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* fio's options that a fio user types first, and diskbench's way to say
- * the same (the man page's table "diskbench for fio users") */
+ * the same (the table "diskbench for fio users" in diskbench-methods(7)) */
 static const struct {
 	const char *fio, *ours;
 } fio_options[] = {

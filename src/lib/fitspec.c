@@ -155,7 +155,7 @@ static int read_line(struct reader *rd, const struct jobfile_directive *d, struc
 	int m = name ? fit_metric_parse(name) : -1;
 	memset(line, 0, sizeof(*line));
 	if (m < 0)
-		return error_at(rd, d, "'%s' is not a metric (diskbench(1), FIT, lists them)",
+		return error_at(rd, d, "'%s' is not a metric (diskbench-methods(7), FIT, lists them)",
 				name ? name : "");
 	line->metric = (enum fit_metric)m;
 	line->job = d->job;

@@ -63,8 +63,8 @@ static int directive(struct parser *ps, char *body, unsigned file, unsigned line
 	for (const char *const *d = ps->src->directives; d && *d && !known; d++)
 		known = strcmp(key, *d) == 0;
 	if (!known)
-		return error_at(ps, file, line, "unknown directive 'diskbench-%.40s' (diskbench(1), FIT, "
-				"lists them)", key);
+		return error_at(ps, file, line, "unknown directive 'diskbench-%.40s' "
+				"(diskbench-methods(7), FIT, lists them)", key);
 	struct jobfile *jf = ps->out;
 	if (jf->ndirs == JOBFILE_MAX_DIRECTIVES)
 		return error_at(ps, file, line, "more than %d diskbench- directives",

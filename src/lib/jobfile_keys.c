@@ -49,6 +49,10 @@ static const struct keydef {
 	{ "group_reporting", NULL, JK_GROUP_REPORTING, K_FLAG, 0 },
 	{ "stonewall", "wait_for_previous", JK_STONEWALL, K_FLAG, 0 },
 	{ "thread", NULL, JK_THREAD, K_FLAG, 0 },
+	{ "verify", NULL, JK_VERIFY, K_WORD, 0 },
+	{ "do_verify", NULL, JK_DO_VERIFY, K_BOOL, 0 },
+	{ "verify_fatal", NULL, JK_VERIFY_FATAL, K_BOOL, 0 },
+	{ "verify_backlog", NULL, JK_VERIFY_BACKLOG, K_COUNT, 1u << 30 },
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 _Static_assert(NKEYS == JK_NKEYS, "a row per key");
@@ -95,7 +99,15 @@ static const struct {
 	{ "sqthread_poll", "--sqpoll on diskbench's command line" },
 	{ "fixedbufs", "nothing: io_uring registers the buffers where the kernel allows" },
 	{ "registerfiles", "nothing: io_uring registers the file where the kernel allows" },
-	{ "verify", "nothing in a job file: diskbench job does not verify data" },
+	{ "verify_only", "diskbench verify TARGET, on a region written with --verify --keep" },
+	{ "verify_interval", "nothing: each block carries one header (verify=crc32c)" },
+	{ "verify_offset", "nothing: each block's header is at its start (verify=crc32c)" },
+	{ "verify_pattern", "verify=crc32c (each block's data is random, under a checked header)" },
+	{ "verify_async", "nothing: each thread reads its own writes back" },
+	{ "verify_backlog_batch", "verify_backlog=N alone: each batch of N is read back whole" },
+	{ "verify_dump", "nothing: the first offsets of each kind of bad block are reported" },
+	{ "verify_state_save", "--witness FILE on diskbench's command line" },
+	{ "verify_state_load", "diskbench verify --witness FILE TARGET" },
 	{ "sync_file_range", "fdatasync= or fsync=" },
 	{ "cpus_allowed", "taskset(1) around diskbench" },
 	{ "output", "a shell redirection" },
@@ -112,6 +124,7 @@ void jobfile_defaults(struct jobfile_params *p)
 	p->ioengine = JF_PSYNC;
 	p->randrepeat = true;
 	p->randseed = 0x89; /* fio's default */
+	p->do_verify = true;
 }
 
 const char *jobfile_key_name(enum jobfile_key k)
@@ -308,7 +321,7 @@ static int unknown_key(const char *key, char *why, size_t len)
 	if (nearest)
 		snprintf(why, len, "unknown key '%s'; did you mean '%s'?", key, nearest);
 	else
-		snprintf(why, len, "'%s' is not a key diskbench job runs (diskbench(1), JOB FILES, "
+		snprintf(why, len, "'%s' is not a key diskbench job runs (diskbench-methods(7), JOB FILES, "
 			 "lists them)", key);
 	return -1;
 }
@@ -331,6 +344,19 @@ static int set_rw(struct jobfile_params *p, const char *v, const char **why)
 		}
 	*why = strstr(v, "trim") ? "trims are not run from a job file; use diskbench trim or randtrim"
 				 : "use read, write, randread, randwrite, rw (readwrite) or randrw";
+	return -1;
+}
+
+/* verify=: diskbench's header carries a CRC32C, so crc32c (and its synonym
+ * crc32c-intel) runs as fio's would; 0 is none. */
+static int set_verify(struct jobfile_params *p, const char *v, const char **why)
+{
+	if (strcmp(v, "crc32c") == 0 || strcmp(v, "crc32c-intel") == 0 || strcmp(v, "0") == 0) {
+		p->verify = v[0] != '0';
+		return 0;
+	}
+	*why = "diskbench checks each block's CRC32C under its own header: use verify=crc32c "
+	       "(or 0 for none)";
 	return -1;
 }
 
@@ -360,6 +386,8 @@ static int set_word(struct jobfile_params *p, enum jobfile_key k, const char *v,
 		}
 		return 0;
 	}
+	if (k == JK_VERIFY)
+		return set_verify(p, v, why);
 	/* rate_process */
 	if (strcmp(v, "linear") == 0 || strcmp(v, "poisson") == 0) {
 		p->rate_process = v[0] == 'l' ? JF_RATE_LINEAR : JF_RATE_POISSON;
@@ -441,6 +469,7 @@ static int set_count(struct jobfile_params *p, const struct keydef *d, const cha
 	case JK_FSYNC: p->fsync = (unsigned)n; break;
 	case JK_FDATASYNC: p->fdatasync = (unsigned)n; break;
 	case JK_RATE_IOPS: p->rate_iops = n; break;
+	case JK_VERIFY_BACKLOG: p->verify_backlog = n; break;
 	default: p->randseed = n; break;
 	}
 	return 0;
@@ -469,6 +498,8 @@ static int set_bool(struct jobfile_params *p, const struct keydef *d, const char
 	case JK_NORANDOMMAP: p->norandommap = on; break;
 	case JK_GROUP_REPORTING: p->group_reporting = on; break;
 	case JK_STONEWALL: p->stonewall = on; break;
+	case JK_DO_VERIFY: p->do_verify = on; break;
+	case JK_VERIFY_FATAL: p->verify_fatal = on; break;
 	default: break; /* thread: diskbench's jobs are threads already */
 	}
 	return 0;

@@ -105,7 +105,8 @@ int run_verify_prepare(const struct target *t, struct bench_job *job, const stru
 	}
 	struct verify_plan plan = { .region = job->region, .bs = job->bs,
 				    .run_id = new_run_id(opt->seed), .read_fd = rt.fd,
-				    .backlog = opt->verify == VERIFY_BACKLOG, .witness_fd = fd,
+				    .backlog = opt->verify == VERIFY_BACKLOG,
+				    .backlog_n = opt->verify_backlog, .witness_fd = fd,
 				    .witness_each = opt->sync == SYNC_DSYNC, .target = t->path };
 	job->verify = verify_open(&plan); /* both descriptors are its own now */
 	if (!job->verify)

@@ -22,9 +22,13 @@
    program's first line, the man page, README), JSON keys, options.
 5. The contradictions issue 22 found stay gone.
 6. One version (issue 28): debian/changelog's top entry is what --version,
-   JSON "version", both man pages' headers and NEWS.md's newest entry say.
+   JSON "version", every man page's header (version and date) and NEWS.md's
+   newest section say; debian/docs installs README.md and NEWS.md.
 7. What people read (issue 33): quoted names whole, quick's step count, its
    -t 0, its verdict's steps, sections not spliced, the failed quick's row.
+8. Docs that fit (issue 43): diskbench(1) renders to at most 1,500 lines at
+   MANWIDTH=80 (skipped, saying so, without man(1)); no page renders with a
+   groff warning; ARCHITECTURE.md is at most 1,500 words.
 Output: `ok N - name` / `not ok N - name` (/ `# SKIP`), then a count.
 """
 import glob
@@ -39,9 +43,11 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DB = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./diskbench")
 README = open(os.path.join(ROOT, "README.md")).read()
-# the command's page, and the reference of what it prints
-MAN_SRC = open(os.path.join(ROOT, "man/diskbench.1")).read() + \
-    open(os.path.join(ROOT, "man/diskbench-output.7")).read()
+# the command's page first, then the references: what it prints, how it measures
+PAGES = ["man/diskbench.1"] + sorted(p for p in (os.path.relpath(q, ROOT) for q in
+                                                 glob.glob(os.path.join(ROOT, "man/*.[1-8]")))
+                                     if p != "man/diskbench.1")
+MAN_SRC = "".join(open(os.path.join(ROOT, p)).read() for p in PAGES)
 IS_ROOT = os.geteuid() == 0
 counts = {"ok": 0, "fail": 0, "skip": 0}
 n = 0
@@ -530,24 +536,41 @@ def part5():
            "\n".join(stale[:5]))
 
 
+def changelog_top():
+    """The version and the date (YYYY-MM-DD) of debian/changelog's top entry."""
+    import email.utils
+    text = open(os.path.join(ROOT, "debian/changelog")).read()
+    m = re.match(r"^diskbench \(([^)]+)\)", text)
+    t = re.search(r"^ -- .*?>  (.+)$", text, re.M)  # the entry's trailer, the first one
+    when = email.utils.parsedate_to_datetime(t.group(1)).date().isoformat() if t else None
+    return (m.group(1) if m else None), when, text.split("\n", 1)[0]
+
+
 def part6():
-    cl = open(os.path.join(ROOT, "debian/changelog")).readline()
-    m = re.match(r"^diskbench \(([^)]+)\)", cl)
-    version = m.group(1) if m else None
-    report(version is not None, "debian/changelog's first line names diskbench's version", cl)
+    version, when, cl = changelog_top()
+    report(version is not None and when is not None,
+           "debian/changelog's top entry names diskbench's version and its date", cl)
     rc, out, _ = run(DB + " --version", CWD)
     report(rc == 0 and re.match(r"^diskbench %s( \(static\))?$" % re.escape(version or "?"), out.strip()),
            "--version says debian/changelog's version", "%s vs %s" % (out.strip(), version))
     rc, out, _ = run(DB + " --json info " + T, CWD)
     report('"version": "%s"' % version in out, "JSON \"version\" is debian/changelog's version",
            out[:200])
-    heads = re.findall(r'^\.TH .*"diskbench ([^"]+)"', MAN_SRC, re.M)
-    report(len(heads) == 2 and set(heads) == {version},
-           "both man pages' .TH headers carry debian/changelog's version", heads)
+    heads = re.findall(r'^\.TH \S+ \d (\S+) "diskbench ([^"]+)"', MAN_SRC, re.M)
+    report(len(heads) == len(PAGES) and {v for d, v in heads} == {version},
+           "every man page's .TH header carries debian/changelog's version", heads)
+    report(len(heads) == len(PAGES) and {d for d, v in heads} == {when},
+           "every man page's .TH date is debian/changelog's (%s)" % when, heads)
+    samples = set(re.findall(r'"version": "([^"]+)"', MAN_SRC + README))
+    report(samples <= {version}, "the docs' sample JSON says debian/changelog's version", samples)
     news = open(os.path.join(ROOT, "NEWS.md")).read()
-    first = re.search(r"^## (\S+)", news, re.M)
-    report(first is not None and first.group(1) == version,
-           "NEWS.md's newest entry is debian/changelog's version", first and first.group(0))
+    first = re.search(r"^## (\S+) \(([\d-]+)\)$", news, re.M)
+    report(first is not None and first.groups() == (version, when),
+           "NEWS.md's newest section is debian/changelog's version and date",
+           first and first.group(0))
+    docs = open(os.path.join(ROOT, "debian/docs")).read().split()
+    report({"README.md", "NEWS.md"} <= set(docs),
+           "debian/docs installs README.md and NEWS.md", docs)
 
 
 def man_sections(src):
@@ -576,7 +599,7 @@ def part7():
     # a quoted JSON string split into two macro arguments renders without its
     # space ("SEQ1MQ8T1" for "SEQ1M Q8T1")
     split = []
-    for page in ("man/diskbench.1", "man/diskbench-output.7"):
+    for page in PAGES:
         for i, line in enumerate(open(os.path.join(ROOT, page)).read().split("\n")):
             if re.match(r"^\.(BR|RB|BI|IB|IR|RI)\s", line):  # .B and .I join with spaces
                 split += ["%s:%d: %s" % (page, i + 1, line) for a in macro_args(line)
@@ -649,6 +672,36 @@ def part7():
            and said, "a failed quick --csv: the error row the page describes", out)
 
 
+MAN_LINES_MAX = 1500  # diskbench(1) at 80 columns: a page people read (issue 43)
+ARCH_WORDS_MAX = 1500  # ARCHITECTURE.md: the source on one page
+
+
+def part8():
+    """Docs that fit (issue 43): diskbench(1) renders to at most MAN_LINES_MAX
+    lines at 80 columns, the long explanations living in the section-7
+    pages; every page renders without a groff warning; ARCHITECTURE.md
+    stays within ARCH_WORDS_MAX words."""
+    words = len(open(os.path.join(ROOT, "ARCHITECTURE.md")).read().split())  # as wc -w
+    report(words <= ARCH_WORDS_MAX, "ARCHITECTURE.md is at most %d words (%d)" % (ARCH_WORDS_MAX, words),
+           "%d words: say the prose around the table shorter" % words)
+    name = "man/diskbench.1 renders to at most %d lines at MANWIDTH=80" % MAN_LINES_MAX
+    if not shutil.which("man"):
+        skip(name, "no man(1) here (apt-get install man-db)")
+        return
+    env = dict(os.environ, MANWIDTH="80", MANPAGER="cat", PAGER="cat", LC_ALL="C.UTF-8")
+    for page in PAGES:
+        p = subprocess.run(["man", "--warnings", "-l", os.path.join(ROOT, page)], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out, err = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+        report(p.returncode == 0 and out and not err.strip(), "%s renders without a warning" % page,
+               "exit %d\n%s" % (p.returncode, err[:600]))
+        if page == "man/diskbench.1":
+            lines = out.count("\n")
+            report(0 < lines <= MAN_LINES_MAX, "%s (%d lines)" % (name, lines),
+                   "%d lines: move long explanations to diskbench-methods(7) or "
+                   "diskbench-output(7)" % lines)
+
+
 def main():
     try:
         part1_2()
@@ -657,6 +710,7 @@ def main():
         part5()
         part6()
         part7()
+        part8()
     finally:
         cleanup()
     print("%d passed, %d failed, %d skipped" % (counts["ok"], counts["fail"], counts["skip"]))

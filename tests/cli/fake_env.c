@@ -31,6 +31,20 @@
  *   FAKE_HEAT=C_PER_S       the sensor's reading rises this fast
  *   FAKE_CGROUP=DIR         /proc/self/cgroup is DIR/cgroup, mountinfo
  *                           DIR/mountinfo
+ *   FAKE_CLOCK=virtual      time is the test's: the monotonic clock that
+ *                           diskbench (clock_ns) and the fake read moves
+ *                           only as the reads take their time (a nap moves
+ *                           it to its end, then sleeps as long, so that a
+ *                           sampler still sees the run unfold), as an
+ *                           absolute sleep of diskbench moves it to its
+ *                           end, and by 100 ns a reading (a wait that
+ *                           spins on it ends); a figure is then what the
+ *                           code makes of the reads' times, however late
+ *                           the scheduler wakes the threads (the sync
+ *                           engine's reads: no other engine's move it;
+ *                           one thread's absolute sleep moves it for all,
+ *                           so an open loop of several threads keeps to
+ *                           the real clock)
  *   FAKE_READ_FLIP=OFFSET   a read that covers byte OFFSET returns it with
  *                           its lowest bit flipped: a corrupt block there
  *   FAKE_DROP_WRITES=N      pwrite does its first N writes, then says each
@@ -61,6 +75,10 @@
 
 ssize_t __real_pread(int fd, void *buf, size_t n, off_t off);
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off);
+uint64_t __real_clock_ns(void);
+uint64_t __wrap_clock_ns(void);
+int __real_clock_nanosleep(clockid_t id, int flags, const struct timespec *t, struct timespec *rem);
+int __wrap_clock_nanosleep(clockid_t id, int flags, const struct timespec *t, struct timespec *rem);
 ssize_t __real_pwrite(int fd, const void *buf, size_t n, off_t off);
 ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off);
 int __real_devinfo_probe(const char *path, const struct devinfo_roots *roots, struct devinfo *out);
@@ -80,21 +98,76 @@ int __wrap_bench_run(const struct bench_job *job, struct bench_outcome *out,
 int __real_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
 int __wrap_plat_discard(int fd, bool is_blockdev, uint64_t offset, uint64_t len);
 
-static uint64_t now_ns(void)
+static uint64_t real_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* FAKE_CLOCK=virtual (above) */
+static atomic_uint_fast64_t vclock_ns;
+
+#define VCLOCK_READ_NS 100 /* what a reading costs: the open loop's last 60 us spin */
+
+static int virtual_time(void)
+{
+	static atomic_int known = -1; /* -1 not read yet, else FAKE_CLOCK's answer */
+	int v = atomic_load(&known);
+	if (v < 0) {
+		const char *c = getenv("FAKE_CLOCK");
+		v = c && strcmp(c, "virtual") == 0;
+		atomic_store(&known, v);
+	}
+	return v;
+}
+
+/* The virtual clock, started at the real one's reading. */
+static uint64_t vclock_read(void)
+{
+	uint_fast64_t zero = 0;
+	atomic_compare_exchange_strong(&vclock_ns, &zero, real_now_ns());
+	return atomic_fetch_add(&vclock_ns, VCLOCK_READ_NS) + VCLOCK_READ_NS;
+}
+
+static void vclock_advance_to(uint64_t t)
+{
+	uint_fast64_t cur = vclock_read();
+	while (cur < t && !atomic_compare_exchange_weak(&vclock_ns, &cur, t))
+		;
+}
+
+static uint64_t now_ns(void)
+{
+	return virtual_time() ? vclock_read() : real_now_ns();
+}
+
+uint64_t __wrap_clock_ns(void)
+{
+	return virtual_time() ? vclock_read() : __real_clock_ns();
+}
+
 static void nap_until(uint64_t t)
 {
 	uint64_t now = now_ns();
+	if (virtual_time())
+		vclock_advance_to(t);
 	if (t <= now)
 		return;
 	struct timespec ts = { (time_t)((t - now) / 1000000000u), (long)((t - now) % 1000000000u) };
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+/* An absolute sleep of diskbench's (the open loop's wait for the next
+ * arrival) on the virtual clock: to its end at once. */
+int __wrap_clock_nanosleep(clockid_t id, int flags, const struct timespec *t, struct timespec *rem)
+{
+	if (!virtual_time() || id != CLOCK_MONOTONIC)
+		return __real_clock_nanosleep(id, flags, t, rem);
+	uint64_t want = (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+	nap_until(flags & TIMER_ABSTIME ? want : now_ns() + want);
+	return 0;
 }
 
 static atomic_uint_fast64_t first_ns, calls;

@@ -75,13 +75,19 @@ cg_limit() { echo "253:7 $1" >"$CG/unified/job/io.max"; }
 
 # run NAME [VAR=value ...] -- ARGS: the fake binary, JSON to $S/NAME.json,
 # stderr to $S/NAME.err; then the text run's warnings for the golden file.
+# On the fake's own clock (FAKE_CLOCK=virtual: time passes as the reads take
+# it, so a paced fake is flat however late a busy machine wakes its thread);
+# a case about the CPU gives FAKE_CLOCK=real, its spins burning real time, and
+# so do quick, whose steps read through io_uring, and the write cases (only
+# the sync engine's reads move the fake's clock: a write run's window on it is
+# a few readings long, beside a real CPU time, and read as CPU-bound).
 run() {
 	local name=$1 vars=()
 	shift
 	while [ "$1" != "--" ]; do vars+=("$1"); shift; done
 	shift
 	fresh_stat
-	env FAKE_SYSFS="$SYS" FAKE_DISK=$DISK "${vars[@]}" \
+	env FAKE_SYSFS="$SYS" FAKE_DISK=$DISK FAKE_CLOCK=virtual "${vars[@]}" \
 		"$FAKE" --json "$@" >"$S/$name.json" 2>"$S/$name.err"
 }
 
@@ -210,19 +216,19 @@ EOF
 }
 
 # Writes the disk saw a fraction of (issue 39): one pass (--once) of 16 MiB,
-# the disk's written bytes set by the fake.
+# the disk's written bytes set by the fake, on the real clock (see run).
 t_device_writes() {
 	mkdir -p "$S/w"
 	local once=(seqwrite --engine=sync -b 1M -s 16M --once --no-direct --interval 0.4)
 	expect wcached " device_saw_less " "device_wrote_more" \
-		FAKE_STAT_AFTER="$(stat_after_writes 64 8192)" -- "${once[@]}" --sync=fsync "$S/w"
+		FAKE_CLOCK=real FAKE_STAT_AFTER="$(stat_after_writes 64 8192)" -- "${once[@]}" --sync=fsync "$S/w"
 	share wcached 4194304 16777216 0.250
 	expect wnone " device_saw_less " "device_wrote_more" \
-		FAKE_STAT_AFTER="$(stat_after_writes 64 8192)" -- "${once[@]}" --sync=none "$S/w"
+		FAKE_CLOCK=real FAKE_STAT_AFTER="$(stat_after_writes 64 8192)" -- "${once[@]}" --sync=none "$S/w"
 	expect wown "" "device_saw_less device_wrote_more" \
-		FAKE_STAT_AFTER="$(stat_after_writes 300 $((17 * 2048)))" -- "${once[@]}" --sync=fsync "$S/w"
+		FAKE_CLOCK=real FAKE_STAT_AFTER="$(stat_after_writes 300 $((17 * 2048)))" -- "${once[@]}" --sync=fsync "$S/w"
 	expect wsmall "" "device_saw_less" \
-		FAKE_STAT_AFTER="$(stat_after_writes 64 $((1 * 2048)))" -- seqwrite --engine=sync -b 1M \
+		FAKE_CLOCK=real FAKE_STAT_AFTER="$(stat_after_writes 64 $((1 * 2048)))" -- seqwrite --engine=sync -b 1M \
 		-s 7M --once --no-direct --sync=fsync --interval 0.4 "$S/w"
 }
 
@@ -279,7 +285,7 @@ EOF
 # machine and under 8 MiB on a loaded CI machine (it went unjudged, and the
 # case failed); -t 6 gives each step three times as long.
 t_quick_cache() {
-	run quick_cache FAKE_LAT=healthy FAKE_STAT_AFTER="$STAT0" -- quick -s 16M -t 6 "$S/data"
+	run quick_cache FAKE_CLOCK=real FAKE_LAT=healthy FAKE_STAT_AFTER="$STAT0" -- quick -s 16M -t 6 "$S/data"
 	local why
 	why=$(python3 - "$S/quick_cache.json" <<'EOF'
 import json, sys
@@ -308,7 +314,7 @@ t_cpu() {
 	# a spinning read is on the CPU all its time, unless the machine's other
 	# work takes the CPU away: a few tries
 	for tries in 1 2 3 4 5; do
-		run spin FAKE_LAT=spin -- randread --engine=sync -s 10G -t 1.2 --interval 0.4 "$S/data"
+		run spin FAKE_CLOCK=real FAKE_LAT=spin -- randread --engine=sync -s 10G -t 1.2 --interval 0.4 "$S/data"
 		[[ " $(findings spin) " == *" cpu_bound "* ]] && break
 	done
 	why=$(python3 - "$S/spin.json" <<'EOF'
@@ -362,7 +368,7 @@ in_window = (usr + sys_) / 100 * r["seconds"]
 if usr + sys_ > 110: print("one spinning worker at %.1f + %.1f %%" % (usr, sys_))
 elif in_window > total + 0.02: print("%.3f s in the window, %.3f s in the whole process" % (in_window, total))
 elif in_window < 0.5 * total: print("only %.3f s of the process's %.3f s in the window" % (in_window, total))
-elif usr < 5 * sys_: print("a spin in user space read as usr %.1f, sys %.1f" % (usr, sys_))
+elif usr <= sys_: print("a spin in user space read as usr %.1f, sys %.1f" % (usr, sys_))
 r, total = run("pace:500")
 cpu = r["cpu"]["usr_pct"] + r["cpu"]["sys_pct"]
 if cpu > 20: print("a sleeping read at %.1f %% CPU" % cpu)
@@ -392,9 +398,13 @@ EOF
 # and the joins), not the set-up and checks around it: 300 threads take a
 # while to start and fill their buffers.
 t_window() {
-	"$DB" --json randread -j 300 -s 16M "$S/data" >"$S/window.json" 2>"$S/window.err"
-	local why
-	why=$(python3 - "$S/window.json" <<'EOF'
+	local why try
+	# the gap between the run's last I/O and the record's close (300 joins)
+	# is the machine's: a busy one stretches it past the bound now and then,
+	# so a window outside it is measured again, twice at most
+	for try in 1 2 3; do
+		"$DB" --json randread -j 300 -s 16M "$S/data" >"$S/window.json" 2>"$S/window.err"
+		why=$(python3 - "$S/window.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 io = d["result"]["device_io"]
@@ -410,6 +420,8 @@ for leaf in io:
               % (leaf["name"], window, secs, leaf["busy_ms"], leaf["util_pct"]))
 EOF
 )
+		[ -z "$why" ] || [ "$why" = SKIP ] && break
+	done
 	if [ "$why" = SKIP ]; then skip "device figures over the run's window" "no disk counters, or the disk barely busy"
 	elif [ -z "$why" ]; then ok "device figures over the run's window"
 	else not_ok "device figures over the run's window" "$why"; fi
@@ -423,8 +435,11 @@ t_evicted() {
 	if command -v setpriv >/dev/null; then runas="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	elif command -v runuser >/dev/null; then runas="runuser -u nobody --"
 	else skip "evicted as nobody" "no setpriv or runuser"; return; fi
-	chmod 755 "$S"
-	if ! $runas "$DB" randread --drop-caches=all -s 1M "$S/data" >"$S/nobody.txt" 2>"$S/nobody.err"; then
+	# a copy nobody can run: the checkout may sit under a directory it cannot
+	# enter (a clone in /root, 0700)
+	chmod 755 "$S" && mkdir -p "$S/bin" && cp -- "$DB" "$S/bin/diskbench" &&
+		chmod 755 "$S/bin" "$S/bin/diskbench"
+	if ! $runas "$S/bin/diskbench" randread --drop-caches=all -s 1M "$S/data" >"$S/nobody.txt" 2>"$S/nobody.err"; then
 		skip "evicted as nobody" "nobody cannot read the file: $(head -n 1 "$S/nobody.err")"; return
 	fi
 	local cache

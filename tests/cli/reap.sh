@@ -16,13 +16,16 @@
 # - Registration: as root, io_uring registers the buffers and the file (no
 #   reason given); as nobody under a 16 KiB RLIMIT_MEMLOCK the buffers (1 MiB
 #   here) are refused, the run still completes, and both JSON and the text
-#   line say why (RLIMIT_MEMLOCK).
+#   line say why (RLIMIT_MEMLOCK).  nobody runs a copy of the binary in the
+#   scratch directory: the checkout may sit under a directory it cannot
+#   enter (a clone in /root, 0700).
 # - --engine=nop (io_uring NOPs, diskbench's own ceiling): on a read-only
 #   loop device over the file, the device's own read counter moves by at
 #   most the few reads diskbench makes to see what the device holds, never
 #   by the run's thousands of requests (on io_uring by 90 % of them or more:
 #   a few merge), the run warns that no
-#   data moved, no device finding is made, and NOPs go faster than reads.
+#   data moved and no device finding is made.  (Which of the two goes
+#   faster is the scheduler's business on a loaded machine: not held.)
 # - --sqpoll: under strace no io_uring_enter carries a submission (to_submit
 #   0 in every call; without --sqpoll at least 100 do), and every read is
 #   done.  --poll on a loop device (its queue/io_poll, read by the test, is
@@ -49,6 +52,8 @@ TAP_NAME=reap
 F=$S/data
 head -c $((8 << 20)) /dev/urandom >"$F"
 chmod 755 "$S" && chmod 644 "$F"
+# the binary as another user can run it, wherever the checkout lives
+mkdir "$S/bin" && cp -- "$DB" "$S/bin/diskbench" && chmod 755 "$S/bin" "$S/bin/diskbench"
 
 # LeakSanitizer cannot run under ptrace (make sanitize's build dies at exit
 # under strace): the traced runs go without leak checking, the rest keep it
@@ -120,7 +125,8 @@ assert r == {'buffers': True, 'file': True, 'why': None}, r
 		skip "io_uring as root: buffers and file registered, no reason" "not root"
 	fi
 	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
-		low() { setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --memlock=16384:16384 "$DB" "$@"; }
+		low() { setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --memlock=16384:16384 \
+			"$S/bin/diskbench" "$@"; }
 		if low randread --engine=uring --qd 4 -b 256k -s 8M -t 0 --json "$F" >"$S/out" 2>"$S/err"; then
 			py "io_uring under a 16 KiB RLIMIT_MEMLOCK: buffers refused, the run done, JSON says why" "
 r = d['result']
@@ -160,6 +166,8 @@ if [ ! -d /sys/block ]; then
 elif engine_runs uring && [ "$(id -u)" = 0 ] && command -v losetup >/dev/null &&
 	LOOP=$(losetup -r -f --show "$F" 2>/dev/null); then
 	trap 'losetup -d "$LOOP" 2>/dev/null; rm -rf -- "$S"' EXIT
+	# udev's probe of the new device reads it too: let it finish first
+	command -v udevadm >/dev/null && udevadm settle --timeout=10 2>/dev/null
 	before=$(reads_of "$LOOP")
 	if run 0 randread --engine=nop --qd 8 -t 0.3 --json "$LOOP"; then
 		after=$(reads_of "$LOOP")
@@ -173,15 +181,13 @@ assert 'moves no data' in err and 'its ceiling' in err, err
 assert not any(f['key'] == 'device_saw_less' for f in d['findings']), d['findings']
 assert r['registered'] == {'buffers': None, 'file': None, 'why': None}, r['registered']
 "
-		cp "$S/out" "$S/nop.json"
 		before=$(reads_of "$LOOP")
 		run 0 randread --engine=uring --qd 8 -t 0.3 --json "$LOOP"
 		after=$(reads_of "$LOOP")
-		py "the same on io_uring: reads reach the device (its stat: $before -> $after), fewer IOPS than NOPs" "
-nop = json.load(open('$S/nop.json'))['result']
+		py "the same on io_uring: reads reach the device (its stat: $before -> $after)" "
 r = d['result']
 assert $after - $before >= 0.9 * r['ios'] > 0, ($before, $after, r['ios'])  # a few merge
-assert nop['ios'] / nop['seconds'] > r['ios'] / r['seconds'], (nop['ios'], r['ios'])
+assert r['engine'] == 'uring', r['engine']
 "
 	else
 		not_ok "--engine=nop on a loop device: no read reaches it, the run says why" "exit $rc" "$(head -c 300 "$S/err")"

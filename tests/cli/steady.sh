@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # steady (issue 29) end to end, against rates the test sets, never read
 # back from the output under test:
-# - the fake build (tests/cli/fake_env.c) paces reads at a rate it is told:
+# - the fake build (tests/cli/fake_env.c) paces reads at a rate it is told,
+#   on its own clock (FAKE_CLOCK=virtual), so a busy machine's late
+#   wake-ups do not move the figures:
 #   pace:1000 is steady at the round that fills the window (exit 0), each
 #   round 1000 IOPS within 5 %; steps:1000:0.3 (a quarter faster every
 #   round) never is (exit 6, every round kept); cut:1000:1.2 with --hold
 #   leaves steady state when the rate halves (exit 6, the round and about
 #   -50 % named);
 # - a loop device under a cgroup-v1 blkio IOPS throttle (root, where this
-#   machine has one): steady, each round within 15 % of the throttle;
+#   machine has one): steady, its mean within 15 % of the throttle, no round
+#   above it (tried three times; skipped, saying so, when a busy machine
+#   held the device below the throttle in every try);
 # - bad input (exit 2), safety (an existing file, --precondition on a read
 #   test: exit 3), the JSON and CSV shapes, Ctrl-C (exit 130, the rounds so
 #   far, nothing left behind).
@@ -40,11 +44,14 @@ dd if=/dev/urandom of="$S/data" bs=1M count=16 status=none
 mkdir "$S/dir"
 ROUNDS=(--engine=sync --round 0.3 --window 3 -s 16M)
 
-# fake NAME LAT ARGS...: the fake build with FAKE_LAT=LAT, JSON in $S/NAME.json
+# fake NAME LAT ARGS...: the fake build with FAKE_LAT=LAT, JSON in $S/NAME.json,
+# on the fake's clock (FAKE_CLOCK=virtual): time moves as the reads take it,
+# so the figures are what diskbench makes of the reads' times, however late
+# a busy machine wakes its threads
 fake() {
 	local name=$1 lat=$2
 	shift 2
-	FAKE_LAT=$lat timeout 120 "$FAKE" --json steady "$@" >"$S/$name.json" 2>"$S/$name.err"
+	FAKE_CLOCK=virtual FAKE_LAT=$lat timeout 120 "$FAKE" --json steady "$@" >"$S/$name.json" 2>"$S/$name.err"
 	rc=$?
 }
 
@@ -112,7 +119,7 @@ assert d["steady"]["window"]["first"] == 1 and not [f for f in d["findings"] if 
 }
 
 t_text_and_csv() {
-	FAKE_LAT=pace:1000 timeout 120 "$FAKE" steady randread "${ROUNDS[@]}" --max-rounds 6 "$S/data" >"$S/text" 2>"$S/text.err"
+	FAKE_CLOCK=virtual FAKE_LAT=pace:1000 timeout 120 "$FAKE" steady randread "${ROUNDS[@]}" --max-rounds 6 "$S/data" >"$S/text" 2>"$S/text.err"
 	if grep -q '^round 1: .* IOPS, p50 .*; window: 2 more rounds$' "$S/text" &&
 		grep -q '^round 3: .*; rounds 1-3: range [0-9.]* % (<= 20 %), slope [0-9.]* % (<= 10 %)$' "$S/text" &&
 		grep -qF "steady randread on '$S/data': steady at round 3: " "$S/text" &&
@@ -123,7 +130,7 @@ t_text_and_csv() {
 	else
 		not_ok "text: the worst case first (not as an error line), a line per round, the verdict, each naming the target" "$(cat "$S/text" "$S/text.err")"
 	fi
-	FAKE_LAT=steps:1000:0.3 timeout 120 "$FAKE" --csv steady randread "${ROUNDS[@]}" --max-rounds 4 "$S/data" >"$S/csv" 2>/dev/null
+	FAKE_CLOCK=virtual FAKE_LAT=steps:1000:0.3 timeout 120 "$FAKE" --csv steady randread "${ROUNDS[@]}" --max-rounds 4 "$S/data" >"$S/csv" 2>/dev/null
 	py "CSV: a row per round, then one with the error" '
 rows = list(csv.DictReader(io.StringIO(out)))
 assert [r["round"] for r in rows] == ["1", "2", "3", "4", ""], rows
@@ -158,15 +165,41 @@ t_throttled() {
 	check "randread --precondition on a block device without --force: exit 3" 3 steady randread --precondition --round 0.2 --window 3 --max-rounds 3 "$LOOP"
 	[ "$(head -c 1M "$LOOP" | cksum)" = "$sum" ] && ok "... the device untouched" || not_ok "... the device untouched" "its first MiB changed"
 	echo "$majmin 400" >"$CG/blkio.throttle.read_iops_device"
-	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" timeout 120 "$DB" --json \
-		steady randread --round 1 --window 3 --max-rounds 6 -s 16M "$LOOP" >"$S/thr.json" 2>"$S/thr.err"
-	rc=$?
-	expect "a loop device throttled to 400 IOPS: steady, exit 0" "$([ "$rc" = 0 ]; echo $?)" "exit $rc" "$(head -c 400 "$S/thr.err")"
-	py "throttled: the steady mean within 15 % of the 400 IOPS the throttle allows, no round above it" '
-s = d["steady"]
-assert s["attained"] and abs(s["window"]["mean"] - 400) < 60, (s["window"], s["rounds"])
-for r in s["rounds"]:
-    assert r["iops"] < 460, r' "$S/thr.json"
+	# the throttle caps every round (no round above it, ever); that the loop
+	# device reaches it is the machine's to give: a busy one holds its worker
+	# back (0.82 x seen at a load of 25), so a run that never got near the cap
+	# is tried again, and skipped, saying so, when none did
+	local try verdict
+	for try in 1 2 3; do
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" timeout 120 "$DB" --json \
+			steady randread --round 1 --window 3 --max-rounds 6 -s 16M "$LOOP" >"$S/thr.json" 2>"$S/thr.err"
+		rc=$?
+		verdict=$(python3 - "$S/thr.json" "$rc" <<'EOF'
+import json, sys
+try:
+    s = json.load(open(sys.argv[1]))["steady"]
+except Exception as e:
+    print("FAIL no JSON (exit %s): %s" % (sys.argv[2], e)); sys.exit()
+top = max((r["iops"] for r in s["rounds"]), default=0)
+if top >= 460:
+    print("FAIL a round above the throttle: %r" % s["rounds"])
+elif sys.argv[2] == "0" and s["attained"] and abs(s["window"]["mean"] - 400) < 60:
+    pass
+elif top < 340:
+    print("SKIP the machine held the loop device to %.0f IOPS at most, below its 400 throttle" % top)
+else:
+    print("FAIL exit %s, steady %s, window %r, rounds %r" % (sys.argv[2], s["attained"], s["window"],
+                                                           [r["iops"] for r in s["rounds"]]))
+EOF
+)
+		[ -z "$verdict" ] && break
+	done
+	case "$verdict" in
+	"") ok "a loop device throttled to 400 IOPS: steady (exit 0) within 15 % of it, no round above it" ;;
+	SKIP*) skip "a loop device throttled to 400 IOPS: steady within 15 % of it" "${verdict#SKIP }" ;;
+	*) not_ok "a loop device throttled to 400 IOPS: steady (exit 0) within 15 % of it, no round above it" \
+		"${verdict#FAIL }" "$(head -c 400 "$S/thr.err")" ;;
+	esac
 }
 
 t_bad_input() {

@@ -29,6 +29,15 @@
 #   copy are lost at their offsets; a witness on stdin; CSV; what is no
 #   region of ours.
 #   As root, the same on a loop device over a 16 MiB file.
+# - job FILE.fio: a write job with verify=crc32c reads back its size / bs
+#   blocks (1 MiB of 64 KiB: 16; --verify on the command line over a file
+#   without verify=: 1 MiB of 128 KiB, 8), a read job beside it is not
+#   checked (a warning says so); the fake's flipped byte at 3 x 64 KiB + 100
+#   is one corrupt block at 196608 (exit 7) and the read job after it still
+#   runs; verify_backlog=4 reads back every write; do_verify=0 checks
+#   nothing; --witness lists a sync=dsync job's 16 writes; verify=md5, a
+#   --witness job without sync=, --witness over two such jobs, blocks under
+#   512 bytes: exit 2.
 # - What --verify cannot run with, refused before anything is written (exit 2).
 # Every run is one pass over at most 8 MiB (-t 0.3 for random ones, whose
 # checks hold for any count), in a scratch directory
@@ -265,6 +274,88 @@ check "verify: a directory is refused" 2 verify "$S"
 check "verify: a missing file is refused" 2 verify "$S/nothing"
 printf 'not a witness\n' >"$S/bad-witness"
 check "verify --witness: not a witness" 2 verify --witness "$S/bad-witness" "$K"
+
+# ---- job files ------------------------------------------------------------------
+mkdir "$S/j"
+# jobfile NAME [KEY=VALUE...]: [global] with the keys given (from line 5), a
+# write job of 1 MiB in 64 KiB blocks on $S/jw, a read job (stonewall) on $S/jr
+jobfile() {
+	local f="$S/j/$1.fio"; shift
+	printf '[global]\ndirect=1\nbs=64k\nsize=1m\n' >"$f"
+	printf '%s\n' "$@" >>"$f"
+	printf '[w]\nrw=write\nfilename=%s\n[r]\nstonewall\nrw=read\nfilename=%s\n' "$S/jw" "$S/jr" >>"$f"
+}
+jobfile crc verify=crc32c
+check "job: verify=crc32c, all good" 0 --json job "$S/j/crc.fio"
+py "job: the write job read back, 1 MiB / 64 KiB = 16 blocks; the read job not checked" '
+w, r = d["tests"]
+v = w["result"]["verify"]
+assert w["step"] == "w" and v["mode"] == "after" and v["block_size"] == 65536, v
+assert v["blocks"] == 16 and v["good"] == 16 and v["bad"] == 0 and v["bytes"] == 1 << 20, v
+assert "verify" not in r["result"], r["result"].keys()
+assert "verify=crc32c" in w["job"]["fio"], w["job"]
+assert any(x.startswith("r: a job that only reads is not verified") for x in d["warnings"]), d["warnings"]'
+check "job: verify=crc32c, text" 0 job "$S/j/crc.fio"
+if grep -q '^  verify: 16 blocks of 64 KiB read back in [0-9.]* s after the writes (CRC32C by [a-z0-9.]*): all good$' "$S/out"; then
+	ok "job, text: the write job's verify line"
+else
+	not_ok "job, text: the write job's verify line" "$(cat "$S/out")"
+fi
+DB=$FAKE FAKE_READ_FLIP=$((3 * 65536 + 100)) check "job: a flipped byte: exit 7" 7 --json job "$S/j/crc.fio"
+py "job: one corrupt block at 3 x 64 KiB, the read job after it run" '
+w, r = d["tests"]
+v = w["result"]["verify"]
+assert v["corrupt"] == 1 and v["bad"] == 1 and v["good"] == 15, v
+assert [b["offset"] for b in v["first"]["corrupt"]] == [196608], v["first"]
+assert r["result"]["ios"] == 16, r["result"]
+assert any("w: data did not verify: 1 of 16 blocks bad: 1 corrupt (at 196608)" in x for x in d["warnings"]), d["warnings"]
+assert "data_bad" in [f["key"] for f in d["findings"]], d["findings"]'
+jobfile plain bs=128k
+check "job --verify over a file without verify=" 0 --json job --verify "$S/j/plain.fio"
+py "job --verify: 1 MiB / 128 KiB = 8 blocks" '
+v = d["tests"][0]["result"]["verify"]
+assert v["blocks"] == 8 and v["good"] == 8 and v["block_size"] == 131072, v
+assert "verify" not in d["tests"][1]["result"], d["tests"][1]'
+jobfile backlog verify=crc32c verify_backlog=4 iodepth=8 ioengine=libaio
+check "job: verify_backlog=4" 0 --json job "$S/j/backlog.fio"
+py "job: verify_backlog=4: every write read back as it went" '
+r = d["tests"][0]["result"]; v = r["verify"]
+assert v["mode"] == "backlog" and v["blocks"] == 16 and r["ios"] == 16 and v["good"] == 16, (v, r["ios"])'
+jobfile off verify=crc32c do_verify=0
+check "job: do_verify=0" 0 --json job "$S/j/off.fio"
+py "job: do_verify=0: nothing read back" 'assert "verify" not in d["tests"][0]["result"], d["tests"][0]["result"]'
+jobfile dsync verify=crc32c sync=dsync
+check "job --witness: a sync=dsync job" 0 job --witness "$S/jwit" "$S/j/dsync.fio"
+if [ "$(grep -c '^w ' "$S/jwit")" = 16 ] && grep -q '^# end lines=16$' "$S/jwit"; then
+	ok "job --witness: its 16 writes"
+else
+	not_ok "job --witness: its 16 writes" "$(head -c 300 "$S/jwit")"
+fi
+jobfile md5 verify=md5
+if run 2 job "$S/j/md5.fio" && grep -q "md5.fio:5: verify=md5: .*use verify=crc32c" "$S/err"; then
+	ok "job: verify=md5 refused, with its line and what to use"
+else
+	not_ok "job: verify=md5 refused, with its line and what to use" "exit $rc" "$(cat "$S/err")"
+fi
+if run 2 job --witness "$S/jwit2" "$S/j/crc.fio" && grep -q "give it sync=dsync or end_fsync=1" "$S/err"; then
+	ok "job --witness: a job without sync= refused"
+else
+	not_ok "job --witness: a job without sync= refused" "exit $rc" "$(cat "$S/err")"
+fi
+printf '[global]\nverify=crc32c\nsync=dsync\nbs=64k\nsize=1m\nrw=write\n[a]\nfilename=%s\n[b]\nstonewall\nfilename=%s\n' \
+	"$S/jw" "$S/jr" >"$S/j/two.fio"
+if run 2 job --witness "$S/jwit3" "$S/j/two.fio" && grep -q "holds one run's writes, and 2 jobs" "$S/err"; then
+	ok "job --witness: two jobs that write and verify refused"
+else
+	not_ok "job --witness: two jobs that write and verify refused" "exit $rc" "$(cat "$S/err")"
+fi
+jobfile tiny verify=crc32c bs=256 direct=0
+if run 2 job "$S/j/tiny.fio" && grep -q "at least 512 bytes" "$S/err"; then
+	ok "job: verify with blocks under 512 bytes refused"
+else
+	not_ok "job: verify with blocks under 512 bytes refused" "exit $rc" "$(cat "$S/err")"
+fi
+[ -e "$S/jw" ] || [ -e "$S/jr" ] && not_ok "job runs leave no file" "$(ls "$S")" || ok "job runs leave no file"
 
 # ---- a block device -------------------------------------------------------------
 if [ "$(id -u)" = 0 ] && truncate -s 16M "$S/dev.img" && LOOP=$(losetup -f --show "$S/dev.img" 2>/dev/null); then

@@ -79,19 +79,24 @@ if readelf -lW "$bin" | grep -q GNU_RELRO && readelf -d "$bin" | grep -q 'FLAGS.
 else
 	not_ok "/usr/bin/diskbench: full RELRO and PIE" "$(readelf -d "$bin" | grep FLAGS)"
 fi
+# README.md and NEWS.md (debian/docs): dh_compress gzips the larger ones
 want="usr/bin/diskbench usr/share/man/man1/diskbench.1.gz usr/share/man/man7/diskbench-output.7.gz
+usr/share/man/man7/diskbench-methods.7.gz
 usr/share/bash-completion/completions/diskbench usr/share/zsh/vendor-completions/_diskbench
+usr/share/doc/diskbench/README.md usr/share/doc/diskbench/NEWS.md
 $(cd "$(dirname "$0")/../.." && ls profiles/*.fio | sed 's|^|usr/share/diskbench/|')"
 missing=""
-for f in $want; do [ -f "$S/x/$f" ] || missing="$missing $f"; done
+for f in $want; do [ -f "$S/x/$f" ] || [ -f "$S/x/$f.gz" ] || missing="$missing $f"; done
 if [ -z "$missing" ]; then
-	ok "the package holds the binary, both man pages, bash and zsh completion, fit's profiles"
+	ok "the package holds the binary, the man pages, bash and zsh completion, README, NEWS and fit's profiles"
 else
-	not_ok "the package holds the binary, both man pages, bash and zsh completion, fit's profiles" "missing:$missing"
+	not_ok "the package holds the binary, the man pages, bash and zsh completion, README, NEWS and fit's profiles" \
+		"missing:$missing"
 fi
-th=$(zcat "$S/x/usr/share/man/man1/diskbench.1.gz" | sed -n 's/^\.TH .*"diskbench \([^"]*\)".*/\1/p')
-[ "$th" = "$version" ] && ok "the installed man page's header says $version" ||
-	not_ok "the installed man page's header says $version" "it says '$th'"
+th=$(for m in "$S"/x/usr/share/man/man?/*.gz; do
+	zcat "$m" | sed -n 's/^\.TH .*"diskbench \([^"]*\)".*/\1/p'; done | sort -u | tr '\n' ' ')
+[ "$th" = "$version " ] && ok "the installed man pages' headers say $version" ||
+	not_ok "the installed man pages' headers say $version" "they say '$th'"
 
 # ---- 2. a fresh root, the package installed, its autopkgtest ----------------
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")

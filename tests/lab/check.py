@@ -11,7 +11,7 @@ import json
 import re
 import sys
 
-from check_capacity import check_capacity
+from check_capacity import check_capacity, check_verify_wrap
 import check_verify
 
 MIB = 1 << 20
@@ -746,6 +746,7 @@ def main():
     guarded(t, "nvme matrix", check_health_matrix, runs, roles)
     guarded(t, "ata", check_health_ata, runs, roles)
     guarded(t, "capacity", check_capacity, runs, roles)
+    guarded(t, "capacity verify", check_verify_wrap, runs, roles)  # issue 42
     guarded(t, "data verification", check_verify.check_all, runs, doc)  # issue 42
     summary(runs, roles)
     return t.close()

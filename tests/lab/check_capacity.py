@@ -50,6 +50,29 @@ def check_wrap48(t, runs):
             "capacity: the 48 MiB wrap to the byte (no power of two)", out[-400:])
 
 
+def check_verify_wrap(t, runs, roles):
+    """seqwrite --verify over the 1 GiB the 64 MiB wrap claims, in 1 MiB blocks
+    written in order: its 64 MiB hold the last 64 written (good), and every
+    other block's place holds one of those (misplaced: block k holds the one
+    written for 960 MiB + k mod 64 MiB); over the nullb, none bad."""
+    if "verify.wrap131072" not in runs:
+        t.skip("capacity: seqwrite --verify over the wrap", "not in the guest's output")
+        return
+    rc, out, _ = runs["verify.wrap131072"]
+    v = json.loads(out)["result"]["verify"]
+    t.check(rc == 7 and v["blocks"] == 1024 and v["good"] == 64 and v["misplaced"] == 960
+            and v["bad"] == 960, "capacity: seqwrite --verify over the 1 GiB wrap: 960 blocks misplaced, "
+            "the last 64 good (exit 7)", f"exit {rc}: {str(v)[:300]}")
+    first = [(b["offset"], b["written_for"]) for b in v["first"]["misplaced"]]
+    t.check(first[:2] == [(0, 960 * MIB), (MIB, 961 * MIB)],
+            "capacity: the first misplaced blocks hold those written 960 MiB further", str(first))
+    rc, out, _ = runs["verify.nullb"]
+    v = json.loads(out)["result"]["verify"]
+    t.check(rc == 0 and v["blocks"] == 64 and v["good"] == 64 and v["bad"] == 0,
+            "capacity: seqwrite --verify over the nullb: 64 blocks good (no false alarm)",
+            f"exit {rc}: {str(v)[:300]}")
+
+
 def check_capacity(t, runs, roles):
     if "capacity.honest" not in runs:
         t.skip("capacity: the guest's runs", "not in the guest's output")

@@ -283,8 +283,13 @@ w48=$(dm_of labwrap98304)
 run capacity.sum_after md5sum /dev/$nb
 run capacity.f3probe_honest f3probe --destructive --reset-type=2 /dev/$nb
 [ -n "$w64" ] && run capacity.f3probe131072 f3probe --destructive --reset-type=2 /dev/$w64
+# seqwrite --verify over the 1 GiB the 64 MiB wrap claims (misplaced blocks),
+# then over the nullb, which holds all it claims (no false alarm); -t 300: the
+# whole of it, however slow TCG writes (1 GiB took about 40 s)
+[ -n "$w64" ] && run verify.wrap131072 diskbench --json seqwrite --verify --force --once -t 300 -b 1M -s 1G /dev/$w64
 dmsetup --noudevsync remove labwrap131072
 dmsetup --noudevsync remove labwrap98304
+run verify.nullb diskbench --json seqwrite --verify --force --once -t 300 -b 1M -s 64M /dev/$nb
 
 emit "@@@ done"
 sync

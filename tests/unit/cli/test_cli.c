@@ -420,6 +420,60 @@ static void test_steady_command(void **state)
 			    "option '--round' does not apply to randread");
 }
 
+/* The help text of a command, as `diskbench help NAME` prints it. */
+static char *help_of(const char *name)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	cli_print_test_help(f, cmd_find(name));
+	fclose(f);
+	return text;
+}
+
+/* steady's and sla's help each say their own defaults, the ones the parser
+ * gives (sla's said steady's rounds: issue 43), and not the other's. */
+static void test_steady_and_sla_help(void **state)
+{
+	(void)state;
+	char want[160];
+	struct cli c = ok("sla", "randread", "--latency=2ms", NULL);
+	char *sla = help_of("sla");
+	snprintf(want, sizeof(want), "--step-time %g ", c.opt.sla.step_s);
+	assert_non_null(strstr(sla, want));
+	snprintf(want, sizeof(want), "at p%g unless pNN", c.opt.sla.pct);
+	assert_non_null(strstr(sla, want));
+	snprintf(want, sizeof(want), "--qd x -j at most, %u a thread without --qd", c.opt.qd);
+	assert_non_null(strstr(sla, want)); /* the open loop's cap, 128 at 4 KiB */
+	assert_int_equal(c.opt.qd, 128);
+	cli_free(&c);
+	c = ok("sla", "seqread", "--latency=2ms", NULL); /* 1 MiB blocks: 64 MiB of buffers */
+	assert_int_equal(c.opt.qd, 64);
+	assert_non_null(strstr(sla, "fewer for blocks above 512 KiB: 64 MiB of buffers"));
+	assert_non_null(strstr(sla, "--sustained, --series and --rate: sla picks the rates"));
+	assert_null(strstr(sla, "--round"));
+	assert_null(strstr(sla, "--window"));
+	cli_free(&c);
+	free(sla);
+
+	c = ok("steady", "randread", NULL);
+	char *steady = help_of("steady");
+	snprintf(want, sizeof(want), "defaults: --round %g, --max-rounds %u, --window %u, "
+		 "--excursion %g, --slope %g\n", c.opt.steady.round_s, c.opt.steady.max_rounds,
+		 c.opt.steady.window, c.opt.steady.excursion_pct, c.opt.steady.slope_pct);
+	assert_non_null(strstr(steady, want));
+	assert_null(strstr(steady, "--step-time"));
+	assert_null(strstr(steady, "--latency"));
+	cli_free(&c);
+	free(steady);
+	/* --rate, which the help says they take over, is refused by both */
+	assert_string_equal(bad("steady", "randread", "--rate", "100", NULL),
+			    "option '--rate' does not apply to steady");
+	assert_string_equal(bad("sla", "randread", "--latency=2ms", "--rate", "100", NULL),
+			    "option '--rate' does not apply to sla");
+}
+
 static void test_every_command(void **state)
 {
 	(void)state;
@@ -477,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_every_command),
 		cmocka_unit_test(test_steady_command),
+		cmocka_unit_test(test_steady_and_sla_help),
 		cmocka_unit_test(test_job_command),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

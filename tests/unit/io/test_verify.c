@@ -211,6 +211,28 @@ static void test_backlog_lane(void **state)
 	close(fd);
 }
 
+/* A job file's verify_backlog=N: the lane is due after N writes, whatever
+ * batch (the worker's depth) it was opened with. */
+static void test_backlog_n(void **state)
+{
+	(void)state;
+	struct verify_plan p = { .region = NBLOCKS * BS, .bs = BS, .run_id = 1, .backlog = true,
+				 .backlog_n = 3, .witness_fd = -1, .read_fd = -1, .target = "t" };
+	struct verify *v = verify_open(&p);
+	assert_non_null(v);
+	struct verify_lane *l = verify_lane_open(v, 8);
+	assert_non_null(l);
+	unsigned char buf[BS];
+	for (uint64_t b = 0; b < 3; b++) {
+		assert_false(verify_lane_due(l));
+		assert_true(verify_write_begin(v, buf, BS, b * BS));
+		verify_write_end(v, l, buf, b * BS, true);
+	}
+	assert_true(verify_lane_due(l)); /* 3, not 8 */
+	verify_lane_close(v, l); /* never read back: released */
+	verify_close(v);
+}
+
 /* Each completed write is a witness line; a failed one is not. */
 static void test_witness_lines(void **state)
 {
@@ -369,6 +391,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_region_judged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_region_stops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backlog_lane, setup, teardown),
+		cmocka_unit_test(test_backlog_n),
 		cmocka_unit_test(test_witness_lines),
 		cmocka_unit_test(test_first_offsets_lowest_in_order),
 		cmocka_unit_test_setup_teardown(test_scan_headers, setup, teardown),

@@ -125,6 +125,27 @@ static void defaults_are_fios(void **state)
 	assert_true(p->randrepeat);
 	assert_int_equal(p->size, 0);
 	assert_int_equal(p->given, 0);
+	assert_false(p->verify);
+	assert_true(p->do_verify); /* fio's default: a verify phase when verify= is set */
+	assert_int_equal(p->verify_backlog, 0);
+}
+
+/* verify= as fio reads it: crc32c and its synonym crc32c-intel are
+ * diskbench's check; 0 is none; the keys beside it. */
+static void verify_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("[global]\nverify=crc32c\n[a]\n[b]\nverify=0\n[c]\nverify=crc32c-intel\n"
+			       "do_verify=0\nverify_fatal=1\nverify_backlog=16\n"), 0);
+	assert_true(jf->jobs[0].p.verify);
+	assert_true(jf->jobs[0].p.given & JOBFILE_GIVEN(JK_VERIFY));
+	assert_false(jf->jobs[1].p.verify);
+	const struct jobfile_params *c = &jf->jobs[2].p;
+	assert_true(c->verify);
+	assert_false(c->do_verify);
+	assert_true(c->verify_fatal);
+	assert_int_equal(c->verify_backlog, 16);
+	assert_int_equal(c->where[JK_VERIFY_BACKLOG].line, 10);
 }
 
 static void syntax(void **state)
@@ -204,7 +225,12 @@ static void refuses_with_line_and_remedy(void **state)
 	refused("[j]\nrw=write\niodepht=4\n", "t.fio:3:", "'iodepht'", "did you mean 'iodepth'", NULL);
 	refused("[j]\nfilesize=1g\n", "t.fio:2:", "'filesize'", "size=", NULL);
 	refused("[j]\nuserspace_reap=1\n", "'userspace_reap'", "--reap=ring", NULL);
-	refused("[j]\nverify=md5\n", "'verify'", NULL);
+	refused("[j]\nverify=md5\n", "t.fio:2:", "verify=md5", "verify=crc32c", NULL);
+	refused("[j]\nverify=meta\n", "verify=crc32c", NULL);
+	refused("[j]\nverify_pattern=0xff\n", "'verify_pattern'", "verify=crc32c", NULL);
+	refused("[j]\nverify_only\n", "'verify_only'", "diskbench verify", NULL);
+	refused("[j]\nverify_fatal=yes\n", "0 or 1", NULL);
+	refused("[j]\nverify_backlog=-1\n", "negative", NULL);
 	refused("[j]\nwibble=1\n", "'wibble'", "JOB FILES", NULL);
 	refused("rw=write\n[j]\n", "t.fio:1:", "outside any section", NULL);
 	refused("; nothing\n[global]\nbs=4k\n", "no job", NULL);
@@ -337,6 +363,7 @@ int main(void)
 		cmocka_unit_test(defaults_are_fios),
 		cmocka_unit_test(syntax),
 		cmocka_unit_test(values),
+		cmocka_unit_test(verify_keys),
 		cmocka_unit_test(refuses_with_line_and_remedy),
 		cmocka_unit_test(limits),
 		cmocka_unit_test(includes_and_environment),

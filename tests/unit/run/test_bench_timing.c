@@ -1,9 +1,13 @@
-/* LDFLAGS: -Wl,--wrap=pwrite -Wl,--wrap=pread -Wl,--wrap=fsync */
-/* What the clock of the timed loop sees (src/run/bench.c, sync engine): pread,
- * pwrite and fsync are wrapped by the linker to take a known time, so the
- * figures can be checked against it: seconds = the I/O time (n x delay,
- * within a few %), every latency >= the delay, the warm-up I/O outside the
- * timing and the statistics, the final fsync inside the timing. */
+/* LDFLAGS: -Wl,--wrap=pwrite -Wl,--wrap=pread -Wl,--wrap=fsync -Wl,--wrap=clock_ns -Wl,--wrap=clock_thread_cpu_ns */
+/* What the clock of the timed loop sees (src/run/bench.c, sync engine), on a
+ * clock the test keeps: clock_ns is wrapped by the linker to read a virtual
+ * clock that only the slowed pread, pwrite and fsync move, each by its known
+ * delay, so the figures are what the code makes of those delays, exactly,
+ * whatever the scheduler does to the threads: seconds = the I/O time (n x
+ * delay), every latency = the delay, the warm-up I/O outside the timing and
+ * the statistics, the final fsync inside the timing, a time limit ending the
+ * run with the first I/O past it.  The thread's CPU clock is wrapped too
+ * where a test says what it reads, so a CPU share is the code's arithmetic. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +27,39 @@
 #include "clock.h"
 
 #define MS 1000000ull
+
+/* ---- the clock ------------------------------------------------------------- */
+
+/* The virtual monotonic clock, in ns: it moves only when a slowed call
+ * takes its delay (far from 0, as a real reading is). */
+static atomic_uint_fast64_t vclock_ns = 1000000000000ull;
+
+uint64_t __real_clock_ns(void);
+uint64_t __wrap_clock_ns(void);
+
+uint64_t __wrap_clock_ns(void)
+{
+	return atomic_load(&vclock_ns);
+}
+
+/* The threads' CPU clock while on: it runs with the (virtual) monotonic
+ * clock until stop_ns (a thread kept on the CPU), then stands still (a
+ * thread asleep); off: the real clock. */
+static struct {
+	bool on;
+	uint64_t stop_ns;
+} cpu_clock;
+
+uint64_t __real_clock_thread_cpu_ns(void);
+uint64_t __wrap_clock_thread_cpu_ns(void);
+
+uint64_t __wrap_clock_thread_cpu_ns(void)
+{
+	if (!cpu_clock.on)
+		return __real_clock_thread_cpu_ns();
+	uint64_t now = clock_ns();
+	return now < cpu_clock.stop_ns ? now : cpu_clock.stop_ns;
+}
 
 /* ---- slow calls ------------------------------------------------------------ */
 
@@ -33,9 +69,8 @@ struct slow {
 	uint64_t each_ns;        /* every later call's */
 	uint64_t fsync_ns;
 	unsigned warmups;        /* the first calls, left out of spent_ns */
-	uint64_t spin_until_ns;  /* before this instant a call spins on the CPU */
 	atomic_uint calls, fsyncs;
-	atomic_uint_fast64_t spent_ns; /* time really spent in the other slowed calls */
+	atomic_uint_fast64_t spent_ns; /* the delays of the other slowed calls */
 };
 
 static struct slow slow = { .fd = -1 };
@@ -47,66 +82,45 @@ ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off);
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off);
 int __wrap_fsync(int fd);
 
-static void nap(uint64_t ns)
+/* Takes ns on the clock; counted in spent_ns unless a warm-up call. */
+static void take(unsigned call, uint64_t ns)
 {
-	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+	atomic_fetch_add(&vclock_ns, ns);
+	if (call >= slow.warmups)
+		atomic_fetch_add(&slow.spent_ns, ns);
 }
 
-/* Sleeps the delay of an I/O call; returns its index. */
+/* An I/O call's delay: the first one's, then each one's; its index. */
 static unsigned io_delay(void)
 {
 	unsigned call = atomic_fetch_add(&slow.calls, 1);
-	uint64_t ns = call == 0 ? slow.first_ns : slow.each_ns, t0 = clock_ns();
-	if (t0 < slow.spin_until_ns) {
-		while (clock_ns() < t0 + ns)
-			;
-		return call;
-	}
-	nap(ns);
+	take(call, call == 0 ? slow.first_ns : slow.each_ns);
 	return call;
-}
-
-/* Adds what call `call` really took, from t0 on, unless it is a warm-up. */
-static void spent(unsigned call, uint64_t t0)
-{
-	if (call >= slow.warmups)
-		atomic_fetch_add(&slow.spent_ns, clock_ns() - t0);
 }
 
 ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off)
 {
 	if (fd != slow.fd)
 		return __real_pwrite(fd, buf, n, off);
-	uint64_t t0 = clock_ns();
-	unsigned call = io_delay();
-	ssize_t r = __real_pwrite(fd, buf, n, off);
-	spent(call, t0);
-	return r;
+	io_delay();
+	return __real_pwrite(fd, buf, n, off);
 }
 
 ssize_t __wrap_pread(int fd, void *buf, size_t n, off_t off)
 {
 	if (fd != slow.fd)
 		return __real_pread(fd, buf, n, off);
-	uint64_t t0 = clock_ns();
-	unsigned call = io_delay();
-	ssize_t r = __real_pread(fd, buf, n, off);
-	spent(call, t0);
-	return r;
+	io_delay();
+	return __real_pread(fd, buf, n, off);
 }
 
 int __wrap_fsync(int fd)
 {
 	if (fd != slow.fd)
 		return __real_fsync(fd);
-	uint64_t t0 = clock_ns();
 	atomic_fetch_add(&slow.fsyncs, 1);
-	nap(slow.fsync_ns);
-	int r = __real_fsync(fd);
-	spent(slow.warmups, t0);
-	return r;
+	take(slow.warmups, slow.fsync_ns);
+	return __real_fsync(fd);
 }
 
 static void slow_calls(int fd, unsigned warmups, uint64_t first_ns, uint64_t each_ns,
@@ -117,7 +131,6 @@ static void slow_calls(int fd, unsigned warmups, uint64_t first_ns, uint64_t eac
 	slow.first_ns = first_ns;
 	slow.each_ns = each_ns;
 	slow.fsync_ns = fsync_ns;
-	slow.spin_until_ns = 0;
 	atomic_store(&slow.calls, 0);
 	atomic_store(&slow.fsyncs, 0);
 	atomic_store(&slow.spent_ns, 0);
@@ -179,22 +192,17 @@ static struct bench_outcome *run(const struct bench_job *job)
 	return out;
 }
 
-/* within pct % of want, or 4 ms, whichever is more: one preemption of the
- * worker on a busy machine must not fail a run of 40 I/Os, while a 40 ms
- * fsync or a 60 ms warm-up in the wrong place still does */
-static void assert_near(double got, double want, double pct)
+/* got is want to the nanosecond (the clock's grain; seconds are doubles) */
+static void assert_ns(double got_s, uint64_t want_ns)
 {
-	double slack = want * pct / 100 > 4e-3 ? want * pct / 100 : 4e-3;
-	if (got < want - slack || got > want + slack)
-		fail_msg("%.6f is not within %.1f %% (or 4 ms) of %.6f", got, pct, want);
+	if (got_s * 1e9 < (double)want_ns - 1 || got_s * 1e9 > (double)want_ns + 1)
+		fail_msg("%.9f s, not %.9f s", got_s, want_ns / 1e9);
 }
 
 /* ---- tests -------------------------------------------------------------------- */
 
 /* n I/Os of 2 ms each: the run takes the time they took (seconds = n x
- * delay, and what the calls really slept, since a sleep may overrun on a
- * busy machine), each latency is at least 2 ms, the loop adds next to
- * nothing. */
+ * delay), each latency is the delay, the loop adds nothing of its own. */
 static void test_seconds_are_io_time(void **state)
 {
 	struct fx *f = *state;
@@ -202,13 +210,12 @@ static void test_seconds_are_io_time(void **state)
 		struct bench_job job = make_job(f->fd, (enum io_dir)dir, 40);
 		slow_calls(f->fd, 0, 2 * MS, 2 * MS, 0);
 		struct bench_outcome *out = run(&job);
-		double io_s = atomic_load(&slow.spent_ns) / 1e9;
 		assert_int_equal(out->ios, 40);
 		assert_int_equal(atomic_load(&slow.calls), 40);
-		assert_true(out->seconds >= 40 * 2e-3);
-		assert_near(out->seconds, io_s, 3);
-		assert_true(out->lat.min >= 2 * MS);
-		assert_near(out->lat.mean * 40 / 1e9, io_s, 3);
+		assert_int_equal(atomic_load(&slow.spent_ns), 40 * 2 * MS);
+		assert_ns(out->seconds, 40 * 2 * MS);
+		assert_int_equal(out->lat.min, 2 * MS);
+		assert_int_equal(out->lat.max, 2 * MS);
 		free(out);
 	}
 }
@@ -226,9 +233,8 @@ static void test_warmup_outside(void **state)
 		assert_int_equal(atomic_load(&slow.calls), 33); /* done: 3 + 30 */
 		assert_int_equal(out->ios, 30);                 /* counted: 30 */
 		assert_int_equal(out->lat.count, 30);
-		assert_true(out->lat.max < 60 * MS);            /* the 60 ms one is not in */
-		assert_true(out->seconds >= 30 * 2e-3);
-		assert_near(out->seconds, atomic_load(&slow.spent_ns) / 1e9, 3); /* nor in the time */
+		assert_int_equal(out->lat.max, 2 * MS);         /* the 60 ms one is not in */
+		assert_ns(out->seconds, 30 * 2 * MS);           /* nor in the time */
 		free(out);
 	}
 
@@ -237,13 +243,13 @@ static void test_warmup_outside(void **state)
 	slow_calls(f->fd, 0, 60 * MS, 2 * MS, 0);
 	struct bench_outcome *out = run(&job);
 	assert_int_equal(atomic_load(&slow.calls), 30);
-	assert_true(out->lat.max >= 60 * MS);
-	assert_true(out->seconds >= 60e-3 + 29 * 2e-3);
-	assert_near(out->seconds, atomic_load(&slow.spent_ns) / 1e9, 3);
+	assert_int_equal(out->lat.max, 60 * MS);
+	assert_ns(out->seconds, 60 * MS + 29 * 2 * MS);
 	free(out);
 }
 
-/* The final fsync of a write run is inside the timing, once. */
+/* The final fsync of a write run is inside the timing, once, and in no
+ * latency. */
 static void test_fsync_inside(void **state)
 {
 	struct fx *f = *state;
@@ -254,20 +260,20 @@ static void test_fsync_inside(void **state)
 	struct bench_outcome *out = run(&job);
 	assert_int_equal(atomic_load(&slow.fsyncs), 1);
 	assert_int_equal(out->ios, 20);
-	assert_true(out->seconds >= 20 * 2e-3 + 40e-3);
-	assert_near(out->seconds, atomic_load(&slow.spent_ns) / 1e9, 3);
-	assert_true(out->lat.max < 40 * MS); /* in the time, not in a latency */
+	assert_ns(out->seconds, 20 * 2 * MS + 40 * MS);
+	assert_int_equal(out->lat.max, 2 * MS); /* in the time, not in a latency */
 	free(out);
 
 	job.fsync_at_end = false;
 	slow_calls(f->fd, 1, 2 * MS, 2 * MS, 40 * MS);
 	out = run(&job);
 	assert_int_equal(atomic_load(&slow.fsyncs), 0);
-	assert_near(out->seconds, atomic_load(&slow.spent_ns) / 1e9, 3);
+	assert_ns(out->seconds, 20 * 2 * MS);
 	free(out);
 }
 
-/* A time limit ends the run with the first I/O to finish after it. */
+/* A time limit ends the run with the first I/O to finish after it: 0.1 s
+ * of 2 ms reads is 50 of them, the 50 ms warm-up read outside. */
 static void test_time_limit(void **state)
 {
 	struct fx *f = *state;
@@ -278,17 +284,18 @@ static void test_time_limit(void **state)
 	job.warmup_ios = 1;
 	slow_calls(f->fd, 1, 50 * MS, 2 * MS, 0);
 	struct bench_outcome *out = run(&job);
-	assert_true(out->seconds >= 0.1);
-	assert_true(out->seconds < 0.1 + out->lat.max / 1e9 + 1e-3);
-	assert_near(out->seconds, atomic_load(&slow.spent_ns) / 1e9, 3);
-	assert_true(out->lat.max < 50 * MS);
+	assert_int_equal(out->ios, 50);
+	assert_ns(out->seconds, 100 * MS);
+	assert_int_equal(out->lat.max, 2 * MS);
+	assert_int_equal(atomic_load(&slow.spent_ns), 100 * MS);
 	free(out);
 }
 
 /* A time-based warm-up (sweep's ramp) that kept the thread on the CPU, then
- * a window of sleeping I/Os: the busy share is the window's (the thread
- * sleeps ~all of it), not the warm-up's CPU time over the window's length
- * (about 1: the figure a CPU-bound run shows). */
+ * a window of I/Os asleep: the busy share is the window's CPU (none), not
+ * the warm-up's CPU time over the window's length (0.8: the figure of a
+ * CPU-bound run).  The CPU clock runs with the clock for the first 0.2 s,
+ * all inside the 0.25 s warm-up, then stops. */
 static void test_cpu_share_is_the_windows(void **state)
 {
 	struct fx *f = *state;
@@ -298,28 +305,30 @@ static void test_cpu_share_is_the_windows(void **state)
 	job.warmup_s = 0.25;
 	job.time_limit_s = 0.25;
 	slow_calls(f->fd, 0, 1 * MS, 1 * MS, 0);
-	slow.spin_until_ns = clock_ns() + (uint64_t)(0.2 * 1e9);
+	cpu_clock.stop_ns = clock_ns() + 200 * MS; /* before the warm-up starts */
+	cpu_clock.on = true;
 	struct bench_outcome *out = run(&job);
-	assert_true(out->seconds >= 0.25);
-	if (out->cpu_busiest > 0.3)
-		fail_msg("busy %.2f of a window of sleeps after a spinning warm-up", out->cpu_busiest);
+	cpu_clock.on = false;
+	assert_ns(out->seconds, 250 * MS);
+	if (out->cpu_busiest != 0)
+		fail_msg("busy %.2f of a window of sleeps after a busy warm-up", out->cpu_busiest);
 	free(out);
 
-	/* the same spin inside the window: busy (the negative case) */
+	/* the CPU clock running through the window: busy all of it (the
+	 * negative case) */
 	job.warmup_s = 0;
 	slow_calls(f->fd, 0, 1 * MS, 1 * MS, 0);
-	slow.spin_until_ns = clock_ns() + (uint64_t)(1.0 * 1e9);
+	cpu_clock.stop_ns = UINT64_MAX;
+	cpu_clock.on = true;
 	out = run(&job);
-	if (out->cpu_busiest < 0.4)
-		fail_msg("busy %.2f of a window of spins", out->cpu_busiest);
+	cpu_clock.on = false;
+	if (out->cpu_busiest < 1 - 1e-9 || out->cpu_busiest > 1 + 1e-9)
+		fail_msg("busy %.9f of a window the CPU clock ran through", out->cpu_busiest);
 	free(out);
 }
 
 int main(void)
 {
-	/* 1 ns timer slack (the default is 50 us): sleeps end on time; the
-	 * worker threads inherit it */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_seconds_are_io_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_warmup_outside, setup, teardown),
