@@ -94,7 +94,8 @@ typedef uint64_t opt_bits;
 #define OPT_SQPOLL OPT_BIT(35)         /* --sqpoll (OPT_QD) */
 #define OPT_REAP OPT_BIT(36)           /* --reap (OPT_QD) */
 #define OPT_ARRIVALS OPT_BIT(37)       /* --arrivals (OPT_RATE) */
-#define OPT_MAX_OPEN_ZONES OPT_BIT(38) /* --max-open-zones (OPT_FORCE) */
+#define OPT_MAX_OPEN_ZONES OPT_BIT(38) /* --max-open-zones: the tests that write zones (not
+					* capacity, which has --force but no zones of its own) */
 /* The bits that stand for a group of options, given or accepted (any of
  * sweep's, steady's, ...): "given & OPT_STEADY" says one of them was;
  * a question about one option of a group needs a bit of its own, above.

@@ -38,7 +38,7 @@ const struct optdef optdefs[] = {
 	{ "seed", 0, "N", OPT_SEED, ID_SEED, "seed of the offset generator, for reproducible runs" },
 	{ "histogram", 0, NULL, OPT_HIST, ID_HIST, "print the latency distribution as a bar chart" },
 	{ "keep", 0, NULL, OPT_KEEP, ID_KEEP, "keep the test file diskbench created" },
-	{ "max-open-zones", 0, "N", OPT_FORCE, ID_MAX_OPEN_ZONES,
+	{ "max-open-zones", 0, "N", OPT_MAX_OPEN_ZONES, ID_MAX_OPEN_ZONES,
 	  "a zoned device's writes: at most N zones open at once (default: the device's limit)" },
 	{ "force", 0, NULL, OPT_FORCE, ID_FORCE,
 	  "write tests: allow writing to an existing file or block device; read tests: "
@@ -177,7 +177,6 @@ static const struct {
 } own_given[] = {
 	{ ID_BATCH, OPT_BATCH },   { ID_POLL, OPT_POLL },         { ID_SQPOLL, OPT_SQPOLL },
 	{ ID_REAP, OPT_REAP },     { ID_ARRIVALS, OPT_ARRIVALS },
-	{ ID_MAX_OPEN_ZONES, OPT_MAX_OPEN_ZONES },
 };
 
 opt_bits optdef_given(const struct optdef *d)

@@ -16,10 +16,11 @@
 		     OPT_QD | OPT_ENGINE | OPTS_FLEET | OPT_BUFFERS)
 #define OPTS_SERIES (OPT_INTERVAL | OPT_SERIES)
 #define OPTS_VERIFY (OPT_VERIFY | OPT_WITNESS) /* issue 42 */
-#define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPT_FORCE | OPT_GROW | OPT_WARMUP | \
+#define OPTS_ZONED (OPT_FORCE | OPT_MAX_OPEN_ZONES) /* a zoned device: a test's --force */
+#define OPTS_WRITE (OPTS_COMMON | OPT_SYNC | OPT_ZEROS | OPTS_ZONED | OPT_GROW | OPT_WARMUP | \
 		    OPTS_SERIES | OPT_ONCE | OPTS_VERIFY)
-#define OPTS_TRIM (OPTS_COMMON | OPT_FORCE | OPT_WARMUP | OPTS_SERIES | OPT_ONCE)
-#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPT_FORCE | OPT_WARMUP | OPTS_SERIES | \
+#define OPTS_TRIM (OPTS_COMMON | OPTS_ZONED | OPT_WARMUP | OPTS_SERIES | OPT_ONCE)
+#define OPTS_READ (OPTS_COMMON | OPT_DROP | OPT_ZEROS | OPTS_ZONED | OPT_WARMUP | OPTS_SERIES | \
 		   OPT_ONCE)
 
 const struct command commands[] = {
@@ -83,7 +84,7 @@ const struct command commands[] = {
 	{ .name = "sweep", .run = cmd_run_sweep, .several_targets = true,
 	  .summary = "Orion-style load sweep: max IOPS, min latency, the knee, max MB/s",
 	  .options = OPT_BS | OPT_SIZE | OPT_NODIRECT | OPT_DROP | OPT_ZEROS | OPT_SEED | OPT_HIST |
-		     OPT_KEEP | OPT_FORCE | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC | OPT_ENGINE |
+		     OPT_KEEP | OPTS_ZONED | OPT_SWEEP | OPT_WRITE_MIX | OPT_SYNC | OPT_ENGINE |
 		     OPTS_FLEET | OPT_SVG,
 	  .dir = IO_READ, .pattern = PAT_RAND, .direct = true,
 	  .bs = 4096, .size = GiB, .time_s = 0, .threads = 1, .sync = SYNC_DSYNC,
@@ -119,12 +120,12 @@ const struct command commands[] = {
 	  .render = &render_verify, .targets = TAKES_FILE | TAKES_DEVICE },
 	{ .name = "job", .run = cmd_run_job, .file_operand = "FILE.fio",
 	  .summary = "run a fio job file: each job a run, its keys as fio's system calls",
-	  .options = OPT_TIME | OPT_KEEP | OPT_FORCE | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
+	  .options = OPT_TIME | OPT_KEEP | OPTS_ZONED | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
 		     OPT_JOB | OPTS_VERIFY,
 	  .dir = IO_WRITE, .render = &render_job },
 	{ .name = "fit", .run = cmd_run_fit, .file_operand = "PROFILE|FILE",
 	  .summary = "is the disk fit for etcd, PostgreSQL's WAL, a journal, OLTP, DSS: a profile judged",
-	  .options = OPT_TIME | OPT_KEEP | OPT_FORCE | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
+	  .options = OPT_TIME | OPT_KEEP | OPTS_ZONED | OPT_HIST | OPT_SEED | OPT_DROP | OPTS_FLEET |
 		     OPT_JOB | OPT_LIST,
 	  .dir = IO_WRITE, .render = &render_fit },
 	{ .name = "report", .run = cmd_run_report,

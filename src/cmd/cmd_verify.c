@@ -53,6 +53,12 @@ static int read_witness(const char *path, struct witness *w, struct result *r)
 {
 	char why[MSG_LEN - 64];
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	struct stat st;
+	if (f && f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f); /* fopen opens a directory, whose read fails: named as --witness's */
+		f = NULL;
+		errno = EISDIR;
+	}
 	if (!f)
 		return fail(r, EXIT_USAGE, "--witness '%s':", path);
 	int code = witness_read(f, w, why, sizeof(why));

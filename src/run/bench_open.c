@@ -131,8 +131,13 @@ void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen *g, ui
 			sleep_until(due < w->deadline ? due : w->deadline);
 			continue;
 		}
+		/* a due arrival held back for a completion (its block's write in
+		 * flight under --verify, a zone's) waits for one in the engine: a
+		 * wait of 0, its due time being past, takes no completion (aio asks
+		 * for none, io_uring's run only when asked: DEFER_TASKRUN), so the
+		 * loop spun until the window's end */
 		uint64_t now = clock_ns(), wake = due < w->deadline ? due : w->deadline;
-		int got = issuing && l->nfree > 0 && l->ops->reap_wait
+		int got = issuing && l->nfree > 0 && l->ops->reap_wait && !w->zone_wait
 				  ? l->ops->reap_wait(l->eng, l->done, l->qd, wake > now ? wake - now : 0)
 				  : l->ops->reap(l->eng, l->done, 1, l->qd);
 		if (loop_reaped(w, l, got, clock_ns()) < 0)

@@ -68,7 +68,10 @@ static int open_witness(const char *path, struct result *r, int *fd)
 {
 	if (strcmp(path, "-") != 0) {
 		*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-		return *fd < 0 ? fail(r, EXIT_RUN, "--witness '%s':", path) : EXIT_OK;
+		/* a name that cannot be a witness file is the option's value at fault */
+		bool bad_name = errno == EISDIR || errno == ENOENT || errno == ENOTDIR;
+		return *fd < 0 ? fail(r, bad_name ? EXIT_USAGE : EXIT_RUN, "--witness '%s':", path)
+			       : EXIT_OK;
 	}
 	fflush(stdout);
 	*fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);

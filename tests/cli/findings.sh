@@ -457,8 +457,11 @@ t_evicted() {
 t_golden() {
 	local got="$S/golden.txt" name
 	for name in bucket pace150 capped cliff heat swing others cached wcached wnone; do
+		# the write cases run on the real clock (t_device_writes): whether the
+		# machine kept their thread busy enough for cpu_bound is the scheduler's
 		sed -n 's/^diskbench: warning: //p' "$S/$name.err" |
 			grep -v "too short to time well" |
+			grep -v "^a submitting thread was busy on the CPU" |
 			sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ (k|M|G)?B(\/s)?/ xB\2/g' | sed "s|^|$name: |"
 	done >"$got"
 	if [ "${FINDINGS_UPDATE:-}" = 1 ]; then cp "$got" "$GOLDEN"; fi

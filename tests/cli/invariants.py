@@ -47,7 +47,8 @@ SANITIZER = re.compile(r"(ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime e
                        r"==\d+==ERROR|SUMMARY: \w+Sanitizer)")
 CONTRACT_EXITS = {0, 1, 2, 3, 4, 5, 6, 7, 130}
 ERROR_EXITS = {1, 2, 3}   # the run failed: its error, once
-FIGURE_EXITS = {0, 4, 5, 6}  # the figures stand: a verdict, not an error (main.c)
+FIGURE_EXITS = {0, 4, 5, 6, 7}  # the figures stand: a verdict, not an error (main.c); 7:
+                                # bad data, its blocks counted and said in warnings
 
 
 def parse(text):
@@ -305,7 +306,7 @@ def error_lines(err):
 def check_run(rc, out, err, argv, own_devices=()):
     """The contract's rules of one run (CONTRACT.md): an exit status of the contract;
     on failure (1, 2, 3) exactly one `diskbench: ...` line on stderr (warnings apart),
-    none where the figures stand (0, and the verdicts 4, 5, 6); with
+    none where the figures stand (0, the verdicts 4, 5, 6, and 7, bad data); with
     --json one document on stdout, also on failure, with "error" exactly when the
     run failed; no sanitizer report; and the document's invariants."""
     bad = []

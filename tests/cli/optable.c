@@ -73,6 +73,8 @@ static void put_command(const struct command *c, const struct options *opt)
 	put_str(c->engine);
 	fputs(", \"operands\": ", stdout);
 	put_str(c->operands);
+	fputs(", \"file_operand\": ", stdout);
+	put_str(c->file_operand);
 	printf(", \"several_targets\": %s, \"takes_test\": %s, \"targets\": %u, "
 	       "\"mix\": [%u, %u, %u], \"bs\": %" PRIu64 "}",
 	       c->several_targets ? "true" : "false", c->takes_test ? "true" : "false",

@@ -10,13 +10,17 @@ with its test) does not accept, refused with exit 2; each command as text, --jso
 --rate and with sla; --engine=nop|sync|aio with every write test; --precondition with
 --no-direct, -j and --engine; each pair in --json and --csv); the kinds of target
 where they are the point (ramfs, tmpfs, the worker's own loop device, an existing
-file); and rows written to catch issue 44's defects (optmatrix_defects.py).
-tests/cli/optmatrix_run.py runs them: `make cli`, about 2,550 rows in 2-4 minutes on
+file); --verify with each option of seqwrite, randwrite (=backlog) and rw, and the
+witness; job, fit and verify on the files the runner makes for them (a job file, a
+profile, a region --verify --keep left and its witness), fit's shipped profiles; and
+rows written to catch issue 44's defects (optmatrix_defects.py).
+tests/cli/optmatrix_run.py runs them: `make cli`, about 3,200 rows in 3-4 minutes on
 2 shared cores (--list prints them, OPTMATRIX_ONLY=REGEX runs some).
 
 VALUES must hold every option of the table: an option without its values fails
 the generator (a new option cannot land without its rows), as does a measuring
-command without its short run in BASE.
+command without its short run in BASE, or one that runs a file (the command table's
+file_operand: job, fit) without the placeholder of one the runner makes.
 """
 import re
 from dataclasses import dataclass, field
@@ -44,13 +48,21 @@ class V:
 # Placeholders, filled by the runner for each worker: {T} its target directory on
 # ext4 over a loop device, {F} an existing 8 MiB file there, {D} its own loop device, {Z}
 # a zoned device the caller gave (OPTMATRIX_ZONED),
-# {O} a directory for outputs (--svg), {J} a JSON Lines file of a fleet run (report).
+# {O} a directory for outputs (--svg), {J} a JSON Lines file of a fleet run (report);
+# the inputs of job, fit and verify (optmatrix_run.Env.make_inputs): {JF} a job file,
+# {P} a profile any disk is fit for, {PH} one none is, {JB} a job file diskbench refuses,
+# {V} a region seqwrite --verify --keep left, {W} its witness, {WC} that witness cut,
+# {VB} the region with a block changed.
 VALUES = {
     "bs": V("64k", "512", "3x", per={"files": V("64k", "512", "3x")}),
     "size": V("4M", "2M", "0"),
+    # job, fit: -t replaces each job's runtime= ({JF}'s are time_based, 60 s: -t 0 would
+    # never end, a usage error); {P}'s job ends after its size=, so -t 0 is no limit
     "time": V("0.2", "0", "-1", per={"quick": V("0.4", "0.2", "0"),
                                      "files": V("0.05", "0", "-1"),
-                                     "cached": V("0.2", "0.1", "0")}),
+                                     "cached": V("0.2", "0.1", "0"),
+                                     "job": V("0.2", "0.01", "0"),
+                                     "fit": V("0.2", "0", "-1")}),
     "sync": V("fsync", "none", "bogus", per={"files": V("fsync", "none", "dsync")}),
     "no-direct": V(FLAG),
     # all: the whole machine's page cache dropped, so once (seqread's), not on every command
@@ -64,7 +76,7 @@ VALUES = {
     "warmup": V("0", "100", "-1"),
     "seed": V("42", "18446744073709551615", "18446744073709551616"),
     "histogram": V(FLAG),
-    "keep": V(FLAG),
+    "keep": V(FLAG),  # job: a file per job kept ({JF} has two)
     "max-open-zones": V("4", "1", "0"),
     "force": V(FLAG),
     "grow": V(FLAG, needs=("--force",), target="file"),
@@ -112,9 +124,19 @@ VALUES = {
     "hold": V("1", "0", "-1", expect=(0, 6)),
     "rate": V("2k", "100k", "1e-300", defects=(8,)),  # below the floor of 0.001 IOPS
     "arrivals": V("fixed", "poisson", "bogus", needs=("--rate", "2k")),
-    "latency": V("1s", "1us", "fast", edge_expect=(6,)),
+    "latency": V("5s,p50", "1us", "fast", edge_expect=(6,)),  # p50: as BASE's mean
     "step-time": V("0.1", "0.1", "0.05"),
     "once": V(FLAG),
+    # issue 41: fit --list lists the profiles whatever else the line says
+    "list": V(FLAG),
+    # issue 42: a write test's read-back, and its witness ({O}: the row's own outputs;
+    # -: the witness's lines on stdout, the result on stderr); verify checks the region
+    # {V} a write test left (--verify --keep), against its witness {W} (-: on stdin)
+    # steady reads back its preconditioning's writes: --verify needs --precondition
+    "verify": V("", "=backlog", "=bogus", per={"steady": V("", "=backlog", "=bogus",
+                                                             needs=("--precondition=1",))}),
+    "witness": V("{O}/witness", "-", "", needs=("--verify",),
+                 per={"verify": V("{W}", "-", "{O}/missing")}),
     # capacity (issue 42): its journal beside the scratch outputs, not in /var/tmp
     "destructive": V(FLAG, without=("--journal",)),  # nothing saved, so no journal
     "journal": V("{O}/other.undo", "{T}/beside.undo", ""),
@@ -137,11 +159,22 @@ BASE = {
                "--budget", "2"],
     "steady": ["-s", "8M", "--round", "0.2", "--max-rounds", "3", "--window", "3",
                "--excursion", "1000", "--slope", "1000"],
-    "sla": ["-s", "8M", "--latency", "1s", "--step-time", "0.1"],
+    # the mean: a p99 step leaves 1 % of its arrivals unstarted on a busy machine and its
+    # confirm run fails (exit 6), as doctest.py found; the mean holds there
+    "sla": ["-s", "8M", "--latency", "10s,mean", "--step-time", "0.1"],
     "report": ["{J}"],
     "capacity": ["--force", "--journal", "{O}/capacity.undo"],
+    # the file a command runs comes first: the runner makes them in each worker ({JF}
+    # two time_based jobs, {P} a profile any disk is fit for)
+    "job": ["{JF}", "-t", "0.2"],
+    "fit": ["{P}", "-t", "0.2"],
+    "verify": [],  # its TARGET: {V}, the region (place())
 }
+# the placeholder of each command's file operand (the command table's file_operand): a
+# command that runs a file has its rows only once the runner makes one for it
+FILE_OPERAND = {"job": "{JF}", "fit": "{P}"}
 NOT_MEASURING = {"info", "report"}
+KEPT = {"job": 2}  # --keep: the files a run keeps, one per job ({JF} has two)
 PERF_FLAGS = [("--batch", "4"), ("--reap", "syscall"), ("--sqpoll", None), ("--poll", None),
               ("--buffers", "pages"), ("--engine", "aio")]
 
@@ -154,12 +187,13 @@ class Row:
     fmt: str = "json"          # json, csv, jsonl or text
     target: str = "dir"        # dir, file, dev, zoned, ramfs, tmpfs, cwd (none given), none
     group: str = None          # rows of a group run in order, on one worker
-    keep: bool = False         # --keep: its test file stays, and is then removed
+    keep: int = 0              # --keep: its test files that stay (then removed)
     checks: tuple = ()         # extra checks by name (optmatrix_run.EXTRA)
     cwd_files: tuple = ()      # files made in the run's directory first, unchanged after
     defects: tuple = ()        # issue 44's defects this row was written to catch
     first: list = None         # runs made just before this one (their exits are held too)
     sandbox: bool = False      # io_uring and aio refused (tests/cli/noasync.py): auto is sync
+    stdin: str = None          # a file (placeholder) on its standard input, else none
 
 
 def load(table):
@@ -181,6 +215,12 @@ def load(table):
     for label, words, _, _ in subjects:
         if words[0] not in BASE:
             raise SystemExit("optmatrix: command %s has no entry in BASE (its short run)" % label)
+    for c in table["commands"]:
+        if c.get("file_operand") and BASE.get(c["name"], [None])[:1] != [
+                FILE_OPERAND.get(c["name"])]:
+            raise SystemExit("optmatrix: command %s runs a %s: its BASE starts with the "
+                             "placeholder of one the runner makes (FILE_OPERAND)"
+                             % (c["name"], c["file_operand"]))
     return opts, subjects, cmds
 
 
@@ -201,19 +241,23 @@ def with_option(base, opt, value):
     return out + [flag, value]
 
 
-TAKES_DEVICE = 4  # enum target_takes (cmd.h): a command whose TARGET is a block device alone
+TAKES_DIR, TAKES_FILE, TAKES_DEVICE = 1, 2, 4  # enum target_takes (cmd.h)
 
 
 def place(cmd):
     """Where a command's rows run: the worker's loop device for one that takes a block
-    device alone (capacity), else its directory."""
-    return "dev" if cmd and cmd.get("targets") == TAKES_DEVICE else "dir"
+    device alone (capacity), the region a write test's --verify --keep left for one that
+    takes a file or a device but no directory (verify), else its directory."""
+    takes = cmd.get("targets") if cmd else 0
+    if takes == TAKES_DEVICE:
+        return "dev"
+    return "region" if takes and takes & TAKES_FILE and not takes & TAKES_DIR else "dir"
 
 
 def spell(words, fmt, target):
     pre = {"json": ["--json"], "csv": ["--csv"], "jsonl": ["--jsonl"], "text": []}[fmt]
     tail = {"dir": ["{T}"], "file": ["{F}"], "dev": ["{D}"], "zoned": ["{Z}"], "ramfs": ["{R}"],
-            "tmpfs": ["{M}"], "cwd": [], "none": []}[target]
+            "tmpfs": ["{M}"], "region": ["{V}"], "cwd": [], "none": []}[target]
     return pre + words + tail
 
 
@@ -235,12 +279,15 @@ def option_rows(opt, label, words, cmd):
         if value is None:
             return
         args = with_option(base + needs, opt, value)
-        keep = opt["name"] == "keep" and kind != "invalid"
+        keep = (KEPT.get(words[0], 1) if opt["name"] == "keep" and kind != "invalid" else 0)
         shown = "" if value is FLAG or value == "" else value if value.startswith("=") \
             else "=" + value
         name = "%s %s --%s%s" % (kind, label, opt["name"], shown)
+        stdin, checks = None, ()
+        if opt["name"] == "witness" and value == "-":  # verify reads it, a write test writes it
+            stdin, checks = ("{W}", ()) if words[0] == "verify" else (None, (("witness_stdout",),))
         rows.append(Row(name, spell(words[:1] + subject + args, fmt, target), tuple(expect),
-                        fmt=fmt, target=target, keep=keep))
+                        fmt=fmt, target=target, keep=keep, stdin=stdin, checks=checks))
     row("valid", v.valid, v.expect, v.fmt or "json")
     row("edge", v.edge, v.edge_expect, v.fmt or "json")
     if v.valid is FLAG:
@@ -430,6 +477,110 @@ def place_rows():
     return rows
 
 
+def verify_rows(opts, subjects):
+    """--verify (issue 42) with each option a write test takes, the witness, and verify
+    on the regions it reads: the pairs that interact with a read-back."""
+    rows = []
+    skip = {"verify", "witness", "keep", "json", "csv", "quiet", "help", "version"}
+    for test, mode in (("seqwrite", ""), ("randwrite", "=backlog"), ("rw", "")):
+        accepts = subject_of(subjects, test)[2]
+        done = set()
+        for o in opts:
+            if not o["bit"] or not (accepts & o["bit"]) or o["name"] in skip | done:
+                continue
+            done.add(o["name"])
+            v = VALUES[o["name"]]
+            v = v.per.get(test, v)
+            # the open loop cannot stop its clock for a backlog's read-back (diskbench(1))
+            m = "" if o["name"] in ("rate", "arrivals") else mode
+            args = with_option(BASE[test] + list(v.needs) + ["--verify" + m], o, v.valid)
+            fmt = v.fmt or "json"
+            rows.append(Row("readback %s --verify%s --%s" % (test, m, o["name"]),
+                            spell([test] + args, fmt, v.target or "dir"), v.expect, fmt=fmt,
+                            target=v.target or "dir"))
+    # an open loop over a region of fewer blocks than it keeps in flight: a due write whose
+    # block has a write in flight waits for a completion (1000 IOPS of 4 KiB over 2
+    # blocks, a tenth of what the worker's loop device takes: served at least half).  It
+    # waited with a wait of 0, which takes no completion (aio asks for none, io_uring's run
+    # only when asked), spinning to the window's end: 7 to 260 of the 1000 served
+    for extra in (["--verify"], ["--verify", "--engine=aio"], []):
+        rows.append(Row("readback seqwrite --rate 1000 over 2 blocks %s" % " ".join(extra),
+                        spell(["seqwrite", "-t", "0.3", "-s", "8k", "--bs", "4k", "--rate",
+                               "1000"] + extra, "json", "dir"), (0,),
+                        checks=(("served_at_least", 0.5),)))
+    # what --witness cannot run without, and where it cannot go: a directory, or in a
+    # directory that does not exist, a usage error (2) as verify's missing witness is
+    w = ["seqwrite"] + BASE["seqwrite"]
+    rows += [Row("readback seqwrite --witness without --verify", spell(w + ["--witness", "{O}/w"],
+                 "json", "dir"), (2,), checks=(("stderr", "--verify"),)),
+             Row("readback seqwrite --verify --witness DIR", spell(
+                 w + ["--verify", "--witness", "{O}"], "json", "dir"), (2,)),
+             Row("readback seqwrite --verify --witness NODIR/w", spell(
+                 w + ["--verify", "--witness", "{O}/nodir/w"], "json", "dir"), (2,)),
+             Row("readback seqwrite --verify --witness --sync=none", spell(
+                 w + ["--verify", "--sync=none", "--witness", "{O}/w"], "json", "dir"), (2,)),
+             Row("readback steady randwrite --verify --precondition=1", spell(
+                 ["steady", "randwrite"] + BASE["steady"] + ["--verify", "--precondition=1"],
+                 "json", "dir"), (0,))]
+    # verify: a witness cut by a power cut still judges; a block changed (exit 7, the
+    # figures printed, the bad block in a warning); what is no region of ours (exit 1), a
+    # directory, a missing path (exit 2)
+    rows += [Row("verify --witness CUT (no end line)", spell(["verify", "--witness", "{WC}"],
+                 "json", "region"), (0,), target="region"),
+             Row("verify --witness CORRUPT: exit 7", spell(["verify", "--witness", "{W}"],
+                 "json", "none") + ["{VB}"], (7,), target="none",
+                 checks=(("stderr", r"1 corrupt \(at 1048576\)"),)),
+             Row("verify CORRUPT: exit 7 (csv)", ["--csv", "verify", "{VB}"], (7,), fmt="csv",
+                 target="none"),
+             Row("verify a file of random bytes", spell(["verify"], "json", "file"), (1,),
+                 target="file"),
+             Row("verify a directory", spell(["verify"], "json", "dir"), (2,)),
+             Row("verify a missing path", ["--json", "verify", "{O}/missing"], (2,),
+                 target="none"),
+             Row("verify --witness DIR", spell(["verify", "--witness", "{O}"], "json",
+                 "region"), (2,), target="region")]
+    # on the worker's loop device: the region a write test left there, read back
+    dev = ["seqwrite", "-s", "4M", "-t", "30", "--once", "--verify", "--keep", "--force",
+           "--witness", "{O}/dw"]
+    for fmt in ("json", "csv"):
+        rows.append(Row("device verify --witness, of what seqwrite --verify left (%s)" % fmt,
+                        spell(["verify", "--witness", "{O}/dw"], fmt, "dev"), (0,), fmt=fmt,
+                        target="dev", group="device", first=[spell(dev, "text", "dev")]))
+    return rows
+
+
+def job_rows():
+    """job and fit (issue 41): the profiles shipped, a limit no disk meets, a job file's
+    refused key, no TARGET (the jobs run where the job file says: here), and a block
+    device (one of the device group's: --force, and refused without)."""
+    # slog lays out 256 MiB: on the worker's 48 MiB ext4, ENOSPC (exit 1), nothing left
+    rows = [Row("fit slog -t 0.2: no room", spell(["fit", "slog", "-t", "0.2"], "json", "dir"),
+                (1,), checks=(("stderr", "No space left on device"),)),
+            # fdatasync p99 < 10 ms: a busy machine's loop device may miss it
+            Row("fit etcd -t 0.2", spell(["fit", "etcd", "-t", "0.2"], "json", "dir"), (0, 6)),
+            Row("fit postgres -t 0.05", spell(["fit", "postgres", "-t", "0.05"], "json",
+                                              "dir"), (0,)),
+            Row("fit HARD: a limit no disk meets", spell(["fit", "{PH}", "-t", "0.2"], "json",
+                                                         "dir"), (6,)),
+            Row("fit HARD: a limit no disk meets (csv)", spell(["fit", "{PH}", "-t", "0.2"],
+                                                              "csv", "dir"), (6,), fmt="csv"),
+            Row("fit no-such-profile", spell(["fit", "no-such-profile"], "json", "dir"), (2,)),
+            Row("job BAD: a value diskbench does not run", spell(["job", "{JB}"], "json", "dir"),
+                (2,), checks=(("stderr", r"bad\.fio:5: verify=md5: .*use verify=crc32c"),)),
+            Row("job a missing job file", spell(["job", "{O}/missing.fio"], "json", "dir"),
+                (2,)),
+            Row("job without TARGET: here", spell(["job"] + BASE["job"], "json", "cwd"), (0,),
+                target="cwd"),
+            Row("fit --list (json)", ["--json", "fit", "--list"], (0,), target="none"),
+            Row("fit --list (csv)", ["--csv", "fit", "--list"], (0,), fmt="csv", target="none")]
+    rows += [Row("device job --force", spell(["job"] + BASE["job"] + ["--force"], "json",
+                                              "dev"), (0,), target="dev", group="device"),
+             Row("device job without --force: refused", spell(["job"] + BASE["job"], "json",
+                                                              "dev"), (3,), target="dev",
+                 group="device", checks=(("device_quiet",),))]
+    return rows
+
+
 def report_rows():
     """report reads what a fleet run wrote ({J}): its options, and --json of it."""
     return [Row("report --json", ["--json", "report", "{J}"], (0,), target="none"),
@@ -465,4 +616,5 @@ def generate(table):
     for o in opts:
         if o["bit"] and (report["accepts"] & o["bit"]):
             rows += option_rows(o, "report", ["report"], report)
-    return rows + report_rows() + pair_rows(subjects, cmds) + place_rows()
+    return (rows + report_rows() + pair_rows(subjects, cmds) + place_rows() +
+            verify_rows(opts, subjects) + job_rows())

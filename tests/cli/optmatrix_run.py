@@ -5,7 +5,8 @@
 As root, each worker gets a small ext4 over a loop device (its image in /dev/shm), a
 loop device of its own for the block-device rows (which run in order, on one worker),
 and a sentinel: a 1 MiB file beside its target directory and a 4 MiB loop device
-beside its target device, checksummed after every row; ramfs and tmpfs mounts serve
+beside its target device, checksummed after every row, as are the inputs it makes
+for job, fit and verify (a job file, profiles, a region and its witness); ramfs and tmpfs mounts serve
 the rows where the filesystem is the point.  Not root: a temporary directory, the
 rows that need root skipped, saying why.  Every run is held to: its expected exit
 status, the contract's (tests/cli/invariants.py check_run: one error line, --json's
@@ -98,6 +99,7 @@ class Env:
                                           4 * MiB, fill=True)
             self.sentinel_dev_sum = digest(self.sentinel_dev)
         self.T, self.C, self.O = (os.path.join(self.mnt, x) for x in ("t", "cwd", "out"))
+        self.I = os.path.join(self.mnt, "in")  # the inputs (make_inputs), never written
         self.F = os.path.join(self.T, "existing")
         self.sentinel = os.path.join(self.mnt, "sentinel")
         with open(self.sentinel, "wb") as f:
@@ -105,9 +107,52 @@ class Env:
         self.sentinel_sum = digest(self.sentinel)
         self.places = {"R": os.path.join(shared["ramfs"], "w%d" % n) if shared["ramfs"] else None,
                        "M": os.path.join(shared["tmpfs"], "w%d" % n) if shared["tmpfs"] else None}
-        for d in [self.T, self.C, self.O] + [p for p in self.places.values() if p]:
+        for d in [self.T, self.C, self.O, self.I] + [p for p in self.places.values() if p]:
             os.makedirs(d, exist_ok=True)
         self.top = sorted(os.listdir(self.mnt))
+        self.inputs, self.input_sums = {}, {}
+
+    def make_inputs(self, db):
+        """The files job, fit and verify run: {JF} a job file of two time_based jobs
+        (runtime=60: -t replaces it), {P} a profile any disk is fit for and {PH} one no
+        disk is (tests/cli/fit.sh's), {JB} a job file with a value diskbench refuses (verify=md5), {V}
+        a region seqwrite --verify --keep left with {W} its witness, {WC} that witness
+        cut as a power cut cuts it (no end line, a half line), and {VB} a copy of the
+        region with a block changed.  Each is
+        checksummed: no row may change one."""
+        files = {
+            "JF": ("job.fio", "[w]\nrw=randwrite\nbs=4k\nsize=1m\ndirect=1\nioengine=libaio\nsync=dsync\n"
+                   "iodepth=4\ntime_based\nruntime=60\n\n[r]\nstonewall\nrw=read\nbs=64k\n"
+                   "size=1m\ndirect=1\ntime_based\nruntime=60\n"),
+            "P": ("easy.fio", "# diskbench-source: optmatrix, a limit any disk meets\n"
+                  "# diskbench-require: write.iops >= 1\n[w]\nrw=write\nbs=4k\nsize=64k\n"
+                  "ioengine=psync\nfdatasync=1\n"),
+            "PH": ("hard.fio", "# diskbench-source: optmatrix, a limit no disk meets\n"
+                   "# diskbench-require: write.iops >= 1000M\n[w]\nrw=write\nbs=4k\n"
+                   "size=64k\nioengine=psync\nfdatasync=1\n"),
+            "JB": ("bad.fio", "[x]\nrw=write\nbs=4k\nsize=64k\nverify=md5\n"),
+        }
+        for key, (name, text) in files.items():
+            self.inputs[key] = os.path.join(self.I, name)
+            with open(self.inputs[key], "w") as f:
+                f.write(text)
+        self.inputs["V"], self.inputs["W"], self.inputs["WC"] = (
+            os.path.join(self.I, x) for x in ("region", "witness", "witness-cut"))
+        p = subprocess.run([db, "seqwrite", "--verify", "--keep", "--witness", self.inputs["W"],
+                            "-s", "4M", "-t", "30", "--once", self.inputs["V"]],
+                           cwd=self.C, capture_output=True)
+        if p.returncode != 0:
+            raise OSError("the region for verify: exit %d: %s" % (p.returncode, p.stderr[-300:]))
+        lines = open(self.inputs["W"]).read().splitlines()
+        with open(self.inputs["WC"], "w") as f:
+            f.write("\n".join(lines[:3]) + "\n" + lines[3][:5])
+        # {VB}: the region with 8 bytes overwritten at 1 MiB + 777, its block 1 corrupt
+        self.inputs["VB"] = os.path.join(self.I, "region-bad")
+        shutil.copyfile(self.inputs["V"], self.inputs["VB"])
+        with open(self.inputs["VB"], "r+b") as f:
+            f.seek(MiB + 777)
+            f.write(b"XXXXXXXX")
+        self.input_sums = {k: digest(v) for k, v in self.inputs.items()}
 
     def loop(self, img, size, fill=False):
         with open(img, "wb") as f:
@@ -139,6 +184,8 @@ class Env:
             self.file_sum = digest(self.F)
 
     def fill(self, arg, shared):
+        for key in sorted(self.inputs, key=len, reverse=True):  # {WC} before {W}
+            arg = arg.replace("{%s}" % key, self.inputs[key])
         return (arg.replace("{T}", self.T).replace("{F}", self.F).replace("{O}", self.O)
                 .replace("{D}", self.dev or "/nonexistent").replace("{J2}", shared["jsonl2"])
                 .replace("{Z}", shared["zoned"] or "/nonexistent")
@@ -204,6 +251,21 @@ def check_strace(path, watched):
     return sorted(set(bad))[:6]
 
 
+def check_witness(out, rc):
+    """--witness -: a witness on stdout, its first line, a line a write, the end's count."""
+    lines = out.splitlines()
+    if rc != 0:
+        return []
+    if not lines or not lines[0].startswith("# diskbench witness 1 run="):
+        return ["witness: stdout does not start with a witness's line: %r" % lines[:1]]
+    writes = [l for l in lines[1:-1] if re.match(r"^w \d+ \d+$", l)]
+    bad = [l for l in lines[1:-1] if not re.match(r"^w \d+ \d+$", l)]
+    if bad or lines[-1] != "# end lines=%d" % len(writes):
+        return ["witness: %d lines not a write's, the end %r for %d writes"
+                % (len(bad), lines[-1], len(writes))]
+    return []
+
+
 class Result:
     def __init__(self, row, argv):
         self.row, self.argv, self.fail, self.rc, self.out, self.err, self.wall = \
@@ -224,6 +286,7 @@ def run_row(env, row, shared, db):
         res.skip = "no strace"
         return res
     env.reset(row)
+    stdin = open(env.fill(row.stdin, shared), "rb") if row.stdin else subprocess.DEVNULL
     watched = {"dev": env.dev, "zoned": shared["zoned"]}.get(row.target)
     before = (watched, dev_stat(watched)) if watched else None
     cmd, extra_env = [db] + argv, {}
@@ -244,13 +307,16 @@ def run_row(env, row, shared, db):
                 p.returncode, "/".join(map(str, row.expect)),
                 (invariants.error_lines(p.stderr.decode(errors="replace")) or [""])[-1][:200]))
     try:
-        p = subprocess.run(cmd, cwd=env.C, stdin=subprocess.DEVNULL, capture_output=True,
+        p = subprocess.run(cmd, cwd=env.C, stdin=stdin, capture_output=True,
                            timeout=TIMEOUT, env=dict(os.environ, LC_ALL="C", **extra_env))
         res.rc, res.out, res.err = p.returncode, p.stdout.decode(errors="replace"), \
             p.stderr.decode(errors="replace")
     except subprocess.TimeoutExpired as e:
         res.rc, res.err = None, (e.stderr or b"").decode(errors="replace")
         res.fail.append("timeout: still running after %d s" % TIMEOUT)
+    finally:
+        if row.stdin:
+            stdin.close()
     res.wall = time.monotonic() - t0
     if row.sandbox and res.rc == 77:
         res.skip = "no seccomp filter here (tests/cli/noasync.py)"
@@ -266,7 +332,12 @@ def judge(env, row, res, before, trace):
                                              (invariants.error_lines(res.err) or [""])[-1][:200]))
     if res.rc is not None:
         args = res.argv
-        f += invariants.check_run(res.rc, res.out, res.err, args, env.own())
+        out, err = res.out, res.err
+        if any(c[0] == "witness_stdout" for c in row.checks):
+            # --witness -: stdout holds the witness's lines alone, the result goes to stderr
+            out = "\n".join(l for l in err.splitlines() if not l.startswith("diskbench: "))
+            err = "\n".join(l for l in err.splitlines() if l.startswith("diskbench: "))
+        f += invariants.check_run(res.rc, out, err, args, env.own())
         if row.fmt == "csv":
             f += check_csv(res.out, res.rc)
         if row.fmt == "jsonl":
@@ -278,8 +349,8 @@ def judge(env, row, res, before, trace):
     places = [env.mnt, env.C] + [p for p in env.places.values() if p]
     left = leftovers(places)
     if row.keep and res.rc == 0:
-        if len(left) != 1:
-            f.append("keep: --keep left %d test files, not 1: %s" % (len(left), left))
+        if len(left) != row.keep:
+            f.append("keep: --keep left %d test files, not %d: %s" % (len(left), row.keep, left))
         left = []
     if left:
         f.append("leftover: %s" % ", ".join(x.replace(env.base, "W") for x in left))
@@ -297,6 +368,9 @@ def judge(env, row, res, before, trace):
         f.append("sentinel: the file beside the target changed")
     if env.sentinel_dev and digest(env.sentinel_dev) != env.sentinel_dev_sum:
         f.append("sentinel: the loop device beside the target changed")
+    for key, s in env.input_sums.items():
+        if not os.path.exists(env.inputs[key]) or digest(env.inputs[key]) != s:
+            f.append("sentinel: the input {%s} (%s) changed" % (key, env.inputs[key]))
     for c in row.checks:
         extra(env, row, res, c, before, trace)
 
@@ -321,6 +395,15 @@ def extra(env, row, res, c, before, trace):
         f += check_strace(trace, (env.T,))
     elif c[0] == "file_unchanged" and digest(env.F) != env.file_sum:
         f.append("file: the existing file was written")
+    elif c[0] == "witness_stdout":
+        f += check_witness(res.out, res.rc)
+    elif c[0] == "served_at_least" and res.rc == 0:
+        ol = (invariants.parse(res.out).get("result") or {}).get("open_loop") or {}
+        asked, served = ol.get("rate_asked") or 0, ol.get("rate_served") or 0
+        if served < c[1] * asked:
+            f.append("served: %s IOPS of the %s asked, under %d %% (unserved %s, the longest "
+                     "lag %s ns)" % (served, asked, c[1] * 100, ol.get("unserved_ios"),
+                                     ol.get("max_lag_ns")))
 
 
 def zoned_device():
@@ -446,6 +529,8 @@ def main():
             len(rows), a.optable, len(envs), "ext4 over a loop device each" if is_root else
             "a temporary directory (not root: the rows on devices and mounts are skipped)"))
         fleet_record(envs[0], shared, db)
+        for env in envs:
+            env.make_inputs(db)
         work = queue.Queue()
         for u in units(rows):
             work.put(u)

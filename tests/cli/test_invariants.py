@@ -191,6 +191,8 @@ def main():
          "stderr"),
         ("an error line beside a verdict's figures", (6, "", "diskbench: not steady\n",
                                                       ["steady", "randread"]), "stderr"),
+        ("an error line beside bad data's figures", (7, "", "diskbench: data did not verify\n",
+                                                     ["verify", "r"]), "stderr"),
         ("a sanitizer report", (0, "", "==12==ERROR: AddressSanitizer: heap-use-after-free\n",
                                 ["seqread"]), "sanitizer"),
         ("--json and no document", (2, "", "diskbench: bad\n", ["--json", "seqread"]), "json"),
@@ -212,6 +214,12 @@ def main():
                                 "diskbench: a\n", ["--json", "seqread"])
     print(("ok %d" if not good else "not ok %d") % n + " - check_run passes a failed run "
           "told once, in JSON too" + ("" if not good else "\n#   %s" % good))
+    failed += bool(good)
+    n += 1  # exit 7 prints its figures as 0 does: the bad blocks are warnings, not an error
+    good = invariants.check_run(7, '{"schema": 1, "verify": {"bad": 1}}', "diskbench: warning: "
+                                "data did not verify\n", ["--json", "verify", "r"])
+    print(("ok %d" if not good else "not ok %d") % n + " - check_run passes bad data's "
+          "figures, said by warnings" + ("" if not good else "\n#   %s" % good))
     failed += bool(good)
     print("invariants: %d passed, %d failed, 0 skipped" % (n - failed, failed))
     return 1 if failed else 0

@@ -42,7 +42,7 @@ static void check_levels(const unsigned *levels, unsigned n)
 
 /* Bits an option records in given alone (issue 44), each accepted by its
  * siblings' bit: given only where that bit is accepted. */
-#define GIVEN_ONLY (OPT_BATCH | OPT_POLL | OPT_SQPOLL | OPT_REAP | OPT_ARRIVALS | OPT_MAX_OPEN_ZONES)
+#define GIVEN_ONLY (OPT_BATCH | OPT_POLL | OPT_SQPOLL | OPT_REAP | OPT_ARRIVALS)
 static void check_given_only(const struct options *o)
 {
 	PROMISE((o->accepts & GIVEN_ONLY) == 0);
@@ -50,8 +50,6 @@ static void check_given_only(const struct options *o)
 		PROMISE(o->accepts & OPT_QD);
 	if (o->given & OPT_ARRIVALS)
 		PROMISE(o->accepts & OPT_RATE);
-	if (o->given & OPT_MAX_OPEN_ZONES)
-		PROMISE(o->accepts & OPT_FORCE);
 }
 
 /* What a test may rely on once cli_parse said yes. */

@@ -128,6 +128,13 @@ static void test_own_bits_recorded(void **state)
 	assert_int_equal(parse(&c, "seqwrite", "--max-open-zones", "4", NULL), EXIT_OK);
 	assert_int_equal(c.opt.given & (OPT_FORCE | OPT_MAX_OPEN_ZONES), OPT_MAX_OPEN_ZONES);
 	assert_false(c.opt.force);
+	/* capacity takes --force and writes no zones: --max-open-zones is not its own (its
+	 * accept bit was OPT_FORCE, so capacity took it and its --help listed it) */
+	assert_int_equal(parse(&c, "capacity", "--max-open-zones", "4", NULL), EXIT_USAGE);
+	assert_non_null(strstr(why, "does not apply to"));
+	assert_int_equal(parse(&c, "capacity", "--force", NULL), EXIT_OK);
+	assert_int_equal(parse(&c, "sweep", "--max-open-zones", "4", NULL), EXIT_OK);
+	assert_int_equal(parse(&c, "job", "f.fio", "--max-open-zones", "4", NULL), EXIT_OK);
 }
 
 /* --precondition[=PASSES]: a number after it is a usage error naming the
