@@ -204,16 +204,6 @@ for r in rows:
     assert empty(r, "write"), r' \
 	--csv sweep --budget 1 --point-time 0.2 -s 8M "$S"
 
-# loop_stat FIELD: the loop device's counter (1 reads, 3 sectors read, 5 writes,
-# 7 sectors written, 12 discards, 14 sectors discarded)
-loop_stat() { awk -v f="$1" '{ print $f }' "/sys/block/${LOOP#/dev/}/stat"; }
-setup_loop() {
-	[ "$(id -u)" = 0 ] || return 1
-	SHM_IMG=$(mktemp -p /dev/shm diskbench-csv.XXXXXX) || { SHM_IMG=""; return 1; }
-	truncate -s 16M "$SHM_IMG"
-	LOOP=$(losetup -f --show "$SHM_IMG" 2>/dev/null) || { LOOP=""; return 1; }
-	[ -r "/sys/block/${LOOP#/dev/}/stat" ] && [ -n "$(loop_stat 14)" ]
-}
 # counted NAME ARGS...: one pass on the loop device in CSV; each operation's
 # ios and bytes against the deltas of the device's counters, within 5 % and
 # 2 I/Os (the warm-up I/O, the zero-sample reads before a read, the flush
@@ -241,7 +231,7 @@ for op, (ios, nbytes) in dev.items():
     assert ios >= got_ios - 2 and nbytes >= got_bytes, (op, 'device', ios, nbytes, 'csv', got_ios, got_bytes)
 print('# device: %d reads, %d writes, %d discards' % (dev['read'][0], dev['write'][0], dev['trim'][0]))"
 }
-if setup_loop; then
+if shm_loop csv 16M; then
 	counted "loop: r70,w30's read_ and write_ ios and bytes match the device's counters within 5 %" \
 		randrw --mix r70,w30 -s 16M -t 0 --seed 3
 	counted "loop: r60,w30,t10's trim_ ios and bytes arrive as discards, within 5 %" \

@@ -114,6 +114,20 @@ assert h['available'] == any(x['available'] for x in h['disks']), h
 assert h['available'] or h['why'] == (h['disks'][0]['why'] if h['disks'] else 'no disk under the target'), h" "$S/health.json"
 }
 
+# shm_loop NAME SIZE: root only: a loop device over a SIZE file in /dev/shm
+# (LOOP, SHM_IMG; the caller's trap detaches and removes them), true when its
+# counters can be read; loop_stat FIELD: a counter of /sys/block/LOOP/stat
+# (1 reads, 3 sectors read, 5 writes, 7 sectors written, 12 discards, 14
+# sectors discarded)
+loop_stat() { awk -v f="$1" '{ print $f }' "/sys/block/${LOOP#/dev/}/stat"; }
+shm_loop() {
+	[ "$(id -u)" = 0 ] || return 1
+	SHM_IMG=$(mktemp -p /dev/shm "diskbench-$1.XXXXXX") || { SHM_IMG=""; return 1; }
+	truncate -s "$2" "$SHM_IMG"
+	LOOP=$(losetup -f --show "$SHM_IMG" 2>/dev/null) || { LOOP=""; return 1; }
+	[ -r "/sys/block/${LOOP#/dev/}/stat" ] && [ -n "$(loop_stat 14)" ]
+}
+
 # The closing line, and the status: 0 when nothing failed.
 tap_done() {
 	echo "${TAP_NAME:+$TAP_NAME: }$passed passed, $failed failed, $skipped skipped"

@@ -110,15 +110,6 @@ else
 fi
 
 # ---- the device's own counters: what one pass discarded ----------------------
-# loop_stat FIELD: the loop device's counter (12 discards, 14 sectors discarded)
-loop_stat() { awk -v f="$1" '{ print $f }' "/sys/block/${LOOP#/dev/}/stat"; }
-setup_loop() {
-	[ "$(id -u)" = 0 ] || return 1
-	SHM_IMG=$(mktemp -p /dev/shm diskbench-trims.XXXXXX) || { SHM_IMG=""; return 1; }
-	truncate -s 8M "$SHM_IMG"
-	LOOP=$(losetup -f --show "$SHM_IMG" 2>/dev/null) || { LOOP=""; return 1; }
-	[ -r "/sys/block/${LOOP#/dev/}/stat" ] && [ -n "$(loop_stat 14)" ]
-}
 # discarded NAME SECTORS ARGS...: a run on the loop device whose discarded
 # sectors, by the device's counter, are SECTORS: the region once, and the
 # one untimed warm-up trim of one block (--warmup 1) before it
@@ -150,7 +141,7 @@ discarded() {
 		not_ok "$name" "the device discarded $got sectors, wanted $want (one pass)"
 	fi
 }
-if setup_loop; then
+if shm_loop trims 8M; then
 	discarded "loop: trim at its default -t discards the 8 MiB region once (16384 sectors, 2048 warm-up)" \
 		$((16384 + 2048)) trim -b 1M -s 8M
 	discarded "loop: randtrim -t 3 discards 2048 random blocks of 4 KiB (16384 sectors, 8 warm-up)" \

@@ -52,11 +52,13 @@ t_quick_wrote() {
 	fi
 	mkdir -p "$S/q"
 	# -ff: a file per thread, so that no call is split by another's
-	strace -ff -qq -y -e trace=pwrite64 -o "$S/strace" "$DB" quick --engine=sync -s 8M -t 1 \
+	# LeakSanitizer cannot run under ptrace (make sanitize): it would end the run with 1
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -ff -qq -y -e trace=pwrite64 -o "$S/strace" "$DB" quick --engine=sync -s 8M -t 1 \
 		"$S/q" >"$S/out" 2>"$S/err"
 	rc=$?
 	if [ "$rc" != 0 ]; then
-		not_ok "$name" "exit $rc" "$(head -c 400 "$S/err")"
+		not_ok "$name" "exit $rc" "$(grep -v '^diskbench: warning: ' "$S/err" | tail -c 600)"
 		return
 	fi
 	py "$name" "
