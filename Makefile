@@ -148,6 +148,7 @@ cli: diskbench build/tests/diskbench-fake build/tests/diskbench-optable
 	bash tests/cli/mix.sh ./diskbench
 	bash tests/cli/verify.sh ./diskbench build/tests/diskbench-fake
 	bash tests/cli/reap.sh ./diskbench
+	bash tests/cli/policy.sh ./diskbench
 	bash tests/cli/report.sh ./diskbench
 	bash tests/cli/matrix.sh ./diskbench
 	bash tests/cli/multi.sh ./diskbench

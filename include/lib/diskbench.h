@@ -430,6 +430,15 @@ struct result {
 	uint64_t reap_calls, reaped;
 	int fixed_buffers, fixed_file;
 	char registration_why[128];
+	/* issue 40: how requests were submitted where the run chose: the
+	 * threads that chose (0: none did: asked, or not this engine, depth or
+	 * loop), those that measured, those that went one request per call,
+	 * and the measuring threads' least and most gain (one request per
+	 * call's completion rate over the batch's in their probe); bench.h */
+	struct result_policy {
+		unsigned threads, measured, one_by_one;
+		double gain_min, gain_max;
+	} policy;
 	/* open loop (--rate, issue 30): lat is then each I/O's response time,
 	 * from when it was due; service_lat from its submission */
 	struct result_open_loop {

@@ -21,6 +21,39 @@
 struct zone_map; /* zoned.h */
 struct verify;   /* verify.h */
 
+/* How a worker submits when the run chooses (job->submit_auto, issue 40):
+ * its first BENCH_PROBE_WINDOWS windows, each of BENCH_PROBE_WINDOW_NS and
+ * at least BENCH_PROBE_MIN_IOS completions (and twice its depth), go
+ * batched (every freed request in the call that waits for the next
+ * completion), one request per call, one per call, batched, and that again
+ * (the order cancels a steady drift of the device or the machine; 200 ms in
+ * all on a device that completes 32 requests in 25 ms); then it goes on
+ * one request per call where those windows completed requests at least
+ * BENCH_POLICY_GAIN_MIN times as fast as the batched ones, else batched (a
+ * system call a request saved). */
+#define BENCH_PROBE_WINDOWS 8u
+#define BENCH_PROBE_WINDOW_NS 25000000ull
+#define BENCH_PROBE_MIN_IOS 32u
+#define BENCH_POLICY_GAIN_MIN 1.03
+
+/* The choice's figures over the threads of a run. */
+struct bench_policy {
+	unsigned threads;    /* that chose (0: the run did not choose) */
+	unsigned measured;   /* whose probe ended before the run did */
+	unsigned one_by_one; /* that went on one request per call */
+	double gain_min, gain_max; /* the measured threads' bench_probe_figures.gain */
+};
+
+/* What a probe measured: completions a second in its batched windows and in
+ * its one-per-call ones, and gain, the second over the first (0: the
+ * batched windows completed nothing). */
+struct bench_probe_figures {
+	double batched_rate, one_rate, gain;
+};
+/* Whether a thread that measured this submits one request per call: gain
+ * BENCH_POLICY_GAIN_MIN or more. */
+bool bench_policy_one_by_one(const struct bench_probe_figures *f);
+
 #define BENCH_MAX_THREADS 1024
 /* Warm-up I/Os per thread a run should do unless told otherwise. */
 #define BENCH_WARMUP_IOS_DEFAULT 1
@@ -79,6 +112,13 @@ struct bench_job {
 	 * than huge pages (one scatter-gather segment per request) */
 	unsigned batch;
 	bool page_buffers;
+	/* issue 40: batch 0 and this set leave how requests are submitted to
+	 * the run (bench_policy.c): a closed loop with more than one request
+	 * in flight on an engine whose submit only queues (engine_ops.flush)
+	 * tries both ways in its first windows and goes on the faster.
+	 * false: batch alone decides (--batch, --reap, peer mode, the sync and
+	 * aio engines). */
+	bool submit_auto;
 	/* open loop (issue 30): rate > 0 issues I/Os on a schedule of that many
 	 * a second in all (each thread rate / threads, from its own stream of
 	 * arrivals), qd in flight per thread at most; a due I/O with no free
@@ -170,6 +210,10 @@ struct bench_outcome {
 	uint64_t reap_calls, reaped;
 	int fixed_buffers, fixed_file;
 	char reg_why[128];      /* the first thread's refusal, or "" */
+	/* issue 40: the threads that chose how to submit (job->submit_auto),
+	 * those whose probe ended (measured) and chose one request per call,
+	 * what they measured */
+	struct bench_policy policy;
 	/* a zoned device's writes (job->zones): the zones reset to be written
 	 * again, each reset's time */
 	uint64_t zone_resets;

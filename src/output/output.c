@@ -54,6 +54,18 @@ double result_completions_per_reap(const struct result *r)
 	return r->reap_calls ? (double)r->reaped / (double)r->reap_calls : 0.0;
 }
 
+const char *result_policy_name(const struct result *r)
+{
+	const struct result_policy *p = &r->policy;
+	if (!r->engine_facts || p->threads == 0)
+		return NULL;
+	if (p->measured == 0)
+		return "unmeasured";
+	if (p->one_by_one == 0)
+		return "batched"; /* a thread that did not measure stays batched */
+	return p->one_by_one == p->threads ? "one_by_one" : "mixed";
+}
+
 double out_per_second(uint64_t n, double seconds)
 {
 	return seconds > 0 ? (double)n / seconds : 0.0;
@@ -128,8 +140,33 @@ static void out_json_reap(struct json *j, const struct result *r)
 	json_object_end(j);
 }
 
+/* How the run chose to submit (issue 40); null where it did not choose. */
+static void out_json_policy(struct json *j, const struct result *r)
+{
+	const struct result_policy *p = &r->policy;
+	const char *name = result_policy_name(r);
+	json_key(j, "submit_policy");
+	if (!name) {
+		json_null(j);
+		return;
+	}
+	json_object_begin(j);
+	json_key(j, "chosen"), json_string(j, name);
+	json_key(j, "threads"), json_uint(j, p->threads);
+	json_key(j, "measured"), json_uint(j, p->measured);
+	json_key(j, "one_by_one"), json_uint(j, p->one_by_one);
+	json_key(j, "gain");
+	json_object_begin(j);
+	json_key(j, "min");
+	p->measured ? json_double(j, p->gain_min, 3) : json_null(j);
+	json_key(j, "max");
+	p->measured ? json_double(j, p->gain_max, 3) : json_null(j);
+	json_object_end(j);
+	json_object_end(j);
+}
+
 /* What moved the figure, as it happened (issue 19): the buffer's backing
- * and segments, requests per submit call, engine, requests in flight, what
+ * and segments, requests per submit call and how that was chosen, engine, requests in flight, what
  * ended the run and how often it went round its region. */
 void out_json_factors(struct json *j, const struct result *r)
 {
@@ -144,6 +181,7 @@ void out_json_factors(struct json *j, const struct result *r)
 	json_object_end(j);
 	json_key(j, "requests_per_submit");
 	per_submit > 0 ? json_double(j, per_submit, 2) : json_null(j);
+	out_json_policy(j, r);
 	out_json_reap(j, r);
 	json_key(j, "engine"), json_string(j, r->engine);
 	json_key(j, "in_flight");

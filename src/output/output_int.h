@@ -15,6 +15,10 @@ bool result_is_write(const struct result *r);
 /* Completions taken per system call that waited for or took them (0: no
  * such calls, as with the sync engine). */
 double result_completions_per_reap(const struct result *r);
+/* How the run chose to submit (issue 40): "one_by_one", "batched", "mixed"
+ * (threads chose differently) or "unmeasured" (the run ended before its
+ * probe did); NULL where it did not choose. */
+const char *result_policy_name(const struct result *r);
 /* The segments a request makes from the system's pages, as fio's and dd's
  * buffers are (one a page at most): its block over the page; 0 unknown. */
 unsigned result_pages_segments(const struct result *r);

@@ -83,8 +83,8 @@ static enum bench_end run_ended(const struct worker *workers, unsigned n,
 	return e;
 }
 
-/* A thread's reap calls and registrations into out (first: the first
- * thread, whose facts start the merge). */
+/* A thread's reap calls, registrations and choice of how to submit into out
+ * (first: the first thread, whose facts start the merge). */
 static void collect_facts(const struct worker *w, bool first, struct bench_outcome *out)
 {
 	const struct engine_facts *f = &w->facts;
@@ -99,6 +99,17 @@ static void collect_facts(const struct worker *w, bool first, struct bench_outco
 	out->fixed_file = f->fixed_file < out->fixed_file ? f->fixed_file : out->fixed_file;
 	if (!out->reg_why[0] && f->why[0])
 		snprintf(out->reg_why, sizeof(out->reg_why), "%s", f->why);
+	struct bench_policy *p = &out->policy;
+	if (!w->policy_on)
+		return;
+	p->threads++;
+	if (!w->policy_measured)
+		return;
+	double gain = w->policy.gain;
+	p->gain_min = p->measured == 0 || gain < p->gain_min ? gain : p->gain_min;
+	p->gain_max = p->measured == 0 || gain > p->gain_max ? gain : p->gain_max;
+	p->measured++;
+	p->one_by_one += w->batch == 1;
 }
 
 static void collect(struct worker *workers, unsigned n, uint64_t sampled_from,

@@ -54,6 +54,12 @@ struct worker {
 	bool huge_buffer;
 	double segments;                 /* plat_buffer_segments of its slab */
 	uint64_t submit_calls, submitted; /* counted requests, the calls that started them */
+	/* how it submits (issue 40): batch is job->batch, or 1 once the run
+	 * chose one request per call; policy_on: the run chooses
+	 * (bench_policy_start), measured and policy once its probe ended */
+	unsigned batch;
+	bool policy_on, policy_measured;
+	struct bench_probe_figures policy;
 	/* the engine's reap system calls in the timed loop and its drain
 	 * (reap_from: before it), and the completions taken in them */
 	uint64_t reap_from, reap_calls, reaped;
@@ -121,6 +127,24 @@ int loop_reaped(struct worker *w, struct lane *l, int got, uint64_t t1);
 void loop_end(struct worker *w, struct lane *l);
 /* The closed loop: qd requests in flight, each started as one completes. */
 void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota);
+
+/* bench_policy.c: the run's choice of how to submit (issue 40). */
+struct bench_probe {
+	unsigned window;   /* 0 .. BENCH_PROBE_WINDOWS - 1 */
+	uint64_t from;     /* the clock at the window's start */
+	uint64_t paused_from; /* the worker's paused_ns then (--verify=backlog's reading back) */
+	uint64_t ios;      /* completions reaped in it */
+	double ns[2], done[2]; /* time and completions so far: [0] batched, [1] one per call */
+};
+/* Whether the run chooses for this worker on lane l (job->submit_auto, a
+ * closed loop, more than one in flight, an engine with a flush, no --poll
+ * or --sqpoll); sets w->batch and w->policy_on. */
+void bench_policy_start(struct worker *w, const struct lane *l, struct bench_probe *p,
+			uint64_t now);
+/* Counts got completions reaped at t1 while the probe runs; false once it
+ * has ended and w->batch says how the worker goes on. */
+bool bench_probe_step(struct worker *w, const struct lane *l, struct bench_probe *p,
+		      unsigned got, uint64_t t1);
 
 /* bench_open.c: the open loop (--rate), I/Os on a schedule of arrivals. */
 void worker_open_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_t quota);

@@ -113,6 +113,7 @@ void *bench_worker_main(void *arg)
 
 	w->mixed = mix_set(&job->mix);
 	w->op = job->dir == IO_WRITE ? ENGINE_WRITE : ENGINE_READ;
+	w->batch = job->batch; /* the closed loop may choose one per call (bench_policy.c) */
 	int ready = lane_open(&lane, w);
 	offset_gen_init(&g, job, w->index, &quota);
 	if (ready == 0 && job->zones && job->dir == IO_WRITE) {

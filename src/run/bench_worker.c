@@ -131,8 +131,9 @@ static int lane_submit(struct worker *w, struct lane *l, struct engine_io **ios,
 		return -1;
 	}
 	l->inflight += n;
-	/* --batch: these n in a system call of their own, as fio commits them */
-	if (w->job->batch && l->ops->flush && (rc = l->ops->flush(l->eng)) < 0) {
+	/* --batch, or one per call chosen: these n in a system call of their
+	 * own, as fio commits them */
+	if (w->batch && l->ops->flush && (rc = l->ops->flush(l->eng)) < 0) {
 		record_failure(w, ios[0]->write ? "write" : "read", ios[0]->offset, -rc);
 		return -1;
 	}
@@ -143,13 +144,14 @@ static int lane_submit(struct worker *w, struct lane *l, struct engine_io **ios,
 	return 0;
 }
 
-/* The batch in submit calls of at most job->batch requests each (--batch;
- * 0: all in one).  On a failure the requests not yet started go back. */
+/* The batch in submit calls of at most w->batch requests each (--batch, or
+ * one chosen by the run; 0: all in one).  On a failure the requests not yet
+ * started go back. */
 inline int lane_submit_batch(struct worker *w, struct lane *l, unsigned n)
 {
-	if (!w->job->batch) /* the usual: one call */
+	if (!w->batch) /* batched: one call */
 		return lane_submit(w, l, l->batch, n);
-	unsigned most = w->job->batch;
+	unsigned most = w->batch;
 	for (unsigned at = 0; at < n; at += most) {
 		unsigned k = n - at < most ? n - at : most;
 		if (lane_submit(w, l, l->batch + at, k) == 0)
@@ -449,8 +451,12 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 	const uint64_t warmup_ns = (uint64_t)(job->warmup_s * 1e9);
 	bool issuing = true;
 	struct rng mix;
+	struct bench_probe probe;
+	uint64_t now = clock_ns();
 
-	loop_start(w, l, &mix, clock_ns(), warmup_ns);
+	loop_start(w, l, &mix, now, warmup_ns);
+	bench_policy_start(w, l, &probe, now);
+	bool probing = w->policy_on;
 	for (;;) {
 		unsigned n = 0;
 		if (issuing && !(w->vlane && verify_lane_due(w->vlane))) /* a backlog: drain first */
@@ -464,7 +470,10 @@ void worker_loop(struct worker *w, struct lane *l, struct offset_gen *g, uint64_
 		if (l->inflight == 0)
 			break;
 		int got = l->ops->reap(l->eng, l->done, 1, l->qd);
-		int rc = loop_reaped(w, l, got, clock_ns());
+		uint64_t t1 = clock_ns();
+		if (probing && got > 0) /* how to submit: both ways tried first */
+			probing = bench_probe_step(w, l, &probe, (unsigned)got, t1);
+		int rc = loop_reaped(w, l, got, t1);
 		if (rc < 0)
 			break; /* the engine is broken: its close waits for the rest */
 		if (rc == 0)

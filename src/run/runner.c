@@ -275,6 +275,8 @@ void run_describe_job(struct bench_job *job, enum io_dir dir, enum io_pattern pa
 	job->warmup_ios = run_warmup_ios(opt);
 	job->qd = opt->qd ? opt->qd : 1;
 	job->batch = opt->batch;
+	/* issue 40: how to submit is the run's to choose unless asked */
+	job->submit_auto = !(opt->given & (OPT_BATCH | OPT_REAP));
 	job->page_buffers = opt->buffers == BUF_PAGES;
 	job->rate = opt->rate;
 	job->arrivals = opt->arrivals;
@@ -337,6 +339,11 @@ static void fill_result(const struct bench_outcome *out, struct result *r)
 	r->fixed_buffers = out->fixed_buffers;
 	r->fixed_file = out->fixed_file;
 	snprintf(r->registration_why, sizeof(r->registration_why), "%s", out->reg_why);
+	r->policy = (struct result_policy){ .threads = out->policy.threads,
+					    .measured = out->policy.measured,
+					    .one_by_one = out->policy.one_by_one,
+					    .gain_min = out->policy.gain_min,
+					    .gain_max = out->policy.gain_max };
 	r->buffer_segments = out->buffer_segments;
 	r->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	r->ended = end_name(out->ended);

@@ -34,7 +34,10 @@
 #     a rate cap, fast flushes, a CPU-bound thread, a hot drive) are left out,
 #     and so are their JSON findings; JSON "buffer" (huge pages or not), "cpu"
 #     and "temps" are masked; so are "health" and the text "health:" lines of
-#     `+m` cases (what this machine's disks say of themselves).
+#     `+m` cases (what this machine's disks say of themselves), and how a run
+#     chose to submit (JSON "submit_policy", the bracket's "submitted one by
+#     one" or "in batches": what its probe measured, null where the engine
+#     auto picks or the depth leaves no choice).
 # Everything else is kept: JSON key names and their order, parameters, words,
 # units of non-measured sizes, messages and exit codes.  JSON is shown indented,
 # with a first line saying whether diskbench's own text is exactly the compact
@@ -721,6 +724,8 @@ FACTORS = [(re.compile(p), r) for p, r in (
     (r", huge-page buffers(?: \([0-9.]+ segments/request\))?", ""),
     (r", [0-9.]+ requests/submit", ""),
     (r", [0-9.]+ completions/reap", ""),
+    # how the run chose to submit (issue 40) follows what its probe measured
+    (r", submitted (?:one by one(?: on \d+ of \d+ threads)?|in batches) \([^)]*\)", ""),
     (r", -t: [0-9.]+ (?:passes \(wrapped\)|of a pass)", ", -t: <passes>"),
 )]
 
@@ -940,6 +945,8 @@ def walk(v, key, machine, keep_seed, parent=None):
                 for k, x in v.items()}
     if key == "registered" and isinstance(v, dict):  # io_uring's, or none with aio
         return "<engine's>"
+    if key == "submit_policy":  # what the run's probe measured chose; null where the engine
+        return "<policy>"       # auto picks (aio, sync) or the depth leaves no choice
     if key == "trim_engine":  # queued through io_uring, or at once: the kernel's say
         return "<trim path>"
     if key == "bytes_written" and parent is None and v is not None and str(v) != "0":  # quick's: the write steps' follow the disk (0 stays)

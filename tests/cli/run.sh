@@ -1895,7 +1895,13 @@ p, h = d["params"], d["result"]["qd_hist"]
 assert p["qd"] == 8 and p["threads"] == 2 and p["engine"] in ("uring", "aio"), p
 assert list(h) == ["1", "2-3", "4-7", "8-15", "16-31", "32-63", "64+"], h
 assert sum(h.values()) == d["result"]["ios"], (h, d["result"]["ios"])
-assert h["8-15"] > 0.9 * d["result"]["ios"], h
+# batched (aio; io_uring where it chose so), a request stands 8th in the batch
+# that fills its lane; one per call (issue 40: what io_uring's probe tried,
+# and what it may choose), it stands where its refill found the lane: 5th-8th
+# after 4 completions; the lane still reaches 8 with every refill
+pol = d["result"]["submit_policy"]
+share = 0.1 if pol else 0.9
+assert h["8-15"] > share * d["result"]["ios"], (h, pol)
 PYEOF
 	check "--engine=sync --qd 4: usage error (exit 2)" 2 -- "$DB" randread --engine=sync --qd 4 "$d"
 	expect_msg 'asynchronous engine'
