@@ -152,18 +152,9 @@ t_ramfs() {
 t_ramfs
 
 # ---- on a loop device: the device's own counters --------------------------------
-# loop_stat FIELD: the loop device's counter (1 reads, 5 writes, 12 discards)
-loop_stat() { awk -v f="$1" '{ print $f }' "/sys/block/${LOOP#/dev/}/stat"; }
+# (tap.sh's shm_loop and loop_stat: the device over /dev/shm and its counters)
 # within5 GOT WANT: true when GOT is within 5 % of WANT (and 2 I/Os)
 within5() { python3 -c "import sys; g, w = int(sys.argv[1]), int(sys.argv[2]); sys.exit(0 if abs(g - w) <= max(2, 0.05 * w) else 1)" "$1" "$2"; }
-
-setup_loop() {
-	[ "$(id -u)" = 0 ] || return 1
-	SHM_IMG=$(mktemp -p /dev/shm diskbench-mix.XXXXXX) || { SHM_IMG=""; return 1; }
-	truncate -s 64M "$SHM_IMG"
-	LOOP=$(losetup -f --show "$SHM_IMG" 2>/dev/null) || { LOOP=""; return 1; }
-	[ -r "/sys/block/${LOOP#/dev/}/stat" ] && [ -n "$(loop_stat 12)" ]
-}
 
 # counted NAME ARGS...: one pass on the loop device; each operation's count
 # in JSON against the counters' deltas, within 5 % and 2 I/Os: the warm-up
@@ -211,7 +202,7 @@ t_mounted() {
 	umount "$MNT" && MNT=""
 }
 
-if setup_loop; then
+if shm_loop mix 64M; then
 	counted "loop: r60,w30,t10 counts match reads, writes and discards within 5 %" \
 		randrw --mix r60,w30,t10 -s 48M -t 0 --seed 1
 	counted "loop: the default r70,w30 at qd 4 matches within 5 %, no discards" \
