@@ -205,6 +205,18 @@ static const char common_fixed[] =
 	"}\n";
 
 /* The functions both shells share, in the syntax both accept. */
+/* fit's first word: a profile the binary being completed finds (its own
+ * fit --list, so an installed and a built diskbench each offer theirs) or
+ * a job file. */
+static const char profiles_fixed[] =
+	"# _diskbench_profiles DISKBENCH: the profiles its fit runs (REPLY): the\n"
+	"# first word of each fit --list line and the alias in parentheses after it.\n"
+	"_diskbench_profiles() {\n"
+	"\tREPLY=$(command \"$1\" fit --list 2>/dev/null |\n"
+	"\t\tawk '{ print $1; if ($2 ~ /^\\(.*\\)$/) print substr($2, 2, length($2) - 2) }')\n"
+	"\tREPLY=${REPLY//$'\\n'/ }\n"
+	"}\n\n";
+
 static void put_common(FILE *f)
 {
 	fputs("# _diskbench_takes_value OPTION: true when OPTION takes a value, the\n"
@@ -222,6 +234,7 @@ static void put_common(FILE *f)
 	      "_diskbench_values() {\n\tREPLY=\n\tcase $1 in\n", f);
 	put_values_arms(f);
 	fputs("\tesac\n}\n\n", f);
+	fputs(profiles_fixed, f);
 	fputs(common_fixed, f);
 	fputc('\n', f);
 }
@@ -304,6 +317,12 @@ static const char bash_fixed[] =
 	"\t1:help) _diskbench_tests ;;\n"
 	"\t1:completion) _diskbench_shells ;;\n"
 	"\t1:steady | 1:sla) REPLY='randread randwrite seqread seqwrite' ;;\n"
+	"\t1:fit)\n"
+	"\t\t_diskbench_profiles \"${COMP_WORDS[0]}\"\n"
+	"\t\t_diskbench_words \"$REPLY\" \"$cur\"\n"
+	"\t\t_diskbench_paths f \"$cur\"\n"
+	"\t\treturn 0\n"
+	"\t\t;;\n"
 	"\t*:help | *:completion) REPLY= ;;\n"
 	"\t*)\n"
 	"\t\t_diskbench_targets \"$test\"\n"
@@ -413,6 +432,11 @@ static const char zsh_fixed[] =
 	"\t1:help) _diskbench_tests ;;\n"
 	"\t1:completion) _diskbench_shells ;;\n"
 	"\t1:steady | 1:sla) compadd randread randwrite seqread seqwrite ;;\n"
+	"\t1:fit)\n"
+	"\t\t_diskbench_profiles \"${words[1]}\"\n"
+	"\t\tcompadd -- ${=REPLY}\n"
+	"\t\t_diskbench_paths f\n"
+	"\t\t;;\n"
 	"\t*:help | *:completion) return 1 ;;\n"
 	"\t*)\n"
 	"\t\t_diskbench_targets \"$test\"\n"

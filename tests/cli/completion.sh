@@ -114,6 +114,13 @@ bask() {
 	done <"$S/bash.out"
 }
 mkdir -p "$S/play/adir/inner" && : >"$S/play/afile" && mkfifo "$S/play/afifo"
+# fit's profiles come from the binary being completed (fit --list), found as
+# "diskbench" on the PATH as a user's is; what it must offer is the tree's
+# profiles/: each file's name and its diskbench-alias
+mkdir -p "$S/bin" && ln -s "$DB" "$S/bin/diskbench" && PATH=$S/bin:$PATH
+PROFILES=$(cd "$ROOT/profiles" && for f in *.fio; do echo "${f%.fio}"; done &&
+	sed -n 's/^# diskbench-alias: *//p' ./*.fio | tr ' ' '\n')
+PROFILES=$(echo $PROFILES)
 
 spec=$(bash --norc --noprofile -c 'source "$1" && complete -p diskbench' _ "$S/diskbench.bash" 2>&1)
 if [[ $spec == "complete -F _diskbench diskbench" ]]; then ok "bash: complete -F _diskbench diskbench"; else not_ok "bash: complete -p diskbench" "$spec"; fi
@@ -124,7 +131,7 @@ lines=('diskbench ' 'diskbench help ' 'diskbench completion ' 'diskbench -b 4k -
 	'diskbench seqwrite -b ' 'diskbench seqwrite --size=' 'diskbench seqread -b 4k --json ad'
 	'diskbench seqread adir/' 'diskbench seqread -- -' 'diskbench help seqread a'
 	'diskbench seqread /dev/nul' 'diskbench info /dev/nul' 'diskbench steady ' 'diskbench steady rand'
-	'diskbench sla ')
+	'diskbench sla ' 'diskbench fit ' 'diskbench fit s' 'diskbench fit etcd ' 'diskbench job ')
 for t in $TESTS; do
 	lines+=("diskbench ${t:0:2}" "diskbench $t -" "diskbench $t a")
 	case $t in steady | sla) lines+=("diskbench $t randread a") ;; esac
@@ -157,6 +164,10 @@ expect "bash: completion <TAB> gives the shells" "bash zsh" "${R['diskbench comp
 expect "bash: steady <TAB> gives the tests it runs" "randread randwrite seqread seqwrite" "${R['diskbench steady ']-}"
 expect "bash: steady rand<TAB>" "randread randwrite" "${R['diskbench steady rand']-}"
 expect "bash: sla <TAB> gives the tests it runs" "randread randwrite seqread seqwrite" "${R['diskbench sla ']-}"
+expect "bash: fit <TAB> gives the profiles ($PROFILES) and job files" "$PROFILES adir afile" "${R['diskbench fit ']-}"
+expect "bash: fit s<TAB> gives slog, the alias" "slog" "${R['diskbench fit s']-}"
+expect "bash: fit etcd <TAB>: its TARGET, no profile" "adir afile" "${R['diskbench fit etcd ']-}"
+expect "bash: job <TAB>: a job file, no profile" "adir afile" "${R['diskbench job ']-}"
 expect "bash: options before the test: -b 4k --json seqr<TAB>" "seqread" "${R['diskbench -b 4k --json seqr']-}"
 
 # Each test's options, both ways: every one `help TEST` lists completes from
@@ -283,7 +294,7 @@ else
 	zcomp 'diskbench ' 'diskbench randread -' 'diskbench -b 4k --json randread --en' 'diskbench randread --engine=' \
 		'diskbench seqwrite --sync ' 'diskbench seqread --drop-caches=' 'diskbench sweep --run=' \
 		'diskbench seqwrite -b ' 'diskbench seqread a' 'diskbench info a' 'diskbench completion ' \
-		'diskbench steady ' >"$S/zsh.out" 2>"$S/zsh.err"
+		'diskbench steady ' 'diskbench fit ' >"$S/zsh.out" 2>"$S/zsh.err"
 	rc=$?
 	if [ $rc = 2 ] && grep -q 'zpty' "$S/zsh.err"; then # no pseudo-terminal here (a chroot without /dev/pts)
 		skip "zsh: completing lines" "$(head -n 1 "$S/zsh.err")"
@@ -308,6 +319,7 @@ else
 		expect "zsh: info a<TAB>: any path" "adir afifo afile" "${Z['diskbench info a']-}"
 		expect "zsh: completion <TAB>" "bash zsh" "${Z['diskbench completion ']-}"
 		expect "zsh: steady <TAB>: the tests it runs" "randread randwrite seqread seqwrite" "${Z['diskbench steady ']-}"
+		expect "zsh: fit <TAB>: the profiles and job files" "$PROFILES adir afile" "${Z['diskbench fit ']-}"
 	fi
 fi
 
