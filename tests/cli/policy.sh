@@ -41,8 +41,6 @@ TAP_NAME=policy
 F=$S/data
 head -c $((8 << 20)) /dev/urandom >"$F"
 
-# LeakSanitizer cannot run under ptrace (make sanitize): no leak check traced
-traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
 uring_runs() { "$DB" randread --engine=uring -s 1M -t 0 "$F" >/dev/null 2>&1; }
 
 can_trace=""

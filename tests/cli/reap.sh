@@ -55,9 +55,6 @@ chmod 755 "$S" && chmod 644 "$F"
 # the binary as another user can run it, wherever the checkout lives
 mkdir "$S/bin" && cp -- "$DB" "$S/bin/diskbench" && chmod 755 "$S/bin" "$S/bin/diskbench"
 
-# LeakSanitizer cannot run under ptrace (make sanitize's build dies at exit
-# under strace): the traced runs go without leak checking, the rest keep it
-traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
 engine_runs() { "$DB" randread --engine="$1" -s 1M -t 0 "$F" >/dev/null 2>&1; }
 
 # strace_case NAME ENGINE MODE: a one-pass run of 2048 reads at 8 in flight

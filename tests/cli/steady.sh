@@ -289,10 +289,10 @@ print(len(data), data[:917504].count(0), data[917504:].count(0))' "$S/zeros")
 t_precondition_nodirect() {
 	local opens
 	if command -v strace >/dev/null 2>&1; then
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=openat -o "$S/pre.strace" "$DB" --json steady randwrite --no-direct --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir" >"$S/out" 2>"$S/err"
+		traced -f -qq -e trace=openat -o "$S/pre.strace" "$DB" --json steady randwrite --no-direct --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir" >"$S/out" 2>"$S/err"
 		opens=$(grep -c '\.diskbench-.*O_DIRECT' "$S/pre.strace")
 		expect "--no-direct --precondition=1: no open of the test file with O_DIRECT (strace)" "$([ "$opens" = 0 ]; echo $?)" "$opens opens with O_DIRECT" "$(grep '\.diskbench-' "$S/pre.strace" | head -5)"
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=openat -o "$S/pre.strace" "$DB" --json steady randwrite --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir" >"$S/out" 2>"$S/err"
+		traced -f -qq -e trace=openat -o "$S/pre.strace" "$DB" --json steady randwrite --precondition=1 --round 0.2 --window 3 --max-rounds 3 --excursion 1000 --slope 1000 -s 1M "$S/dir" >"$S/out" 2>"$S/err"
 		opens=$(grep -c '\.diskbench-.*O_WRONLY|O_DIRECT' "$S/pre.strace")
 		expect "... without it, the preconditioning's open has O_DIRECT" "$([ "$opens" -ge 1 ]; echo $?)" "$(grep '\.diskbench-' "$S/pre.strace" | head -5)"
 	else

@@ -114,6 +114,11 @@ assert h['available'] == any(x['available'] for x in h['disks']), h
 assert h['available'] or h['why'] == (h['disks'][0]['why'] if h['disks'] else 'no disk under the target'), h" "$S/health.json"
 }
 
+# traced ARGS...: strace ARGS without LeakSanitizer, which cannot run under
+# ptrace (make sanitize's build dies at exit under strace); the untraced runs
+# keep it.
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
+
 # shm_loop NAME SIZE: root only: a loop device over a SIZE file in /dev/shm
 # (LOOP, SHM_IMG; the caller's trap detaches and removes them), true when its
 # counters can be read; loop_stat FIELD: a counter of /sys/block/LOOP/stat
